@@ -1,0 +1,185 @@
+#include "cli/proxy_command.hpp"
+
+#include "cli/duration.hpp"
+#include "cli/logging.hpp"
+#include "proxy/proxy_server.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <pthread.h>
+#include <thread>
+
+namespace s3fault::cli {
+namespace {
+
+struct proxy_options {
+  std::string listen = "127.0.0.1:8080";
+  std::string upstream;
+  unsigned threads = 0;
+  std::string tls_cert, tls_key, upstream_ca;
+  bool tls_self_signed = false;
+  bool upstream_insecure = false;
+  std::string log_format = "text";
+  std::string log_level = "info";
+  std::string connect_timeout = "10s", idle_timeout = "60s", header_timeout = "30s",
+              upstream_timeout = "300s", io_timeout = "60s", upstream_idle_timeout = "30s",
+              drain_timeout = "30s";
+  std::uint32_t max_header_bytes = 64 * 1024;
+};
+
+// A duration option, checked as the command line is parsed so the error names the option.
+void add_duration(CLI::App& command, const std::string& name, std::string& value,
+                  const std::string& help) {
+  command.add_option(name, value, help + " (e.g. 500ms, 10s, 2m)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return parse_duration(text) ? "" : "'" + text + "' is not a duration like 500ms, 10s, 2m";
+          },
+          "DURATION"));
+}
+
+proxy::proxy_config to_config(const proxy_options& o) {
+  proxy::proxy_config config;
+  config.listen = proxy::parse_listen_address(o.listen);
+  config.upstream = proxy::parse_upstream_url(o.upstream);
+  config.threads = o.threads;
+  config.tls_cert_file = o.tls_cert;
+  config.tls_key_file = o.tls_key;
+  config.tls_self_signed = o.tls_self_signed;
+  config.upstream_ca_file = o.upstream_ca;
+  config.upstream_insecure = o.upstream_insecure;
+  config.format = o.log_format == "json" ? proxy::log_format::json : proxy::log_format::text;
+  config.connect_timeout = *parse_duration(o.connect_timeout);
+  config.client_idle_timeout = *parse_duration(o.idle_timeout);
+  config.header_timeout = *parse_duration(o.header_timeout);
+  config.upstream_timeout = *parse_duration(o.upstream_timeout);
+  config.io_timeout = *parse_duration(o.io_timeout);
+  config.upstream_idle_timeout = *parse_duration(o.upstream_idle_timeout);
+  config.drain_timeout = *parse_duration(o.drain_timeout);
+  config.max_header_bytes = o.max_header_bytes;
+  if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
+    throw std::invalid_argument("--tls-cert and --tls-key go together");
+  }
+  if (config.tls_self_signed && !config.tls_cert_file.empty()) {
+    throw std::invalid_argument("--tls-self-signed and --tls-cert exclude each other");
+  }
+  if (!config.upstream.tls && (config.upstream_insecure || !config.upstream_ca_file.empty())) {
+    throw std::invalid_argument("--upstream-ca and --upstream-insecure need an https:// upstream");
+  }
+  return config;
+}
+
+// SIGINT/SIGTERM are blocked in every thread and taken by one thread with sigwait, so the
+// server is told to stop from ordinary code, not from a signal handler. A second signal ends
+// the process at once.
+void stop_on_signals(proxy::proxy_server& server) {
+  std::thread([&server] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int signal = 0;
+    sigwait(&set, &signal);
+    server.request_stop();
+    sigwait(&set, &signal);
+    std::_Exit(1);
+  }).detach();
+}
+
+void block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+} // namespace
+
+std::function<int()> add_proxy_command(CLI::App& app) {
+  auto options = std::make_shared<proxy_options>();
+  auto* command = app.add_subcommand(
+      "proxy",
+      "Transparent HTTP(S) proxy between an S3 client and an S3-compatible store.\n"
+      "With no fault active every byte, header and signature passes through unchanged.\n"
+      "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
+      "exchange goes to stderr. SIGINT/SIGTERM: stop accepting, finish exchanges in flight\n"
+      "(up to --drain-timeout), exit 0.");
+  command->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
+      ->capture_default_str();
+  command->add_option("--upstream", options->upstream,
+                      "The store: http://HOST:PORT or https://HOST:PORT")
+      ->required();
+  command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
+      ->capture_default_str();
+  auto* cert = command->add_option("--tls-cert", options->tls_cert,
+                                   "Serve HTTPS with this PEM certificate (chain)");
+  command->add_option("--tls-key", options->tls_key, "PEM private key for --tls-cert");
+  command->add_flag("--tls-self-signed", options->tls_self_signed,
+                    "Serve HTTPS with a certificate for localhost made in memory at start-up")
+      ->excludes(cert);
+  command->add_option("--upstream-ca", options->upstream_ca,
+                      "Verify an https store against this PEM CA file instead of the system CAs");
+  command->add_flag("--upstream-insecure", options->upstream_insecure,
+                    "Do not verify the https store's certificate");
+  command->add_option("--log-format", options->log_format, "Log lines as text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command->add_option("--log-level", options->log_level,
+                      "trace, debug, info (one line per exchange), warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  add_duration(*command, "--connect-timeout", options->connect_timeout,
+               "Deadline for connecting to the store");
+  add_duration(*command, "--idle-timeout", options->idle_timeout,
+               "Close a client connection idle this long between requests");
+  add_duration(*command, "--header-timeout", options->header_timeout,
+               "Deadline for a whole request or response head once it has started");
+  add_duration(*command, "--upstream-timeout", options->upstream_timeout,
+               "Deadline for the store's response head (504 when exceeded)");
+  add_duration(*command, "--io-timeout", options->io_timeout,
+               "Deadline for any single body read or write on either side");
+  add_duration(*command, "--upstream-idle-timeout", options->upstream_idle_timeout,
+               "Drop pooled store connections unused this long");
+  add_duration(*command, "--drain-timeout", options->drain_timeout,
+               "On SIGINT/SIGTERM, wait this long for exchanges in flight");
+  command->add_option("--max-header-bytes", options->max_header_bytes,
+                      "Largest request or response head accepted")
+      ->capture_default_str()
+      ->check(CLI::Range(1024u, 1024u * 1024u));
+
+  return [options]() -> int {
+    proxy::proxy_config config;
+    std::shared_ptr<spdlog::logger> logger;
+    try {
+      config = to_config(*options);
+      logger = make_logger(config.format, options->log_level);
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault proxy: " << error.what() << "\n";
+      return 2;
+    }
+    try {
+      block_stop_signals();
+      proxy::proxy_server server(config, logger);
+      server.bind();
+      stop_on_signals(server);
+      logger->info("proxying {} -> {}://{}", server.listen_url(), config.upstream.scheme(),
+                   config.upstream.authority());
+      std::cout << "listening on " << server.listen_url() << std::endl;
+      server.run();
+      logger->info("stopped");
+      return 0;
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault proxy: " << error.what() << "\n";
+      return 1;
+    }
+  };
+}
+
+} // namespace s3fault::cli

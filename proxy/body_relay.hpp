@@ -1,0 +1,37 @@
+#pragma once
+// Moves one message body from one stream to another, byte for byte, with bounded memory:
+//
+//   from_buffer (bytes read with the head) ─┐
+//   from ──read_some(≤ scratch)──> scratch ─┴─> [framing: length | chunked scan | until EOF] ──> to
+//
+// The framing only decides where the body ends; it never changes a byte. Bytes read past the
+// end of a chunked body (a pipelined message) are put back in from_buffer.
+#include "proxy/byte_stream.hpp"
+#include "proxy/http_head.hpp"
+
+#include <span>
+
+namespace s3fault::proxy {
+
+/// What happened while relaying a body.
+struct relay_outcome {
+  std::uint64_t bytes = 0;  // body bytes written to `to`
+  error_code read_error;    // from `from` (eof before the end counts)
+  error_code write_error;   // to `to`
+  std::string framing_error; // malformed chunked framing
+  bool reached_end = false;  // every byte of the body was read from `from`
+  bool complete() const { return reached_end && !write_error; }
+};
+
+struct relay_options {
+  clock::duration io_timeout;
+  /// After a write error, keep reading (and dropping) the body to its end, so the sender is not
+  /// cut off mid-body and can still read the answer it is owed.
+  bool drain_after_write_error = false;
+};
+
+asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
+                                          byte_stream& to, body_framing framing,
+                                          std::span<char> scratch, relay_options options);
+
+} // namespace s3fault::proxy

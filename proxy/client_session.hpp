@@ -1,0 +1,51 @@
+#pragma once
+// One client connection: reads request heads, relays each exchange to the store and back, and
+// keeps the connection alive between exchanges when both sides allow it.
+#include "proxy/byte_stream.hpp"
+#include "proxy/exchange_log.hpp"
+#include "proxy/http_head.hpp"
+#include "proxy/worker.hpp"
+
+#include <boost/beast/core/flat_buffer.hpp>
+
+#include <memory>
+#include <string>
+
+namespace s3fault::proxy {
+
+class client_session {
+public:
+  client_session(worker& owner, std::unique_ptr<byte_stream> client, std::string peer);
+  ~client_session();
+  client_session(const client_session&) = delete;
+  client_session& operator=(const client_session&) = delete;
+
+  /// TLS handshake when the listener has TLS, then exchanges until either side closes.
+  asio::awaitable<void> run();
+
+  /// Closes the connection when it is between exchanges (used by graceful shutdown).
+  void close_if_idle();
+
+private:
+  struct request_pump;
+
+  /// Serves one exchange; returns whether the client connection stays open.
+  asio::awaitable<bool> serve_exchange();
+  asio::awaitable<bool> relay_to_store(request_parser& request, body_framing request_framing,
+                                       exchange_record& record);
+  asio::awaitable<void> pump_request_body(request_pump& pump, upstream_connection& upstream,
+                                          body_framing framing, bool wait_for_continue);
+  /// Sends an error the proxy itself produced, as S3-style XML.
+  asio::awaitable<void> send_local_error(unsigned status, std::string_view code,
+                                         std::string_view message, std::string_view resource,
+                                         bool head_request, bool close, exchange_record& record);
+  void log_exchange(const exchange_record& record);
+
+  worker& owner_;
+  std::unique_ptr<byte_stream> client_;
+  boost::beast::flat_buffer client_buffer_;
+  std::string peer_;
+  bool idle_ = true;
+};
+
+} // namespace s3fault::proxy

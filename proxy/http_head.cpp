@@ -1,0 +1,174 @@
+#include "proxy/http_head.hpp"
+
+#include <boost/algorithm/string/predicate.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/rfc7230.hpp>
+
+#include <array>
+
+namespace s3fault::proxy {
+namespace {
+
+constexpr std::size_t head_read_size = 16 * 1024;
+
+// Hop-by-hop fields: they describe one connection, so a proxy must not forward them (RFC 9110
+// 7.6.1). Transfer-Encoding is not here: the proxy forwards chunked bodies as they are, so the
+// field that announces them goes along.
+constexpr std::array<std::string_view, 7> hop_by_hop_fields = {
+    "connection", "keep-alive",          "proxy-connection",  "te",
+    "upgrade",    "proxy-authorization", "proxy-authenticate"};
+
+template <class Fields>
+bool is_hop_by_hop(const Fields& fields, boost::beast::string_view name) {
+  for (auto hop : hop_by_hop_fields) {
+    if (boost::iequals(name, hop)) {
+      return true;
+    }
+  }
+  // Fields named in Connection are hop-by-hop too.
+  for (auto it = fields.find(http::field::connection); it != fields.end() &&
+                                                       it->name() == http::field::connection;
+       ++it) {
+    for (auto token : http::token_list(it->value())) {
+      if (boost::iequals(token, name)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+template <class Fields>
+void append_fields(std::string& out, const Fields& fields) {
+  for (const auto& field : fields) {
+    if (is_hop_by_hop(fields, field.name_string())) {
+      continue;
+    }
+    out.append(field.name_string().data(), field.name_string().size());
+    out.append(": ");
+    out.append(field.value().data(), field.value().size());
+    out.append("\r\n");
+  }
+}
+
+} // namespace
+
+template <class Parser>
+asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buffer& buffer,
+                                     Parser& parser, head_deadlines deadlines) {
+  head_read result;
+  std::optional<clock::time_point> head_deadline;
+  for (;;) {
+    if (buffer.size() > 0) {
+      result.got_bytes = true;
+      error_code ec;
+      const std::size_t used = parser.put(buffer.data(), ec);
+      buffer.consume(used);
+      result.bytes += used;
+      if (ec != http::error::need_more) {
+        result.ec = ec;
+        co_return result;
+      }
+      if (parser.is_header_done()) {
+        co_return result;
+      }
+    }
+    if (result.got_bytes && !head_deadline) {
+      head_deadline = clock::now() + deadlines.whole_head;
+    }
+    const auto now = clock::now();
+    if (head_deadline && now >= *head_deadline) {
+      result.ec = asio::error::timed_out;
+      co_return result;
+    }
+    stream.expires_after(head_deadline ? *head_deadline - now : deadlines.first_byte);
+    error_code ec;
+    const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
+    buffer.commit(n);
+    if (ec) {
+      if (ec == asio::error::eof && result.got_bytes) {
+        ec = http::error::partial_message;
+      }
+      result.ec = ec;
+      co_return result;
+    }
+  }
+}
+
+template asio::awaitable<head_read> read_head(byte_stream&, boost::beast::flat_buffer&,
+                                              request_parser&, head_deadlines);
+template asio::awaitable<head_read> read_head(byte_stream&, boost::beast::flat_buffer&,
+                                              response_parser&, head_deadlines);
+
+std::optional<body_framing> request_body_framing(const request_parser& parser, std::string& why) {
+  const auto& head = parser.get();
+  const bool has_te = head.find(http::field::transfer_encoding) != head.end();
+  const bool has_cl = head.find(http::field::content_length) != head.end();
+  if (has_te && has_cl) {
+    why = "both Transfer-Encoding and Content-Length";
+    return std::nullopt;
+  }
+  if (has_te) {
+    if (!parser.chunked()) {
+      why = "Transfer-Encoding without chunked as the last coding";
+      return std::nullopt;
+    }
+    return body_framing{body_framing::kind::chunked, 0};
+  }
+  if (auto length = parser.content_length()) {
+    return body_framing{body_framing::kind::length, *length};
+  }
+  return body_framing{};
+}
+
+body_framing response_body_framing(const response_parser& parser, bool request_was_head) {
+  const unsigned status = parser.get().result_int();
+  if (request_was_head || status / 100 == 1 || status == 204 || status == 304) {
+    return {};
+  }
+  if (parser.chunked()) {
+    return {body_framing::kind::chunked, 0};
+  }
+  if (auto length = parser.content_length()) {
+    return {body_framing::kind::length, *length};
+  }
+  return {body_framing::kind::until_close, 0};
+}
+
+std::string serialize_request_head(const request_parser& parser) {
+  const auto& head = parser.get();
+  std::string out;
+  out.reserve(1024);
+  out.append(head.method_string().data(), head.method_string().size());
+  out.push_back(' ');
+  out.append(head.target().data(), head.target().size());
+  out.append(" HTTP/1.1\r\n");
+  append_fields(out, head);
+  out.append("\r\n");
+  return out;
+}
+
+std::string serialize_response_head(const response_parser& parser, bool close_client) {
+  const auto& head = parser.get();
+  std::string out;
+  out.reserve(1024);
+  out.append("HTTP/1.1 ");
+  out.append(std::to_string(head.result_int()));
+  out.push_back(' ');
+  out.append(head.reason().data(), head.reason().size());
+  out.append("\r\n");
+  append_fields(out, head);
+  if (close_client) {
+    out.append("Connection: close\r\n");
+  }
+  out.append("\r\n");
+  return out;
+}
+
+bool expects_continue(const request_parser& parser) {
+  const auto& head = parser.get();
+  auto it = head.find(http::field::expect);
+  return it != head.end() && boost::iequals(it->value(), "100-continue");
+}
+
+} // namespace s3fault::proxy

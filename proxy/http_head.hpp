@@ -1,0 +1,75 @@
+#pragma once
+// Reading an HTTP/1.1 message head off a stream, and writing one back out. Heads are parsed with
+// Beast's parser (header only: the proxy relays bodies itself, byte for byte) and serialized from
+// the parsed fields in their original order, spelling and case, so a signed request arrives at
+// the store as the client signed it.
+#include "proxy/byte_stream.hpp"
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace s3fault::proxy {
+
+namespace http = boost::beast::http;
+using request_parser = http::request_parser<http::empty_body>;
+using response_parser = http::response_parser<http::empty_body>;
+
+/// Sets the head size limit and lifts the body limit (bodies are relayed, never parsed).
+/// Beast 1.74 treats `body_limit(boost::none)` as a limit of zero, hence the explicit maximum.
+template <class Parser>
+void configure_head_parser(Parser& parser, std::uint32_t max_header_bytes) {
+  parser.header_limit(max_header_bytes);
+  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+}
+
+/// How a message body is delimited on the wire.
+struct body_framing {
+  enum class kind { none, length, chunked, until_close };
+  kind how = kind::none;
+  std::uint64_t length = 0; // for kind::length
+
+  bool has_body() const { return how != kind::none && !(how == kind::length && length == 0); }
+};
+
+/// Deadlines for reading one head: the wait for its first byte, then for the rest of it.
+struct head_deadlines {
+  clock::duration first_byte;
+  clock::duration whole_head;
+};
+
+/// Outcome of reading a head.
+struct head_read {
+  error_code ec;             // eof with no bytes = the peer closed between messages
+  bool got_bytes = false;    // any byte of this head arrived
+  std::uint64_t bytes = 0;   // size of the head on the wire
+};
+
+/// Reads bytes into `buffer` until `parser` has a complete head. Bytes after the head stay in
+/// `buffer` (the start of the body, or a pipelined message).
+template <class Parser>
+asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buffer& buffer,
+                                     Parser& parser, head_deadlines deadlines);
+
+/// Framing of a request body; nullopt with `why` set when the head is ambiguous or invalid
+/// (e.g. both Content-Length and Transfer-Encoding: a request-smuggling vector).
+std::optional<body_framing> request_body_framing(const request_parser& parser, std::string& why);
+/// Framing of a response body, given the request method (HEAD responses have none).
+body_framing response_body_framing(const response_parser& parser, bool request_was_head);
+
+/// The request head to send upstream: hop-by-hop fields removed (RFC 9110 section 7.6.1),
+/// everything else as received, HTTP/1.1.
+std::string serialize_request_head(const request_parser& parser);
+/// The response head to send to the client: hop-by-hop fields removed, and `Connection: close`
+/// added when the proxy will close the client connection after this response.
+std::string serialize_response_head(const response_parser& parser, bool close_client);
+
+/// True when the request asks for `100-continue`.
+bool expects_continue(const request_parser& parser);
+
+} // namespace s3fault::proxy

@@ -1,0 +1,43 @@
+#pragma once
+// Everything `s3fault proxy` is told on its command line, validated into plain values.
+#include "proxy/endpoint.hpp"
+#include "proxy/exchange_log.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace s3fault::proxy {
+
+using namespace std::chrono_literals;
+
+struct proxy_config {
+  listen_address listen{"127.0.0.1", 8080};
+  upstream_url upstream;
+  unsigned threads = 0; // 0: one per core
+
+  // TLS on the listener: certificate files, or a self-signed certificate made at start-up.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  bool tls_self_signed = false;
+  bool listener_tls() const { return tls_self_signed || !tls_cert_file.empty(); }
+  // TLS to the store.
+  std::string upstream_ca_file;
+  bool upstream_insecure = false;
+
+  // Deadlines. Each bounds one wait, so no peer can hold a connection forever.
+  std::chrono::milliseconds connect_timeout = 10s;     // TCP + TLS connect to the store
+  std::chrono::milliseconds client_idle_timeout = 60s; // keep-alive wait for the next request
+  std::chrono::milliseconds header_timeout = 30s;      // first byte of a head -> its end
+  std::chrono::milliseconds upstream_timeout = 300s;   // request sent -> store's response head
+  std::chrono::milliseconds io_timeout = 60s;          // any one body read or write
+  std::chrono::milliseconds upstream_idle_timeout = 30s; // pooled connection left unused
+  std::chrono::milliseconds drain_timeout = 30s;       // SIGTERM -> in-flight exchanges end
+
+  std::uint32_t max_header_bytes = 64 * 1024;
+  std::size_t max_idle_upstream_per_thread = 64;
+
+  log_format format = log_format::text;
+};
+
+} // namespace s3fault::proxy
