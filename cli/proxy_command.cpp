@@ -39,7 +39,8 @@ void add_duration(CLI::App& command, const std::string& name, std::string& value
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            return parse_duration(text) ? "" : "'" + text + "' is not a duration like 500ms, 10s, 2m";
+            return parse_duration(text) ? ""
+                                        : "'" + text + "' is not a duration like 500ms, 10s, 2m";
           },
           "DURATION"));
 }
@@ -111,18 +112,21 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
       "exchange goes to stderr. SIGINT/SIGTERM: stop accepting, finish exchanges in flight\n"
       "(up to --drain-timeout), exit 0.");
-  command->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
+  command
+      ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
       ->capture_default_str();
-  command->add_option("--upstream", options->upstream,
-                      "The store: http://HOST:PORT or https://HOST:PORT")
+  command
+      ->add_option("--upstream", options->upstream,
+                   "The store: http://HOST:PORT or https://HOST:PORT")
       ->required();
   command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
   auto* cert = command->add_option("--tls-cert", options->tls_cert,
                                    "Serve HTTPS with this PEM certificate (chain)");
   command->add_option("--tls-key", options->tls_key, "PEM private key for --tls-cert");
-  command->add_flag("--tls-self-signed", options->tls_self_signed,
-                    "Serve HTTPS with a certificate for localhost made in memory at start-up")
+  command
+      ->add_flag("--tls-self-signed", options->tls_self_signed,
+                 "Serve HTTPS with a certificate for localhost made in memory at start-up")
       ->excludes(cert);
   command->add_option("--upstream-ca", options->upstream_ca,
                       "Verify an https store against this PEM CA file instead of the system CAs");
@@ -131,8 +135,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->add_option("--log-format", options->log_format, "Log lines as text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  command->add_option("--log-level", options->log_level,
-                      "trace, debug, info (one line per exchange), warn, error or off")
+  command
+      ->add_option("--log-level", options->log_level,
+                   "trace, debug, info (one line per exchange), warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
   add_duration(*command, "--connect-timeout", options->connect_timeout,
@@ -149,8 +154,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                "Drop pooled store connections unused this long");
   add_duration(*command, "--drain-timeout", options->drain_timeout,
                "On SIGINT/SIGTERM, wait this long for exchanges in flight");
-  command->add_option("--max-header-bytes", options->max_header_bytes,
-                      "Largest request or response head accepted")
+  command
+      ->add_option("--max-header-bytes", options->max_header_bytes,
+                   "Largest request or response head accepted")
       ->capture_default_str()
       ->check(CLI::Range(1024u, 1024u * 1024u));
 

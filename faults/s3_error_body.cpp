@@ -27,8 +27,8 @@ std::string render_s3_error_xml(std::string_view code, std::string_view message,
 
 std::string make_request_id() {
   // Time-seeded so ids from different runs differ; the counter keeps them unique within one.
-  static const std::uint64_t base = static_cast<std::uint64_t>(
-      std::chrono::system_clock::now().time_since_epoch().count());
+  static const std::uint64_t base =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   static std::atomic<std::uint64_t> counter{0};
   const std::uint64_t id = base * 0x9E3779B97F4A7C15ULL + counter.fetch_add(1);
   char text[17];

@@ -106,8 +106,8 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     }
     from.expires_after(options.io_timeout);
     error_code ec;
-    const std::size_t n =
-        co_await from.read_some(asio::buffer(scratch.data(), tracker.read_limit(scratch.size())), ec);
+    const std::size_t n = co_await from.read_some(
+        asio::buffer(scratch.data(), tracker.read_limit(scratch.size())), ec);
     if (ec) {
       if (ec == asio::error::eof && tracker.ends_at_eof()) {
         outcome.reached_end = true;

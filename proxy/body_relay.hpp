@@ -15,9 +15,9 @@ namespace s3fault::proxy {
 
 /// What happened while relaying a body.
 struct relay_outcome {
-  std::uint64_t bytes = 0;  // body bytes written to `to`
-  error_code read_error;    // from `from` (eof before the end counts)
-  error_code write_error;   // to `to`
+  std::uint64_t bytes = 0;   // body bytes written to `to`
+  error_code read_error;     // from `from` (eof before the end counts)
+  error_code write_error;    // to `to`
   std::string framing_error; // malformed chunked framing
   bool reached_end = false;  // every byte of the body was read from `from`
   bool complete() const { return reached_end && !write_error; }

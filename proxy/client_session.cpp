@@ -30,15 +30,16 @@ bool is_timeout(const error_code& ec) {
   return ec == asio::error::timed_out || ec == boost::beast::error::timeout;
 }
 
-std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
+std::string_view path_of(std::string_view target) {
+  return target.substr(0, target.find('?'));
+}
 
 } // namespace
 
 /// State shared by an exchange and the coroutine that relays its request body, so that the
 /// store's response can be read while the body is still being sent (100-continue, early errors).
 struct client_session::request_pump {
-  explicit request_pump(const asio::any_io_executor& executor)
-      : go(executor), finished(executor) {}
+  explicit request_pump(const asio::any_io_executor& executor) : go(executor), finished(executor) {}
   completion_event go;       // the store sent 100 Continue, or the exchange gave up waiting
   completion_event finished; // the pump coroutine has returned
   bool started_reading = false;
@@ -46,13 +47,14 @@ struct client_session::request_pump {
   relay_outcome outcome;
 };
 
-client_session::client_session(worker& owner, std::unique_ptr<byte_stream> client,
-                               std::string peer)
+client_session::client_session(worker& owner, std::unique_ptr<byte_stream> client, std::string peer)
     : owner_(owner), client_(std::move(client)), peer_(std::move(peer)) {
   owner_.sessions.insert(this);
 }
 
-client_session::~client_session() { owner_.sessions.erase(this); }
+client_session::~client_session() {
+  owner_.sessions.erase(this);
+}
 
 void client_session::close_if_idle() {
   if (idle_) {
@@ -107,8 +109,8 @@ asio::awaitable<bool> client_session::serve_exchange() {
           false, true, record);
     } else {
       co_await send_local_error(400, "InvalidRequest",
-                                "s3fault: malformed request head: " + head.ec.message(), "",
-                                false, true, record);
+                                "s3fault: malformed request head: " + head.ec.message(), "", false,
+                                true, record);
     }
     record.duration_ms = ms_between(started, clock::now());
     log_exchange(record);
@@ -122,8 +124,8 @@ asio::awaitable<bool> client_session::serve_exchange() {
   bool keep_open = false;
   if (!framing) {
     co_await send_local_error(400, "InvalidRequest", "s3fault: rejected request: " + why,
-                              path_of(record.target),
-                              request.get().method() == http::verb::head, true, record);
+                              path_of(record.target), request.get().method() == http::verb::head,
+                              true, record);
   } else {
     keep_open = co_await relay_to_store(request, *framing, record) && request.keep_alive();
   }
@@ -240,8 +242,8 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
         co_return co_await abandon(false);
       }
     }
-    const bool retry_is_safe = !response_head.got_bytes && record.upstream_reused &&
-                               (!pump || !pump->started_reading);
+    const bool retry_is_safe =
+        !response_head.got_bytes && record.upstream_reused && (!pump || !pump->started_reading);
     if (response_head.ec && retry_is_safe) {
       upstream->stream->close();
       co_await settle_pump();
@@ -338,17 +340,16 @@ asio::awaitable<void> client_session::pump_request_body(request_pump& pump,
 
 asio::awaitable<void> client_session::send_local_error(unsigned status, std::string_view code,
                                                        std::string_view message,
-                                                       std::string_view resource,
-                                                       bool head_request, bool close,
-                                                       exchange_record& record) {
+                                                       std::string_view resource, bool head_request,
+                                                       bool close, exchange_record& record) {
   const std::string request_id = make_request_id();
   const std::string body =
       head_request ? std::string() : render_s3_error_xml(code, message, resource, request_id);
-  std::string out = fmt::format(
-      "HTTP/1.1 {} {}\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n"
-      "x-amz-request-id: {}\r\n{}\r\n",
-      status, std::string(http::obsolete_reason(http::int_to_status(status))), body.size(),
-      request_id, close ? "Connection: close\r\n" : "");
+  std::string out =
+      fmt::format("HTTP/1.1 {} {}\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n"
+                  "x-amz-request-id: {}\r\n{}\r\n",
+                  status, std::string(http::obsolete_reason(http::int_to_status(status))),
+                  body.size(), request_id, close ? "Connection: close\r\n" : "");
   out += body;
   error_code ec;
   client_->expires_after(owner_.config.io_timeout);

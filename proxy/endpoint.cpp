@@ -16,9 +16,8 @@ std::uint16_t parse_port(std::string_view text, std::string_view whole) {
 }
 
 // Splits "host:port" or "[v6]:port"; the port part may be empty when `port_required` is false.
-std::pair<std::string, std::string_view> split_host_port(std::string_view text,
-                                                         std::string_view whole,
-                                                         bool port_required) {
+std::pair<std::string, std::string_view>
+split_host_port(std::string_view text, std::string_view whole, bool port_required) {
   std::string host;
   std::string_view rest;
   if (!text.empty() && text.front() == '[') {

@@ -12,17 +12,17 @@ enum class log_format { text, json };
 
 /// What one request/response exchange did, as seen by the proxy.
 struct exchange_record {
-  std::string client;            // peer address:port
+  std::string client; // peer address:port
   std::string method;
-  std::string target;            // as received; redacted when logged
-  unsigned status = 0;           // status sent to the client (0: none was sent)
+  std::string target;               // as received; redacted when logged
+  unsigned status = 0;              // status sent to the client (0: none was sent)
   std::uint64_t request_bytes = 0;  // request body bytes relayed to the store
   std::uint64_t response_bytes = 0; // response body bytes relayed to the client
-  double duration_ms = 0;        // request head received -> exchange finished
-  double ttfb_ms = -1;           // request head received -> store's response head received
+  double duration_ms = 0;           // request head received -> exchange finished
+  double ttfb_ms = -1;              // request head received -> store's response head received
   bool upstream_reused = false;
   bool upstream_used = false;
-  std::string outcome = "ok";    // "ok", or what went wrong
+  std::string outcome = "ok"; // "ok", or what went wrong
 };
 
 /// The target with the values of credential-bearing query parameters replaced by "REDACTED".

@@ -18,17 +18,15 @@ constexpr std::array<std::string_view, 7> hop_by_hop_fields = {
     "connection", "keep-alive",          "proxy-connection",  "te",
     "upgrade",    "proxy-authorization", "proxy-authenticate"};
 
-template <class Fields>
-bool is_hop_by_hop(const Fields& fields, boost::beast::string_view name) {
+template <class Fields> bool is_hop_by_hop(const Fields& fields, boost::beast::string_view name) {
   for (auto hop : hop_by_hop_fields) {
     if (boost::iequals(name, hop)) {
       return true;
     }
   }
   // Fields named in Connection are hop-by-hop too.
-  for (auto it = fields.find(http::field::connection); it != fields.end() &&
-                                                       it->name() == http::field::connection;
-       ++it) {
+  for (auto it = fields.find(http::field::connection);
+       it != fields.end() && it->name() == http::field::connection; ++it) {
     for (auto token : http::token_list(it->value())) {
       if (boost::iequals(token, name)) {
         return true;
@@ -38,8 +36,7 @@ bool is_hop_by_hop(const Fields& fields, boost::beast::string_view name) {
   return false;
 }
 
-template <class Fields>
-void append_fields(std::string& out, const Fields& fields) {
+template <class Fields> void append_fields(std::string& out, const Fields& fields) {
   for (const auto& field : fields) {
     if (is_hop_by_hop(fields, field.name_string())) {
       continue;

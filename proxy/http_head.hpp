@@ -22,8 +22,7 @@ using response_parser = http::response_parser<http::empty_body>;
 
 /// Sets the head size limit and lifts the body limit (bodies are relayed, never parsed).
 /// Beast 1.74 treats `body_limit(boost::none)` as a limit of zero, hence the explicit maximum.
-template <class Parser>
-void configure_head_parser(Parser& parser, std::uint32_t max_header_bytes) {
+template <class Parser> void configure_head_parser(Parser& parser, std::uint32_t max_header_bytes) {
   parser.header_limit(max_header_bytes);
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
 }
@@ -45,9 +44,9 @@ struct head_deadlines {
 
 /// Outcome of reading a head.
 struct head_read {
-  error_code ec;             // eof with no bytes = the peer closed between messages
-  bool got_bytes = false;    // any byte of this head arrived
-  std::uint64_t bytes = 0;   // size of the head on the wire
+  error_code ec;           // eof with no bytes = the peer closed between messages
+  bool got_bytes = false;  // any byte of this head arrived
+  std::uint64_t bytes = 0; // size of the head on the wire
 };
 
 /// Reads bytes into `buffer` until `parser` has a complete head. Bytes after the head stay in

@@ -1,6 +1,5 @@
 #pragma once
 // Short names for the Asio/Beast types the proxy uses everywhere.
-#include <utility> // before awaitable.hpp, which uses std::exchange without it in Boost 1.74
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -19,6 +18,8 @@ using clock = std::chrono::steady_clock;
 
 /// Completion token for coroutines: errors come back in `ec` instead of as exceptions, so that
 /// traffic errors are values (STYLE.md point 4).
-inline auto use_ec(error_code& ec) { return asio::redirect_error(asio::use_awaitable, ec); }
+inline auto use_ec(error_code& ec) {
+  return asio::redirect_error(asio::use_awaitable, ec);
+}
 
 } // namespace s3fault::proxy

@@ -26,13 +26,13 @@ struct proxy_config {
   bool upstream_insecure = false;
 
   // Deadlines. Each bounds one wait, so no peer can hold a connection forever.
-  std::chrono::milliseconds connect_timeout = 10s;     // TCP + TLS connect to the store
-  std::chrono::milliseconds client_idle_timeout = 60s; // keep-alive wait for the next request
-  std::chrono::milliseconds header_timeout = 30s;      // first byte of a head -> its end
-  std::chrono::milliseconds upstream_timeout = 300s;   // request sent -> store's response head
-  std::chrono::milliseconds io_timeout = 60s;          // any one body read or write
+  std::chrono::milliseconds connect_timeout = 10s;       // TCP + TLS connect to the store
+  std::chrono::milliseconds client_idle_timeout = 60s;   // keep-alive wait for the next request
+  std::chrono::milliseconds header_timeout = 30s;        // first byte of a head -> its end
+  std::chrono::milliseconds upstream_timeout = 300s;     // request sent -> store's response head
+  std::chrono::milliseconds io_timeout = 60s;            // any one body read or write
   std::chrono::milliseconds upstream_idle_timeout = 30s; // pooled connection left unused
-  std::chrono::milliseconds drain_timeout = 30s;       // SIGTERM -> in-flight exchanges end
+  std::chrono::milliseconds drain_timeout = 30s;         // SIGTERM -> in-flight exchanges end
 
   std::uint32_t max_header_bytes = 64 * 1024;
   std::size_t max_idle_upstream_per_thread = 64;

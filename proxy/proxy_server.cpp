@@ -148,8 +148,8 @@ void proxy_server::impl::start_session(worker& target, tcp::socket socket, std::
   // The session is built on its own worker's thread: the worker's state has no locks.
   asio::co_spawn(
       target.context,
-      [&target, socket = std::move(socket), peer = std::move(peer)]() mutable
-      -> asio::awaitable<void> {
+      [&target, socket = std::move(socket),
+       peer = std::move(peer)]() mutable -> asio::awaitable<void> {
         auto stream = target.listener_tls ? make_tls_stream(std::move(socket), *target.listener_tls)
                                           : make_plain_stream(std::move(socket));
         client_session session(target, std::move(stream), std::move(peer));

@@ -22,8 +22,7 @@ std::string openssl_error() {
 std::unique_ptr<ssl::context> new_server_context() {
   auto context = std::make_unique<ssl::context>(ssl::context::tls_server);
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                       ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
-                       ssl::context::no_tlsv1_1);
+                       ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   return context;
 }
 
@@ -72,8 +71,8 @@ std::unique_ptr<ssl::context> make_server_tls_self_signed() {
   X509V3_CTX v3;
   X509V3_set_ctx_nodb(&v3);
   X509V3_set_ctx(&v3, cert.get(), cert.get(), nullptr, nullptr, 0);
-  X509_EXTENSION* san = X509V3_EXT_conf_nid(nullptr, &v3, NID_subject_alt_name,
-                                            "DNS:localhost,IP:127.0.0.1,IP:::1");
+  X509_EXTENSION* san =
+      X509V3_EXT_conf_nid(nullptr, &v3, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
   if (!san || !X509_add_ext(cert.get(), san, -1)) {
     X509_EXTENSION_free(san);
     throw std::runtime_error("cannot build the self-signed certificate: " + openssl_error());

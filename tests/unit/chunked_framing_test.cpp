@@ -20,10 +20,9 @@ std::size_t scan_in_steps(chunked_framing& framing, std::string_view wire, std::
   return taken;
 }
 
-const std::string aws_chunked_like =
-    "5;chunk-signature=abc\r\nhello\r\n"
-    "A\r\n0123456789\r\n"
-    "0\r\nx-amz-checksum-crc32: AAAAAA==\r\n\r\n";
+const std::string aws_chunked_like = "5;chunk-signature=abc\r\nhello\r\n"
+                                     "A\r\n0123456789\r\n"
+                                     "0\r\nx-amz-checksum-crc32: AAAAAA==\r\n\r\n";
 
 } // namespace
 

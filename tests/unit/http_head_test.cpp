@@ -7,8 +7,7 @@ using namespace s3fault::proxy;
 
 namespace {
 
-template <class Parser>
-void parse_into(Parser& parser, std::string_view wire) {
+template <class Parser> void parse_into(Parser& parser, std::string_view wire) {
   configure_head_parser(parser, 64 * 1024);
   boost::system::error_code ec;
   const std::size_t used = parser.put(boost::asio::buffer(wire.data(), wire.size()), ec);
@@ -118,8 +117,8 @@ TEST(HttpHead, AmbiguousRequestFramingIsRejected) {
   // Beast itself may reject the pair while parsing; either way it must never be relayed.
   request_parser parser;
   configure_head_parser(parser, 64 * 1024);
-  const std::string wire =
-      "POST /b?delete HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const std::string wire = "POST /b?delete HTTP/1.1\r\nHost: h\r\nContent-Length: "
+                           "5\r\nTransfer-Encoding: chunked\r\n\r\n";
   boost::system::error_code ec;
   parser.put(boost::asio::buffer(wire), ec);
   std::string why;
