@@ -1,0 +1,12 @@
+#!/bin/bash
+# Configures (the first time) and builds s3fault with Ninja in build/. Incremental: a re-run
+# rebuilds only what changed. CI=true turns warnings into errors.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${S3FAULT_BUILD_DIR:-$root/build}
+werror=OFF
+[ "${CI:-}" = true ] && werror=ON
+if [ ! -f "$build/build.ninja" ] || [ "${CI:-}" = true ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DS3FAULT_WERROR=$werror >/dev/null
+fi
+cmake --build "$build" -- -j"$(nproc)"
