@@ -69,17 +69,28 @@ private:
 } // namespace
 
 asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
-                                          byte_stream& to, body_framing framing,
+                                          byte_stream* to, body_framing framing,
                                           std::span<char> scratch, relay_options options) {
   relay_outcome outcome;
   body_end_tracker tracker(framing);
+  // The per-operation timeout, shortened to what is left before the overall deadline.
+  auto next_timeout = [&]() -> std::optional<clock::duration> {
+    if (!options.deadline) {
+      return options.io_timeout;
+    }
+    const auto left = *options.deadline - clock::now();
+    if (left <= clock::duration::zero()) {
+      return std::nullopt;
+    }
+    return std::min<clock::duration>(options.io_timeout, left);
+  };
 
   auto forward = [&](std::string_view bytes) -> asio::awaitable<bool> {
-    if (outcome.write_error || bytes.empty()) {
-      co_return true; // draining after a write error
+    if (to == nullptr || outcome.write_error || bytes.empty()) {
+      co_return true; // discarding, or draining after a write error
     }
-    to.expires_after(options.io_timeout);
-    co_await to.write_all(asio::buffer(bytes.data(), bytes.size()), outcome.write_error);
+    to->expires_after(options.io_timeout);
+    co_await to->write_all(asio::buffer(bytes.data(), bytes.size()), outcome.write_error);
     if (outcome.write_error) {
       co_return options.drain_after_write_error;
     }
@@ -104,7 +115,12 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
       outcome.framing_error = *why;
       co_return outcome;
     }
-    from.expires_after(options.io_timeout);
+    const auto timeout = next_timeout();
+    if (!timeout) {
+      outcome.read_error = asio::error::timed_out;
+      co_return outcome;
+    }
+    from.expires_after(*timeout);
     error_code ec;
     const std::size_t n = co_await from.read_some(
         asio::buffer(scratch.data(), tracker.read_limit(scratch.size())), ec);

@@ -9,6 +9,7 @@
 #include "proxy/byte_stream.hpp"
 #include "proxy/http_head.hpp"
 
+#include <optional>
 #include <span>
 
 namespace s3fault::proxy {
@@ -24,14 +25,17 @@ struct relay_outcome {
 };
 
 struct relay_options {
-  clock::duration io_timeout;
+  clock::duration io_timeout{};
+  /// Give up (read_error = timed_out) when the whole body has not passed by then.
+  std::optional<clock::time_point> deadline{};
   /// After a write error, keep reading (and dropping) the body to its end, so the sender is not
   /// cut off mid-body and can still read the answer it is owed.
   bool drain_after_write_error = false;
 };
 
+/// Relays the body from `from` to `to`; with `to` null, reads it to its end and drops it.
 asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
-                                          byte_stream& to, body_framing framing,
+                                          byte_stream* to, body_framing framing,
                                           std::span<char> scratch, relay_options options);
 
 } // namespace s3fault::proxy

@@ -199,6 +199,9 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
         co_await send_local_error(timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
                                   store_error("cannot be reached", ec), resource, head_request,
                                   has_body, record);
+        if (has_body) {
+          co_await discard_unread_body(request_framing);
+        }
         co_return !has_body;
       }
     }
@@ -212,6 +215,9 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
       record.outcome = "upstream write failed: " + ec.message();
       co_await send_local_error(502, "BadGateway", store_error("closed the connection", ec),
                                 resource, head_request, has_body, record);
+      if (has_body) {
+        co_await discard_unread_body(request_framing);
+      }
       co_return !has_body;
     }
     if (has_body) {
@@ -269,7 +275,10 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
         timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
         store_error(timeout ? "did not answer in time" : "failed before answering", cause),
         resource, head_request, true, record);
-    co_return co_await abandon(false);
+    // The pump drains what the client still sends (its writes now fail), so the client can read
+    // the error instead of meeting a reset; settle_pump bounds that wait.
+    co_await settle_pump();
+    co_return false;
   }
 
   // The final response: head, then body.
@@ -293,8 +302,9 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
   }
   if (framing.has_body()) {
     auto scratch = owner_.buffers.take();
-    const relay_outcome body = co_await relay_body(*upstream->stream, upstream->buffer, *client_,
-                                                   framing, scratch.span(), {config.io_timeout});
+    const relay_outcome body =
+        co_await relay_body(*upstream->stream, upstream->buffer, client_.get(), framing,
+                            scratch.span(), {config.io_timeout});
     record.response_bytes = body.bytes;
     if (!body.complete()) {
       // Cut the client off so a short body can never look complete to it; an RST makes that
@@ -328,14 +338,24 @@ asio::awaitable<void> client_session::pump_request_body(request_pump& pump,
   if (!pump.abort) {
     pump.started_reading = true;
     auto scratch = owner_.buffers.take();
-    pump.outcome = co_await relay_body(*client_, client_buffer_, *upstream.stream, framing,
-                                       scratch.span(), {owner_.config.io_timeout, true});
+    pump.outcome = co_await relay_body(
+        *client_, client_buffer_, upstream.stream.get(), framing, scratch.span(),
+        {.io_timeout = owner_.config.io_timeout, .drain_after_write_error = true});
     if (!pump.outcome.reached_end) {
       // The client stopped mid-body; the store would wait for the rest until its own timeout.
       upstream.stream->close();
     }
   }
   pump.finished.set();
+}
+
+asio::awaitable<void> client_session::discard_unread_body(body_framing framing) {
+  if (!client_->is_tls()) {
+    co_await client_->shutdown_send(); // the error is complete: FIN now, read on
+  }
+  auto scratch = owner_.buffers.take();
+  co_await relay_body(*client_, client_buffer_, nullptr, framing, scratch.span(),
+                      {.io_timeout = linger_timeout, .deadline = clock::now() + linger_timeout});
 }
 
 asio::awaitable<void> client_session::send_local_error(unsigned status, std::string_view code,

@@ -35,6 +35,9 @@ private:
                                        exchange_record& record);
   asio::awaitable<void> pump_request_body(request_pump& pump, upstream_connection& upstream,
                                           body_framing framing, bool wait_for_continue);
+  /// Reads and drops a request body that no store will receive, for a bounded time, so that a
+  /// client still sending it can read the error it was sent instead of meeting a reset.
+  asio::awaitable<void> discard_unread_body(body_framing framing);
   /// Sends an error the proxy itself produced, as S3-style XML.
   asio::awaitable<void> send_local_error(unsigned status, std::string_view code,
                                          std::string_view message, std::string_view resource,

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Install everything s3fault needs to build and to run its integration tests, on Debian 12, as root.
+#
+# Idempotent: Debian packages are checked with dpkg-query first, so a re-run on a ready machine
+# does no apt work at all; `npm install` in tests/node runs only when node_modules is missing or
+# package.json / package-lock.json changed since the last install.
+# Quiet on success (one summary line); on failure prints the log of the step that failed.
+#
+# Usage: sudo tests/deps.sh
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+node_dir=$repo_root/tests/node
+
+build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libssl-dev libspdlog-dev
+  libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev
+  googletest clang-format)
+store_packages=(ceph-mon ceph-osd radosgw)
+client_packages=(awscli python3-boto3 rclone s3cmd curl time iproute2)
+
+log=$(mktemp /tmp/s3fault-deps.XXXXXX.log)
+# Print the log of the failing step and the step's name, then exit non-zero.
+fail() {
+  echo "deps.sh: FAILED: $1" >&2
+  echo "----- log ($log) -----" >&2
+  cat "$log" >&2
+  exit 1
+}
+
+# Prints the packages of "$@" that are not installed (dpkg status other than "install ok installed").
+missing_packages() {
+  local pkg status
+  for pkg in "$@"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || echo "$pkg"
+  done
+}
+
+# Node.js and npm: a machine may already carry a newer Node.js (e.g. NodeSource's, which
+# provides and conflicts with Debian's `npm` package). Only when a command is absent do we ask
+# Debian for it.
+node_packages=()
+command -v node >/dev/null 2>&1 || node_packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || node_packages+=(npm)
+
+mapfile -t missing < <(missing_packages "${build_packages[@]}" "${client_packages[@]}" \
+  "${node_packages[@]}")
+mapfile -t missing_stores < <(missing_packages "${store_packages[@]}")
+
+installed_count=0
+if [ $((${#missing[@]} + ${#missing_stores[@]})) -gt 0 ]; then
+  [ "$(id -u)" = 0 ] || fail "missing packages (${missing[*]} ${missing_stores[*]}) and not root"
+  export DEBIAN_FRONTEND=noninteractive
+  # Wait for another apt/dpkg run to finish instead of failing on its lock.
+  apt_get=(apt-get -o DPkg::Lock::Timeout=600)
+  "${apt_get[@]}" update >>"$log" 2>&1 || fail "apt-get update"
+  if [ ${#missing[@]} -gt 0 ]; then
+    "${apt_get[@]}" install -y "${missing[@]}" >>"$log" 2>&1 ||
+      fail "apt-get install ${missing[*]}"
+  fi
+  # The Ceph daemons pull in a lot of recommended extras (mgr modules, python stacks) we never use.
+  if [ ${#missing_stores[@]} -gt 0 ]; then
+    "${apt_get[@]}" install -y --no-install-recommends "${missing_stores[@]}" >>"$log" 2>&1 ||
+      fail "apt-get install --no-install-recommends ${missing_stores[*]}"
+  fi
+  installed_count=$((${#missing[@]} + ${#missing_stores[@]}))
+  still_missing=$(missing_packages "${build_packages[@]}" "${client_packages[@]}" \
+    "${store_packages[@]}" | tr '\n' ' ')
+  [ -z "$still_missing" ] || fail "still not installed after apt-get: $still_missing"
+fi
+command -v node >/dev/null 2>&1 || fail "node not found after install"
+command -v npm >/dev/null 2>&1 || fail "npm not found after install"
+
+# npm packages (s3rver and the JS SDK clients) into tests/node/node_modules.
+# The stamp is written after a successful install; a newer package.json or lock file re-runs it.
+npm_ran=no
+stamp=$node_dir/node_modules/.s3fault-installed
+if [ ! -f "$stamp" ] || [ "$node_dir/package.json" -nt "$stamp" ] ||
+  { [ -f "$node_dir/package-lock.json" ] && [ "$node_dir/package-lock.json" -nt "$stamp" ]; }; then
+  (cd "$node_dir" && npm install --no-audit --no-fund --loglevel=error --omit-lockfile-registry-resolved) >>"$log" 2>&1 ||
+    fail "npm install in $node_dir"
+  [ -f "$node_dir/node_modules/s3rver/bin/s3rver.js" ] || fail "s3rver missing after npm install"
+  touch "$stamp"
+  npm_ran=yes
+fi
+
+rm -f "$log"
+echo "deps.sh: ok (apt packages installed: $installed_count, npm install: $npm_ran," \
+  "node $(node --version))"
