@@ -59,6 +59,11 @@ struct bad_case {
   std::string wire;
 };
 
+// Keeps test output readable: gtest would otherwise print the struct's raw bytes.
+void PrintTo(const bad_case& value, std::ostream* out) {
+  *out << value.name;
+}
+
 class ChunkedFramingRejects : public ::testing::TestWithParam<bad_case> {};
 
 TEST_P(ChunkedFramingRejects, MalformedFraming) {
