@@ -91,18 +91,15 @@ asio::awaitable<bool> client_session::serve_exchange() {
   exchange_record record;
   record.client = peer_;
   if (head.ec) {
-    // Silence for a peer that closed or idled out between requests, or that we closed.
-    if (!head.got_bytes || !client_->socket().is_open() ||
+    // Silence for a peer that closed or idled out between requests, that we closed, or whose
+    // head did not complete in time (the deadline closes the socket: slow heads get no answer).
+    if (!head.got_bytes || !client_->socket().is_open() || is_timeout(head.ec) ||
         head.ec == http::error::partial_message || head.ec == asio::error::connection_reset) {
       co_return false;
     }
     record.method = "-";
     record.target = "-";
-    if (is_timeout(head.ec)) {
-      co_await send_local_error(400, "RequestTimeout",
-                                "s3fault: the request head did not arrive within the timeout", "",
-                                false, true, record);
-    } else if (head.ec == http::error::header_limit) {
+    if (head.ec == http::error::header_limit) {
       co_await send_local_error(
           400, "RequestHeaderSectionTooLarge",
           fmt::format("s3fault: the request head exceeds {} bytes", config.max_header_bytes), "",

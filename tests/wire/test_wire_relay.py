@@ -11,16 +11,16 @@ import xml.etree.ElementTree as ElementTree
 
 import socket
 
-from wire import Connection, Proxy, ScriptedStore, content_length, free_port
+from wire import Connection, Proxy, ScriptedStore, content_length, free_port, wait_until
 
 OK_EMPTY = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
 
 
 class RelayTest(unittest.TestCase):
-    def start(self, handler) -> tuple[ScriptedStore, Proxy]:
+    def start(self, handler, *proxy_args: str) -> tuple[ScriptedStore, Proxy]:
         store = ScriptedStore(handler)
         self.addCleanup(store.close)
-        proxy = Proxy(store.url)
+        proxy = Proxy(store.url, *proxy_args)
         self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
         self.addCleanup(lambda: self.assertEqual(store.errors, [], "store handler errors"))
         return store, proxy
@@ -155,6 +155,7 @@ class RelayTest(unittest.TestCase):
         client.sock.settimeout(5)
         rest, how = client.read_outcome()
         self.assertEqual((rest, how), (b"", "eof"))
+        self.assertTrue(wait_until(lambda: store.received))
         self.assertEqual(store.received, [b""])  # no body byte was sent to the store
 
     def test_store_dying_mid_body_never_looks_complete(self):
@@ -291,10 +292,59 @@ class RelayTest(unittest.TestCase):
                     b"5\r\nhello\r\nZZ\r\n")
         _, how = client.read_outcome()
         self.assertIn(how, ("eof", "reset"))
-        deadline = time.time() + 5
-        while not store.received and time.time() < deadline:
-            time.sleep(0.02)
+        self.assertTrue(wait_until(lambda: store.received))
         self.assertEqual(store.received, [b"5\r\nhello\r\n"])
+
+    def test_silent_store_gives_504_after_upstream_timeout(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            conn.read_head()
+            conn.read_until_close()  # never answers
+
+        _, proxy = self.start(handler, "--upstream-timeout", "300ms")
+        client = proxy.connect()
+        started = time.monotonic()
+        client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
+        response, _ = client.read_outcome()
+        self.assert_s3_error(response, 504, "GatewayTimeout")
+        self.assertLess(time.monotonic() - started, 5)
+
+    def test_idle_client_connection_is_closed(self):
+        _, proxy = self.start(lambda conn, store: None, "--idle-timeout", "200ms")
+        client = proxy.connect()
+        data, how = client.read_outcome()
+        self.assertEqual((data, how), (b"", "eof"))
+
+    def test_slow_request_head_is_cut_off(self):
+        store, proxy = self.start(lambda conn, store: None, "--header-timeout", "300ms")
+        client = proxy.connect()
+        started = time.monotonic()
+        client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n")  # and never the blank line
+        data, how = client.read_outcome()
+        self.assertEqual(data, b"")
+        self.assertIn(how, ("eof", "reset"))
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual(store.connections, 0)
+
+    def test_client_leaving_mid_download_releases_the_store_connection(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            conn.read_head()
+            conn.send(b"HTTP/1.1 200 OK\r\nContent-Length: 1073741824\r\n\r\n")
+            chunk = b"c" * 65536
+            try:
+                for _ in range(16384):
+                    conn.send(chunk)
+            except OSError as error:
+                store.received.append(type(error).__name__.encode())
+
+        store, proxy = self.start(handler)
+        client = proxy.connect()
+        client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
+        client.read_head()
+        client.read_exact(1024 * 1024)
+        client.close()
+        self.assertTrue(wait_until(lambda: store.received),
+                        "the store kept sending to a departed client")
+        self.assertTrue(proxy.wait_for_log("client went away mid-body"), proxy.log)
 
     def test_store_down_during_a_large_upload_still_answers_502(self):
         # No Expect: the client sends all 20 MiB before it reads; the proxy must drain the body

@@ -84,6 +84,16 @@ class Connection:
         self.sock.close()
 
 
+def wait_until(predicate: Callable[[], bool]) -> bool:
+    """Polls `predicate` until it holds or DEADLINE passes (other threads record asynchronously)."""
+    deadline = time.time() + DEADLINE
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def content_length(head: bytes) -> int:
     for line in head.split(b"\r\n"):
         name, _, value = line.partition(b":")
