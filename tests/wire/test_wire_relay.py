@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ElementTree
 
 import socket
 
-from wire import Connection, Proxy, ScriptedStore, content_length, free_port, wait_until
+from wire import (Connection, Proxy, ScriptedStore, answer_every_request, content_length,
+                  free_port, wait_until)
 
 OK_EMPTY = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
 
@@ -100,15 +101,7 @@ class RelayTest(unittest.TestCase):
         response = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: x-t\r\n\r\n"
                     b"5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nx-t: done\r\n\r\n")
 
-        def handler(conn: Connection, store: ScriptedStore):
-            while True:
-                try:
-                    conn.read_head()
-                except (EOFError, OSError):
-                    return
-                conn.send(response)
-
-        _, proxy = self.start(handler)
+        _, proxy = self.start(answer_every_request(response))
         client = proxy.connect()
         client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
         self.assertEqual(client.read_exact(len(response)), response)
@@ -205,15 +198,7 @@ class RelayTest(unittest.TestCase):
         self.assertEqual(store.received, [b"/b/one", b"/b/two"])
 
     def test_store_connections_are_reused_across_clients(self):
-        def handler(conn: Connection, store: ScriptedStore):
-            while True:
-                try:
-                    conn.read_head()
-                except (EOFError, OSError):
-                    return
-                conn.send(OK_EMPTY)
-
-        store, proxy = self.start(handler)
+        store, proxy = self.start(answer_every_request(OK_EMPTY))
         for _ in range(3):
             client = proxy.connect()
             client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")

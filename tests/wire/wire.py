@@ -94,6 +94,20 @@ def wait_until(predicate: Callable[[], bool]) -> bool:
     return False
 
 
+def answer_every_request(response: bytes) -> Callable[[Connection, "ScriptedStore"], None]:
+    """A store handler that sends `response` to each request head until the peer closes."""
+
+    def handler(conn: Connection, store: "ScriptedStore") -> None:
+        while True:
+            try:
+                conn.read_head()
+            except (EOFError, OSError):
+                return
+            conn.send(response)
+
+    return handler
+
+
 def content_length(head: bytes) -> int:
     for line in head.split(b"\r\n"):
         name, _, value = line.partition(b":")
