@@ -13,7 +13,7 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 node_dir=$repo_root/tests/node
 
 build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libssl-dev libspdlog-dev
-  libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev
+  libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev zlib1g-dev
   googletest clang-format)
 store_packages=(ceph-mon ceph-osd radosgw)
 client_packages=(awscli python3-boto3 rclone s3cmd curl time iproute2)

@@ -14,7 +14,7 @@ std::string sha256_hex(std::string_view data);
 std::string md5_raw(std::string_view data);
 std::string md5_hex(std::string_view data);
 std::string hmac_sha256_raw(std::string_view key, std::string_view data);
-std::string to_hex(std::string_view raw);          // lower case
+std::string to_hex(std::string_view raw); // lower case
 std::string base64_encode(std::string_view raw);
 std::optional<std::string> base64_decode(std::string_view text); // nullopt when malformed
 

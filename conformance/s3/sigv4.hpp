@@ -49,26 +49,26 @@ void sign_request(http_request_view& request, const credentials& creds, std::str
 
 /// A presigned URL target: `target` plus X-Amz-Algorithm, -Credential, -Date, -Expires,
 /// -SignedHeaders (host), [-Security-Token] and -Signature. `host` is the Host header value.
-std::string presign_target(std::string_view method, std::string_view host,
-                           std::string_view target, const credentials& creds,
-                           std::string_view region, std::chrono::seconds expires,
-                           std::chrono::system_clock::time_point now);
+std::string presign_target(std::string_view method, std::string_view host, std::string_view target,
+                           const credentials& creds, std::string_view region,
+                           std::chrono::seconds expires, std::chrono::system_clock::time_point now);
 
 /// What a verified request proved, kept to verify the chunk signatures of its body.
 struct signing_context {
   std::string access_key;
   std::string region;
-  std::string amz_date;         // YYYYMMDDTHHMMSSZ
-  std::string scope;            // YYYYMMDD/region/s3/aws4_request
-  std::string signing_key;      // raw 32 bytes
-  std::string seed_signature;   // the request's own signature (hex)
-  std::string payload_hash;     // x-amz-content-sha256 as sent (UNSIGNED-PAYLOAD for presigned)
+  std::string amz_date;       // YYYYMMDDTHHMMSSZ
+  std::string scope;          // YYYYMMDD/region/s3/aws4_request
+  std::string signing_key;    // raw 32 bytes
+  std::string seed_signature; // the request's own signature (hex)
+  std::string payload_hash;   // x-amz-content-sha256 as sent (UNSIGNED-PAYLOAD for presigned)
 };
 
 /// Why verification failed, as an S3 error code and message.
 struct verify_error {
-  std::string code;    // AccessDenied, SignatureDoesNotMatch, InvalidAccessKeyId,
-                       // RequestTimeTooSkewed, AuthorizationHeaderMalformed, InvalidRequest
+  std::string code; // AccessDenied, SignatureDoesNotMatch, InvalidAccessKeyId,
+                    // RequestTimeTooSkewed, AuthorizationHeaderMalformed, InvalidRequest,
+                    // InvalidArgument, AuthorizationQueryParametersError (bad X-Amz-* query)
   std::string message;
   unsigned status = 403;
 };
@@ -78,7 +78,8 @@ using secret_lookup = std::function<std::optional<std::string>(std::string_view 
 
 /// Verifies a header-signed (Authorization: AWS4-HMAC-SHA256 ...) or presigned (X-Amz-* query)
 /// request. Requests without any signature fail with AccessDenied. `max_skew` bounds the
-/// difference between x-amz-date and `now` (presigned: also X-Amz-Expires).
+/// difference between x-amz-date and `now` (presigned: also X-Amz-Expires). The signature is
+/// accepted over the path as received or over the path decoded and encoded once again.
 struct verify_result {
   std::optional<signing_context> context; // set on success
   std::optional<verify_error> error;      // set on failure
@@ -94,8 +95,8 @@ std::string chunk_signature(const signing_context& context, std::string_view pre
                             std::string_view chunk_data);
 /// Signature of the trailer block (…-PAYLOAD-TRAILER): "AWS4-HMAC-SHA256-TRAILER\n" date "\n"
 /// scope "\n" previous "\n" sha256(trailer lines, each "name:value\n").
-std::string trailer_signature(const signing_context& context,
-                              std::string_view previous_signature, std::string_view trailer_block);
+std::string trailer_signature(const signing_context& context, std::string_view previous_signature,
+                              std::string_view trailer_block);
 
 // Building blocks, exposed for tests and for the client.
 /// S3's UriEncode: unreserved (A-Z a-z 0-9 - . _ ~) kept, '/' kept unless `encode_slash`,
@@ -103,11 +104,13 @@ std::string trailer_signature(const signing_context& context,
 std::string uri_encode(std::string_view text, bool encode_slash);
 /// Percent-decoding ('+' is kept as is: S3 paths and SigV4 queries do not use form encoding).
 std::string uri_decode(std::string_view text);
+/// The canonical request a signer uses. Its URI line is the path as sent when that is already a
+/// valid percent-encoding (what botocore and the AWS SDKs send), else the path encoded once.
 std::string canonical_request(const http_request_view& request,
                               const std::vector<std::string>& signed_headers,
                               std::string_view payload_hash);
-std::string signing_key(std::string_view secret_key, std::string_view date,
-                        std::string_view region, std::string_view service = "s3");
+std::string signing_key(std::string_view secret_key, std::string_view date, std::string_view region,
+                        std::string_view service = "s3");
 /// YYYYMMDDTHHMMSSZ in UTC.
 std::string amz_date(std::chrono::system_clock::time_point time);
 
