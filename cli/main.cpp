@@ -1,4 +1,5 @@
 // s3fault: one binary, one subcommand per job.
+#include "cli/origin_command.hpp"
 #include "cli/proxy_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,9 +10,19 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("s3fault ") + S3FAULT_VERSION);
   auto run_proxy = s3fault::cli::add_proxy_command(app);
-  CLI11_PARSE(app, argc, argv);
+  auto run_origin = s3fault::cli::add_origin_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version exit 0; every bad command line exits 2 with CLI11's message.
+    const int code = app.exit(error);
+    return code == 0 ? 0 : 2;
+  }
   if (app.got_subcommand("proxy")) {
     return run_proxy();
+  }
+  if (app.got_subcommand("origin")) {
+    return run_origin();
   }
   return 2;
 }

@@ -1,0 +1,191 @@
+#include "cli/origin_command.hpp"
+
+#include "cli/logging.hpp"
+#include "conformance/origin/origin_server.hpp"
+#include "conformance/origin/origin_service.hpp"
+#include "proxy/endpoint.hpp"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <pthread.h>
+#include <stdexcept>
+#include <thread>
+
+namespace s3fault::cli {
+namespace {
+
+constexpr const char* default_access_key = "s3fault";
+constexpr const char* default_secret_key = "s3fault-secret";
+
+struct origin_options {
+  std::string listen = "127.0.0.1:9000";
+  std::string data_dir;
+  std::string access_key;
+  std::string secret_key;
+  bool anonymous = false;
+  std::uint64_t min_part_size = 5ull * 1024 * 1024;
+  std::string domain;
+  std::string region = "us-east-1";
+  unsigned threads = 0;
+  std::string log_format = "text";
+  std::string log_level = "info";
+};
+
+bool is_region_name(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+}
+
+origin::origin_config to_config(const origin_options& o) {
+  origin::origin_config config;
+  const auto listen = proxy::parse_listen_address(o.listen);
+  config.listen_host = listen.host;
+  config.listen_port = listen.port;
+  config.data_dir = o.data_dir;
+  config.threads = o.threads;
+  config.format = o.log_format == "json" ? origin::log_format::json : origin::log_format::text;
+  if (o.access_key.empty() != o.secret_key.empty()) {
+    throw std::invalid_argument("--access-key and --secret-key go together");
+  }
+  if (!o.anonymous) {
+    config.settings.credentials =
+        s3::credentials{o.access_key.empty() ? default_access_key : o.access_key,
+                        o.secret_key.empty() ? default_secret_key : o.secret_key, ""};
+  }
+  if (!is_region_name(o.region)) {
+    throw std::invalid_argument("--region '" + o.region +
+                                "': must be a region name like us-east-1");
+  }
+  config.settings.region = o.region;
+  config.settings.domain = o.domain;
+  config.settings.min_part_size = o.min_part_size;
+  return config;
+}
+
+// SIGINT/SIGTERM are blocked in every thread and taken by one thread with sigwait, so the
+// server is told to stop from ordinary code. A second signal ends the process at once.
+void block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void stop_on_signals(origin::origin_server& server) {
+  std::thread([&server] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int signal = 0;
+    sigwait(&set, &signal);
+    server.request_stop();
+    sigwait(&set, &signal);
+    std::_Exit(1);
+  }).detach();
+}
+
+} // namespace
+
+std::function<int()> add_origin_command(CLI::App& app) {
+  auto options = std::make_shared<origin_options>();
+  auto* command = app.add_subcommand(
+      "origin",
+      "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
+      "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
+      "aws-chunked forms). Objects live in memory, or in --data-dir.\n"
+      "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
+      "us-east-1. Path-style URLs always; virtual-hosted buckets with --domain.\n"
+      "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
+      "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
+      "exit 0.\n\n"
+      "Example:\n"
+      "  s3fault origin --listen 127.0.0.1:9000\n"
+      "  AWS_ACCESS_KEY_ID=s3fault AWS_SECRET_ACCESS_KEY=s3fault-secret \\\n"
+      "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo");
+  command
+      ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
+      ->capture_default_str();
+  command->add_option("--data-dir", options->data_dir,
+                      "Keep buckets and objects in this directory (created if missing); "
+                      "default: in memory");
+  auto* access_key = command->add_option("--access-key", options->access_key,
+                                         std::string("Access key clients sign with (default '") +
+                                             default_access_key + "')");
+  auto* secret_key = command->add_option("--secret-key", options->secret_key,
+                                         std::string("Secret key for --access-key (default '") +
+                                             default_secret_key + "')");
+  command
+      ->add_flag("--anonymous", options->anonymous,
+                 "Accept every request, signed or not, without checking signatures")
+      ->excludes(access_key)
+      ->excludes(secret_key);
+  command
+      ->add_option("--min-part-size", options->min_part_size,
+                   "Smallest part (bytes) CompleteMultipartUpload accepts for every part but "
+                   "the last (EntityTooSmall)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--domain", options->domain,
+                      "Serve virtual-hosted buckets: Host 'BUCKET.DOMAIN' names the bucket");
+  command->add_option("--region", options->region, "Region clients sign for")
+      ->capture_default_str();
+  command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
+      ->capture_default_str();
+  command->add_option("--log-format", options->log_format, "Log lines as text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command
+      ->add_option("--log-level", options->log_level,
+                   "trace, debug, info (one line per request), warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+
+  return [options]() -> int {
+    origin::origin_config config;
+    std::shared_ptr<spdlog::logger> logger;
+    try {
+      config = to_config(*options);
+      logger = make_logger(config.format == origin::log_format::json ? proxy::log_format::json
+                                                                     : proxy::log_format::text,
+                           options->log_level);
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault origin: " << error.what() << "\n";
+      return 2;
+    }
+    std::unique_ptr<origin::origin_server> server;
+    try {
+      server = std::make_unique<origin::origin_server>(config, logger);
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault origin: " << error.what() << "\n";
+      return 2;
+    }
+    try {
+      block_stop_signals();
+      server->bind();
+      stop_on_signals(*server);
+      logger->info("origin at {}: storage in {}, {}, region {}", server->listen_url(),
+                   server->service().store().description(),
+                   config.settings.credentials ? "signatures checked for access key " +
+                                                     config.settings.credentials->access_key
+                                               : std::string("anonymous (no signature checks)"),
+                   config.settings.region);
+      std::cout << "listening on " << server->listen_url() << std::endl;
+      server->run();
+      logger->info("stopped");
+      return 0;
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault origin: " << error.what() << "\n";
+      return 1;
+    }
+  };
+}
+
+} // namespace s3fault::cli

@@ -1,0 +1,134 @@
+// ListBuckets, CreateBucket, DeleteBucket, HeadBucket, GetBucketLocation, GetBucketVersioning.
+#include "conformance/origin/operations.hpp"
+#include "conformance/origin/xml_render.hpp"
+#include "conformance/origin/xml_requests.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace s3fault::origin {
+namespace {
+
+bool looks_like_ip_address(std::string_view name) {
+  int dots = 0;
+  for (char c : name) {
+    if (c == '.') {
+      ++dots;
+    } else if (!std::isdigit(static_cast<unsigned char>(c))) {
+      return false;
+    }
+  }
+  return dots == 3;
+}
+
+/// The LocationConstraint rules of CreateBucket: in us-east-1 none may be given; elsewhere it
+/// must name the region the request was sent to.
+std::optional<s3_error> check_location(std::string_view constraint, std::string_view region) {
+  if (constraint == region && region != "us-east-1") {
+    return std::nullopt;
+  }
+  if (constraint.empty()) {
+    if (region == "us-east-1") {
+      return std::nullopt;
+    }
+    return errors::illegal_location_constraint("unspecified", region);
+  }
+  if (region == "us-east-1" && constraint == "us-east-1") {
+    return s3_error{400,
+                    "InvalidLocationConstraint",
+                    "The specified location-constraint is not valid",
+                    {{"LocationConstraint", std::string(constraint)}},
+                    {}};
+  }
+  return errors::illegal_location_constraint(constraint, region);
+}
+
+} // namespace
+
+bool is_valid_bucket_name(std::string_view name) {
+  if (name.size() < 3 || name.size() > 63) {
+    return false;
+  }
+  const auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
+  };
+  const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!std::all_of(name.begin(), name.end(), allowed) || !alnum(name.front()) ||
+      !alnum(name.back())) {
+    return false;
+  }
+  if (name.find("..") != std::string_view::npos || name.find(".-") != std::string_view::npos ||
+      name.find("-.") != std::string_view::npos) {
+    return false;
+  }
+  return !looks_like_ip_address(name) && !name.starts_with("xn--") &&
+         !name.starts_with("sthree-") && !name.ends_with("-s3alias") && !name.ends_with("--ol-s3");
+}
+
+operation_start list_buckets(const request_context& context) {
+  return answer(xml_answer(render_list_buckets(context.store.list_buckets())));
+}
+
+operation_start create_bucket(const request_context& context) {
+  const std::string bucket = context.request.bucket;
+  if (!is_valid_bucket_name(bucket)) {
+    return answer_error(errors::invalid_bucket_name(bucket), context);
+  }
+  const std::string resource = context.request.resource;
+  const std::string region = context.settings.region;
+  object_store& store = context.store;
+  const time_point now = context.now;
+  return read_small_body(context, [=, &store](const std::string& body) {
+    const auto constraint = parse_create_bucket_configuration(body);
+    if (const auto* error = std::get_if<s3_error>(&constraint)) {
+      return error_response(*error, resource);
+    }
+    if (auto error = check_location(std::get<std::string>(constraint), region)) {
+      return error_response(*error, resource);
+    }
+    // S3 answers 200 in us-east-1 when the caller already owns the bucket (legacy behaviour),
+    // 409 BucketAlreadyOwnedByYou in every other region.
+    if (store.create_bucket(bucket, now) == object_store::create_outcome::already_exists &&
+        region != "us-east-1") {
+      return error_response(errors::bucket_already_owned_by_you(bucket), resource);
+    }
+    origin_response response;
+    response.add("Location", "/" + bucket);
+    return response;
+  });
+}
+
+operation_start delete_bucket(const request_context& context) {
+  if (auto error = context.store.delete_bucket(context.request.bucket)) {
+    return answer_error(*error, context);
+  }
+  origin_response response;
+  response.status = 204;
+  return answer(std::move(response));
+}
+
+operation_start head_bucket(const request_context& context) {
+  if (!context.store.has_bucket(context.request.bucket)) {
+    return answer_error(errors::no_such_bucket(context.request.bucket), context);
+  }
+  origin_response response;
+  response.add("x-amz-bucket-region", context.settings.region);
+  response.head = true;
+  return answer(std::move(response));
+}
+
+operation_start get_bucket_location(const request_context& context) {
+  if (!context.store.has_bucket(context.request.bucket)) {
+    return answer_error(errors::no_such_bucket(context.request.bucket), context);
+  }
+  return answer(xml_answer(render_bucket_location(context.settings.region)));
+}
+
+operation_start get_bucket_versioning(const request_context& context) {
+  if (!context.store.has_bucket(context.request.bucket)) {
+    return answer_error(errors::no_such_bucket(context.request.bucket), context);
+  }
+  return answer(xml_answer(render_versioning_configuration()));
+}
+
+} // namespace s3fault::origin

@@ -1,0 +1,34 @@
+#pragma once
+// Walks the bytes [offset, offset + length) of an object across its segments, piece by piece:
+// a piece of an in-memory segment is a view of the stored bytes (no copy), a piece of a file
+// is read into the caller's scratch buffer. Used by the server to stream GET bodies and by the
+// copy operations.
+#include "conformance/origin/object_record.hpp"
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace s3fault::origin {
+
+class object_reader {
+public:
+  object_reader(std::shared_ptr<const object_record> object, std::uint64_t offset,
+                std::uint64_t length);
+
+  /// The next piece, at most `max_piece` bytes (and at most scratch.size() for files); empty
+  /// once everything was read. The view is valid until the next call. Read errors throw
+  /// std::system_error (a file vanished, an I/O error).
+  std::string_view next(std::span<char> scratch, std::size_t max_piece);
+  std::uint64_t remaining() const { return remaining_; }
+
+private:
+  std::shared_ptr<const object_record> object_;
+  std::size_t segment_ = 0;
+  std::uint64_t offset_in_segment_ = 0;
+  std::uint64_t remaining_;
+  std::unique_ptr<blob_reader> file_; // open reader of the current file segment
+  std::size_t file_segment_ = static_cast<std::size_t>(-1);
+};
+
+} // namespace s3fault::origin

@@ -1,0 +1,198 @@
+#include "conformance/origin/origin_service.hpp"
+
+#include "conformance/origin/http_date.hpp"
+#include "conformance/origin/xml_render.hpp"
+#include "conformance/s3/hashing.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+
+namespace s3fault::origin {
+namespace {
+
+operation_handler handler_for(operation op) {
+  switch (op) {
+  case operation::list_buckets:
+    return list_buckets;
+  case operation::create_bucket:
+    return create_bucket;
+  case operation::delete_bucket:
+    return delete_bucket;
+  case operation::head_bucket:
+    return head_bucket;
+  case operation::get_bucket_location:
+    return get_bucket_location;
+  case operation::get_bucket_versioning:
+    return get_bucket_versioning;
+  case operation::list_objects_v1:
+    return list_objects_v1;
+  case operation::list_objects_v2:
+    return list_objects_v2;
+  case operation::list_multipart_uploads:
+    return list_multipart_uploads;
+  case operation::delete_objects:
+    return delete_objects;
+  case operation::get_object:
+    return get_object;
+  case operation::head_object:
+    return head_object;
+  case operation::put_object:
+    return put_object;
+  case operation::copy_object:
+    return copy_object;
+  case operation::delete_object:
+    return delete_object;
+  case operation::create_multipart_upload:
+    return create_multipart_upload;
+  case operation::upload_part:
+    return upload_part;
+  case operation::upload_part_copy:
+    return upload_part_copy;
+  case operation::complete_multipart_upload:
+    return complete_multipart_upload;
+  case operation::abort_multipart_upload:
+    return abort_multipart_upload;
+  case operation::list_parts:
+    return list_parts;
+  case operation::get_object_tagging:
+    return get_object_tagging;
+  case operation::get_acl:
+    return get_acl;
+  case operation::not_implemented:
+  case operation::method_not_allowed:
+    break;
+  }
+  return nullptr;
+}
+
+/// The signature check. nullopt context and no error: anonymous mode.
+struct authentication {
+  std::optional<s3::signing_context> context;
+  std::optional<s3_error> error;
+};
+
+/// Signature Version 2 ("Authorization: AWS key:sig", or AWSAccessKeyId + Signature in the
+/// query): S3 refuses it in every region opened since 2014 and for buckets made since 2020.
+bool uses_signature_v2(const request_head& head, const s3_request& request) {
+  const auto authorization = head.header("authorization");
+  if (authorization && authorization->starts_with("AWS ")) {
+    return true;
+  }
+  return request.query.has("AWSAccessKeyId") && request.query.has("Signature");
+}
+
+authentication authenticate(const request_head& head, const s3_request& request,
+                            const origin_settings& settings, time_point now) {
+  authentication result;
+  if (!settings.credentials) {
+    return result;
+  }
+  if (uses_signature_v2(head, request)) {
+    result.error = errors::invalid_request("The authorization mechanism you have provided is not "
+                                           "supported. Please use AWS4-HMAC-SHA256.");
+    return result;
+  }
+  const s3::http_request_view view{head.method, head.target, head.headers};
+  const auto& credentials = *settings.credentials;
+  const s3::secret_lookup lookup =
+      [&credentials](std::string_view access_key) -> std::optional<std::string> {
+    if (access_key == credentials.access_key) {
+      return credentials.secret_key;
+    }
+    return std::nullopt;
+  };
+  auto verified = s3::verify_request(view, lookup, now);
+  if (verified.error) {
+    result.error =
+        s3_error{verified.error->status, verified.error->code, verified.error->message, {}, {}};
+    return result;
+  }
+  // The signature is valid, but for another region: S3 names the one to use. Clients that
+  // discover the region (GetBucketLocation) may sign that one request for any region.
+  if (verified.context->region != settings.region && request.op != operation::get_bucket_location) {
+    const bool presigned = head.target.find("X-Amz-Credential=") != std::string::npos;
+    result.error =
+        s3_error{400,
+                 presigned ? "AuthorizationQueryParametersError" : "AuthorizationHeaderMalformed",
+                 "The authorization header is malformed; the region '" + verified.context->region +
+                     "' is wrong; expecting '" + settings.region + "'",
+                 {{"Region", settings.region}},
+                 {}};
+    return result;
+  }
+  result.context = std::move(verified.context);
+  return result;
+}
+
+} // namespace
+
+std::string new_request_id() {
+  // Time-seeded so ids from different runs differ; the counter keeps them unique within one.
+  static const std::uint64_t base =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  static std::atomic<std::uint64_t> counter{0};
+  const std::uint64_t id =
+      base * 0x9E3779B97F4A7C15ULL + counter.fetch_add(1) * 0xBF58476D1CE4E5B9ULL;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llX", static_cast<unsigned long long>(id));
+  return text;
+}
+
+origin_service::origin_service(origin_settings settings, std::unique_ptr<storage_backend> backend)
+    : settings_(std::move(settings)), store_(std::move(backend)) {}
+
+origin_service::begun origin_service::begin(const request_head& head) {
+  const s3_request request = route_request(head, settings_.domain);
+  begun result;
+  result.op = request.op;
+  result.resource = request.resource;
+  const time_point now = settings_.clock();
+  auto auth = authenticate(head, request, settings_, now);
+  if (auth.error) {
+    result.start.response = error_response(std::move(*auth.error), request.resource);
+    return result;
+  }
+  if (request.op == operation::not_implemented) {
+    result.start.response =
+        error_response(errors::not_implemented(request.unsupported), request.resource);
+    return result;
+  }
+  const operation_handler handler = handler_for(request.op);
+  if (!handler) {
+    result.start.response = error_response(
+        errors::method_not_allowed(head.method, request.key.empty() ? "BUCKET" : "OBJECT"),
+        request.resource);
+    return result;
+  }
+  const request_context context{head, request, auth.context, settings_, store_, now};
+  try {
+    result.start = handler(context);
+  } catch (const std::exception& error) {
+    result.start = operation_start{};
+    result.start.response = error_response(errors::internal_error(error.what()), request.resource);
+  }
+  return result;
+}
+
+void origin_service::finalize(origin_response& response, std::string_view request_id,
+                              bool head_request) const {
+  response.head = head_request;
+  if (response.error) {
+    const s3_error& error = *response.error;
+    response.status = error.status;
+    response.slice.reset();
+    response.body =
+        response.head ? std::string() : render_error(error, response.resource, request_id);
+    response.add("Content-Type", "application/xml");
+    for (const auto& [name, value] : error.headers) {
+      response.add(name, value);
+    }
+  }
+  response.add("x-amz-request-id", std::string(request_id));
+  response.add("x-amz-id-2", s3::base64_encode(s3::sha256_raw(request_id)));
+  response.add("Date", format_http_date(settings_.clock()));
+  response.add("Server", "s3fault-origin");
+}
+
+} // namespace s3fault::origin

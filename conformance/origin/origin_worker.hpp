@@ -1,0 +1,77 @@
+#pragma once
+// Internal to the server: one worker thread's world (its io_context and its sessions) and the
+// session that serves one connection. Each connection lives on exactly one worker, so none of
+// this needs a lock; shared state is in the origin_service.
+#include "conformance/origin/origin_server.hpp"
+#include "conformance/origin/origin_service.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include <spdlog/logger.h>
+
+#include <unordered_set>
+#include <vector>
+
+namespace s3fault::origin {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+class origin_session;
+
+struct origin_worker {
+  origin_worker(origin_service& service, const origin_config& config,
+                std::shared_ptr<spdlog::logger> logger)
+      : service(service), config(config), logger(std::move(logger)) {}
+
+  asio::io_context context{1};
+  origin_service& service;
+  const origin_config& config;
+  std::shared_ptr<spdlog::logger> logger;
+  std::unordered_set<origin_session*> sessions;
+  bool draining = false;
+};
+
+/// One client connection: reads requests, hands them to the service, streams the bodies both
+/// ways, keeps the connection alive between requests when both sides allow it.
+class origin_session {
+public:
+  origin_session(origin_worker& worker, tcp::socket socket, std::string peer);
+  ~origin_session();
+  origin_session(const origin_session&) = delete;
+  origin_session& operator=(const origin_session&) = delete;
+
+  asio::awaitable<void> run();
+  /// Closes the connection when it is between requests (graceful shutdown).
+  void close_if_idle();
+
+private:
+  struct exchange;
+  /// How reading a request body ended: the connection is still usable, and the consumer
+  /// accepted every byte or refused the body with an error.
+  struct body_read {
+    bool connection_ok = true;
+    std::optional<s3_error> rejected;
+  };
+  /// Serves one request; returns whether the connection stays open.
+  asio::awaitable<bool> serve_request();
+  asio::awaitable<body_read> read_body_into(exchange& current, body_consumer& consumer);
+  asio::awaitable<bool> write_response(exchange& current, const origin_response& response,
+                                       bool close);
+  asio::awaitable<void> discard_rest_of_body(exchange& current);
+  void log_request(exchange& current);
+  std::vector<char>& scratch();
+
+  origin_worker& worker_;
+  boost::beast::tcp_stream stream_;
+  boost::beast::flat_buffer buffer_;
+  std::string peer_;
+  std::vector<char> scratch_;
+  bool idle_ = true;
+};
+
+} // namespace s3fault::origin
