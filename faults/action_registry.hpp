@@ -1,0 +1,33 @@
+#pragma once
+// The catalogue of fault action types. Adding an action = one file in faults/actions/ plus one
+// line in faults/actions/registry.cpp.
+#include "faults/fault_action.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace s3fault::faults {
+
+/// Validation messages of one entry, each "field: what is wrong (what is allowed)".
+using error_list = std::vector<std::string>;
+
+struct action_kind {
+  std::string_view type; // "strip-header"
+  action_phase phase;
+  std::string_view summary;                 // one line, for --help and docs/faults.md
+  std::vector<std::string_view> positional; // parameter names taken by position in `--fault`
+  /// Builds the action from its parameters (a JSON object; "type" may be present and is
+  /// ignored). Returns nullptr and appends to `errors` when a parameter is missing or invalid;
+  /// unknown parameters are errors too.
+  std::function<std::shared_ptr<const fault_action>(const nlohmann::json& params,
+                                                    error_list& errors)>
+      parse;
+};
+
+const std::vector<action_kind>& action_kinds();
+/// nullptr for an unknown type.
+const action_kind* find_action_kind(std::string_view type);
+
+} // namespace s3fault::faults

@@ -1,0 +1,109 @@
+#pragma once
+// What a fault action is: one small type with its parameters (toxiproxy's model), which says
+// what it does to an exchange through pure hooks. The proxy calls the hooks and moves the bytes;
+// nothing here touches a socket.
+//
+//   before the store:  apply_before_store -> before_store_effect (delay, answer, reset, hang)
+//   response head:     apply_to_head(response_head_editor&), first_byte_delay()
+//   response body:     make_response_filter() -> body_filter, fed every chunk as it passes
+//   request body:      make_request_filter()  -> body_filter
+#include "faults/s3_request.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace s3fault::faults {
+
+using clock = std::chrono::steady_clock;
+
+/// The one seeded source of randomness of a rule set (STYLE.md point 6).
+using random_engine = std::mt19937_64;
+
+/// A response the proxy sends itself.
+struct local_response {
+  unsigned status = 500;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+/// Effects decided before the request reaches the store.
+struct before_store_effect {
+  clock::duration delay{};
+  std::optional<local_response> respond;             // answer instead of the store
+  std::optional<local_response> respond_after_store; // the store does the work, client gets this
+  bool reset = false;                                // close with RST, no answer at all
+  bool hang = false;                                 // never answer; the client must time out
+};
+
+/// The store's response head as header actions see and change it.
+class response_head_editor {
+public:
+  virtual ~response_head_editor() = default;
+  virtual unsigned status() const = 0;
+  virtual void set_status(unsigned status) = 0;
+  virtual std::optional<std::string> header(std::string_view name) const = 0;
+  /// Removes every field of that name (case-insensitive).
+  virtual void remove_header(std::string_view name) = 0;
+  /// Replaces every field of that name with one, or adds it.
+  virtual void set_header(std::string_view name, std::string_view value) = 0;
+};
+
+/// What to do with a chunk of body offered to a filter.
+struct body_step {
+  enum class ending { none, close, reset };
+  std::size_t pass = 0;      // how many of the offered bytes to send (after any pause)
+  clock::duration pause{};   // wait this long before sending them
+  ending end = ending::none; // after sending them, end the connection this way
+};
+
+/// Per-exchange state of a body action, fed the body as it passes. A filter may change bytes in
+/// place (corruption), pass fewer of them (truncation: then it ends the connection), or pause.
+class body_filter {
+public:
+  virtual ~body_filter() = default;
+  /// Called once before the first byte with the body's declared length (nullopt when chunked or
+  /// delimited by close); returns a length to announce instead (consistent truncation).
+  virtual std::optional<std::uint64_t> announce_length(std::optional<std::uint64_t> declared) {
+    (void)declared;
+    return std::nullopt;
+  }
+  /// `bytes` start at body offset `offset`.
+  virtual body_step on_bytes(std::span<char> bytes, std::uint64_t offset,
+                             clock::time_point now) = 0;
+};
+
+enum class action_phase { before_store, response_head, response_body, request_body };
+std::string_view phase_name(action_phase phase);
+
+class fault_action {
+public:
+  virtual ~fault_action() = default;
+  /// The action's name in rule files and the one-line syntax, e.g. "strip-header".
+  virtual std::string_view type() const = 0;
+  virtual action_phase phase() const = 0;
+  /// Parameters as JSON (type included), for the admin API and logs.
+  virtual nlohmann::json to_json() const = 0;
+
+  virtual void apply_before_store(before_store_effect& effect, const s3_request& request,
+                                  random_engine& random) const {
+    (void)effect, (void)request, (void)random;
+  }
+  virtual void apply_to_head(response_head_editor& head) const { (void)head; }
+  virtual clock::duration first_byte_delay() const { return {}; }
+  virtual std::unique_ptr<body_filter> make_body_filter(random_engine& random) const {
+    (void)random;
+    return nullptr;
+  }
+};
+
+} // namespace s3fault::faults

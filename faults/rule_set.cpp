@@ -1,0 +1,146 @@
+#include "faults/rule_set.hpp"
+
+#include <algorithm>
+
+namespace s3fault::faults {
+namespace {
+
+bool status_listed(const match_spec& match, unsigned status) {
+  return std::find(match.statuses.begin(), match.statuses.end(), status) != match.statuses.end();
+}
+
+bool within_window(const schedule_spec& schedule, clock::duration since_start) {
+  if (schedule.after && since_start < *schedule.after) {
+    return false;
+  }
+  return !(schedule.until && since_start >= *schedule.until);
+}
+
+} // namespace
+
+std::string_view phase_name(action_phase phase) {
+  switch (phase) {
+  case action_phase::before_store:
+    return "before-store";
+  case action_phase::response_head:
+    return "response-head";
+  case action_phase::response_body:
+    return "response-body";
+  case action_phase::request_body:
+    return "request-body";
+  }
+  return "unknown";
+}
+
+rule_set::rule_set(std::vector<rule> rules, std::uint64_t seed, clock::time_point started)
+    : rules_(std::move(rules)), seed_(seed), started_(started), random_(seed) {}
+
+bool rule_set::schedule_allows(const rule& r, const s3_request& request,
+                               clock::time_point now) const {
+  const schedule_spec& schedule = r.schedule;
+  rule_state& state = *r.state;
+  state.matched.fetch_add(1, std::memory_order_relaxed);
+  auto skip = [&] {
+    state.skipped.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  };
+  if (!within_window(schedule, now - started_)) {
+    return skip();
+  }
+  // The counts the schedule looks at: the rule's own, or this object's.
+  std::uint64_t match_number = 0;
+  std::uint64_t injected_so_far = 0;
+  std::unique_lock<std::mutex> per_key_lock;
+  std::pair<std::uint64_t, std::uint64_t>* per_key = nullptr;
+  if (schedule.per_key) {
+    per_key_lock = std::unique_lock(state.per_key_mutex);
+    per_key = &state.per_key[request.bucket + "/" + request.key];
+    match_number = ++per_key->first;
+    injected_so_far = per_key->second;
+  } else {
+    match_number = state.matched.load(std::memory_order_relaxed);
+    injected_so_far = state.injected.load(std::memory_order_relaxed);
+  }
+  if (match_number <= schedule.skip) {
+    return skip();
+  }
+  const std::uint64_t eligible = match_number - schedule.skip; // 1-based among eligible matches
+  if (schedule.first && eligible > *schedule.first) {
+    return skip();
+  }
+  if (schedule.every && eligible % *schedule.every != 0) {
+    return skip();
+  }
+  if (schedule.times && injected_so_far >= *schedule.times) {
+    return skip();
+  }
+  if (schedule.probability < 1.0) {
+    std::lock_guard lock(random_mutex_);
+    if (std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= schedule.probability) {
+      return skip();
+    }
+  }
+  if (per_key != nullptr) {
+    ++per_key->second;
+  }
+  state.injected.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void rule_set::inject(const rule& r, const s3_request& request, exchange_decision& decision) const {
+  std::lock_guard lock(random_mutex_);
+  for (const auto& action : r.actions) {
+    decision.injected.push_back({r.name, std::string(action->type())});
+    switch (action->phase()) {
+    case action_phase::before_store:
+      action->apply_before_store(decision.before, request, random_);
+      break;
+    case action_phase::response_head:
+      decision.head_actions.push_back(action);
+      decision.first_byte_delay += action->first_byte_delay();
+      break;
+    case action_phase::response_body:
+      if (auto filter = action->make_body_filter(random_)) {
+        decision.response_filters.push_back(std::move(filter));
+      }
+      break;
+    case action_phase::request_body:
+      if (auto filter = action->make_body_filter(random_)) {
+        decision.request_filters.push_back(std::move(filter));
+      }
+      break;
+    }
+  }
+}
+
+exchange_decision rule_set::decide(const s3_request& request, std::string_view method,
+                                   const header_lookup& headers, clock::time_point now) const {
+  exchange_decision decision;
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    const rule& r = rules_[i];
+    if (!r.enabled || !request_matches(r.match, request, method, headers)) {
+      continue;
+    }
+    if (!r.match.statuses.empty()) {
+      decision.waiting_for_status.push_back(i);
+      continue;
+    }
+    if (schedule_allows(r, request, now)) {
+      inject(r, request, decision);
+    }
+  }
+  return decision;
+}
+
+void rule_set::decide_on_status(exchange_decision& decision, const s3_request& request,
+                                unsigned status, clock::time_point now) const {
+  for (const std::size_t index : decision.waiting_for_status) {
+    const rule& r = rules_[index];
+    if (status_listed(r.match, status) && schedule_allows(r, request, now)) {
+      inject(r, request, decision);
+    }
+  }
+  decision.waiting_for_status.clear();
+}
+
+} // namespace s3fault::faults

@@ -1,0 +1,64 @@
+#pragma once
+// An immutable snapshot of the active rules and the decision it makes for one exchange. The
+// proxy reads the current snapshot once per exchange (STYLE.md point 5); the admin API swaps in
+// a new one atomically.
+#include "faults/rule.hpp"
+
+#include <memory>
+#include <mutex>
+
+namespace s3fault::faults {
+
+/// Which rule injected which action into an exchange (for logs and counters).
+struct injection {
+  std::string rule;
+  std::string action;
+};
+
+/// Everything the active rules decided for one exchange. Empty for untouched traffic, so the
+/// proxy can keep its fast path.
+struct exchange_decision {
+  std::vector<injection> injected;
+  before_store_effect before;
+  std::vector<std::shared_ptr<const fault_action>> head_actions;
+  clock::duration first_byte_delay{};
+  std::vector<std::unique_ptr<body_filter>> response_filters;
+  std::vector<std::unique_ptr<body_filter>> request_filters;
+  /// Rules whose request side matched but that wait for the response status.
+  std::vector<std::size_t> waiting_for_status;
+
+  bool touches_response() const {
+    return !head_actions.empty() || first_byte_delay.count() > 0 || !response_filters.empty() ||
+           !waiting_for_status.empty();
+  }
+  bool empty() const { return injected.empty() && waiting_for_status.empty(); }
+};
+
+class rule_set {
+public:
+  rule_set(std::vector<rule> rules, std::uint64_t seed, clock::time_point started);
+
+  const std::vector<rule>& rules() const { return rules_; }
+  std::uint64_t seed() const { return seed_; }
+
+  /// Request-side decision: matches, schedules, before-store, head and body actions of rules
+  /// that do not depend on the response status.
+  exchange_decision decide(const s3_request& request, std::string_view method,
+                           const header_lookup& headers, clock::time_point now) const;
+  /// Completes a decision once the store's status is known.
+  void decide_on_status(exchange_decision& decision, const s3_request& request, unsigned status,
+                        clock::time_point now) const;
+
+private:
+  /// Applies the schedule of rule `index` to one match; true when the rule injects.
+  bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now) const;
+  void inject(const rule& r, const s3_request& request, exchange_decision& decision) const;
+
+  std::vector<rule> rules_;
+  std::uint64_t seed_;
+  clock::time_point started_;
+  mutable std::mutex random_mutex_;
+  mutable random_engine random_;
+};
+
+} // namespace s3fault::faults
