@@ -24,6 +24,9 @@ struct action_kind {
   std::function<std::shared_ptr<const fault_action>(const nlohmann::json& params,
                                                     error_list& errors)>
       parse;
+  /// Every parameter name the action takes (positional ones included), so the one-line syntax
+  /// can tell an action parameter from a misspelt key and list what is allowed.
+  std::vector<std::string_view> parameters = {};
 };
 
 const std::vector<action_kind>& action_kinds();

@@ -64,6 +64,12 @@ struct body_step {
   std::size_t pass = 0;      // how many of the offered bytes to send (after any pause)
   clock::duration pause{};   // wait this long before sending them
   ending end = ending::none; // after sending them, end the connection this way
+  /// With end == none: the body is complete after the passed bytes (consistent truncation);
+  /// the rest of the offered bytes and every later byte are dropped and the body ends normally.
+  /// Without it, offered bytes not passed are offered again from offset + pass (throttle and
+  /// stall pass a chunk in steps), unless the step passed nothing and did not pause: then they
+  /// are dropped.
+  bool body_complete = false;
 };
 
 /// Per-exchange state of a body action, fed the body as it passes. A filter may change bytes in

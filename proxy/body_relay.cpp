@@ -3,6 +3,7 @@
 #include "proxy/chunked_framing.hpp"
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <cstring>
 
@@ -66,6 +67,52 @@ private:
   chunked_framing chunked_;
 };
 
+// Per-filter progress through the body.
+struct filter_progress {
+  std::uint64_t offset = 0;
+  bool complete = false; // the filter declared the body complete: later bytes are dropped
+};
+
+// Sends `bytes` through filters[level...] and then on with `write`. Returns false when the body
+// must stop here: a write failed, or a filter ended it (recorded in `outcome`).
+template <class Write>
+asio::awaitable<bool>
+write_through_filters(std::vector<std::unique_ptr<faults::body_filter>>& filters,
+                      std::vector<filter_progress>& progress, std::size_t level,
+                      std::span<char> bytes, Write& write, relay_outcome& outcome) {
+  if (level == filters.size()) {
+    co_return co_await write(std::string_view(bytes.data(), bytes.size()));
+  }
+  auto& filter = *filters[level];
+  auto& state = progress[level];
+  while (!bytes.empty() && !state.complete) {
+    const faults::body_step step = filter.on_bytes(bytes, state.offset, clock::now());
+    if (step.pause > clock::duration::zero()) {
+      asio::steady_timer pause(co_await asio::this_coro::executor, step.pause);
+      error_code ignored;
+      co_await pause.async_wait(use_ec(ignored));
+    }
+    const std::size_t pass = std::min(step.pass, bytes.size());
+    if (pass > 0 && !co_await write_through_filters(filters, progress, level + 1, bytes.first(pass),
+                                                    write, outcome)) {
+      co_return false;
+    }
+    state.offset += pass;
+    bytes = bytes.subspan(pass);
+    if (step.end != faults::body_step::ending::none) {
+      outcome.ended_by_filter = step.end;
+      co_return false;
+    }
+    if (step.body_complete) {
+      state.complete = true; // a consistent truncation: the rest is read but never sent
+    } else if (pass == 0 && step.pause <= clock::duration::zero()) {
+      // A filter that neither passes nor waits would be offered the same bytes forever.
+      state.complete = true;
+    }
+  }
+  co_return true;
+}
+
 } // namespace
 
 asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
@@ -85,7 +132,7 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     return std::min<clock::duration>(options.io_timeout, left);
   };
 
-  auto forward = [&](std::string_view bytes) -> asio::awaitable<bool> {
+  auto write = [&](std::string_view bytes) -> asio::awaitable<bool> {
     if (to == nullptr || outcome.write_error || bytes.empty()) {
       co_return true; // discarding, or draining after a write error
     }
@@ -97,13 +144,31 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     outcome.bytes += bytes.size();
     co_return true;
   };
+  const bool filtered = options.filters != nullptr && !options.filters->empty();
+  std::vector<filter_progress> progress(filtered ? options.filters->size() : 0);
+  auto forward = [&](std::span<char> bytes) -> asio::awaitable<bool> {
+    if (!filtered) {
+      co_return co_await write(std::string_view(bytes.data(), bytes.size()));
+    }
+    if (bytes.empty()) {
+      co_return true;
+    }
+    if (!co_await write_through_filters(*options.filters, progress, 0, bytes, write, outcome)) {
+      if (outcome.ended_by_filter != faults::body_step::ending::none) {
+        co_return false; // the connection is to be closed or reset now
+      }
+      co_return !outcome.write_error || options.drain_after_write_error;
+    }
+    co_return true;
+  };
 
   // 1. Body bytes that arrived together with the head.
   if (from_buffer.size() > 0 && !tracker.done()) {
     const auto buffered = from_buffer.data();
-    const std::string_view bytes(static_cast<const char*>(buffered.data()), buffered.size());
-    const std::size_t n = tracker.accept(bytes);
-    if (!co_await forward(bytes.substr(0, n))) {
+    // The buffer is ours: filters may change its bytes in place (corruption).
+    char* data = const_cast<char*>(static_cast<const char*>(buffered.data()));
+    const std::size_t n = tracker.accept(std::string_view(data, buffered.size()));
+    if (!co_await forward(std::span<char>(data, n))) {
       co_return outcome;
     }
     from_buffer.consume(n);
@@ -134,7 +199,7 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     }
     const std::string_view bytes(scratch.data(), n);
     const std::size_t used = tracker.accept(bytes);
-    if (!co_await forward(bytes.substr(0, used))) {
+    if (!co_await forward(scratch.first(used))) {
       co_return outcome;
     }
     if (used < n && tracker.done()) {

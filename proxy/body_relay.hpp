@@ -6,11 +6,14 @@
 //
 // The framing only decides where the body ends; it never changes a byte. Bytes read past the
 // end of a chunked body (a pipelined message) are put back in from_buffer.
+#include "faults/fault_action.hpp"
 #include "proxy/byte_stream.hpp"
 #include "proxy/http_head.hpp"
 
+#include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace s3fault::proxy {
 
@@ -21,6 +24,9 @@ struct relay_outcome {
   error_code write_error;    // to `to`
   std::string framing_error; // malformed chunked framing
   bool reached_end = false;  // every byte of the body was read from `from`
+  /// A fault filter ended the body early (close or reset the receiving connection).
+  faults::body_step::ending ended_by_filter = faults::body_step::ending::none;
+
   bool complete() const { return reached_end && !write_error; }
 };
 
@@ -31,6 +37,9 @@ struct relay_options {
   /// After a write error, keep reading (and dropping) the body to its end, so the sender is not
   /// cut off mid-body and can still read the answer it is owed.
   bool drain_after_write_error = false;
+  /// Fault filters the body passes through on its way (empty: the plain byte-for-byte relay).
+  /// A filter may change bytes in place, pause, drop the rest, or end the body early.
+  std::vector<std::unique_ptr<faults::body_filter>>* filters = nullptr;
 };
 
 /// Relays the body from `from` to `to`; with `to` null, reads it to its end and drops it.

@@ -3,9 +3,11 @@
 #include "faults/s3_error_body.hpp"
 #include "proxy/body_relay.hpp"
 #include "proxy/completion_event.hpp"
+#include "proxy/fault_application.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/status.hpp>
@@ -21,6 +23,8 @@ constexpr auto continue_wait = std::chrono::seconds(1);
 // When the store answers before the request body has all arrived, the client gets this long to
 // finish sending it before the connection is closed under it.
 constexpr auto linger_timeout = std::chrono::seconds(5);
+// A `hang` fault waits at most this long for the client to give up.
+constexpr auto hang_limit = std::chrono::hours(1);
 
 double ms_between(clock::time_point from, clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -124,24 +128,106 @@ asio::awaitable<bool> client_session::serve_exchange() {
                               path_of(record.target), request.get().method() == http::verb::head,
                               true, record);
   } else {
-    keep_open = co_await relay_to_store(request, *framing, record) && request.keep_alive();
+    fault_context faults = decide_faults(request);
+    keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
+    if (faults.decision) {
+      record.faults = describe_injections(faults.decision->injected);
+    }
   }
   record.duration_ms = ms_between(started, clock::now());
   log_exchange(record);
   co_return keep_open && !owner_.draining;
 }
 
+client_session::fault_context client_session::decide_faults(const request_parser& request) const {
+  fault_context context;
+  if (!owner_.config.faults) {
+    return context;
+  }
+  context.rules = owner_.config.faults->current();
+  if (context.rules->rules().empty()) {
+    return context; // no rules: not even the classification is paid for
+  }
+  const auto& head = request.get();
+  const auto host = head.find(http::field::host);
+  const std::string_view method(head.method_string().data(), head.method_string().size());
+  context.request = faults::classify_request(
+      {method, std::string_view(head.target().data(), head.target().size()),
+       host == head.end() ? std::string_view()
+                          : std::string_view(host->value().data(), host->value().size()),
+       head.find("x-amz-copy-source") != head.end()},
+      owner_.config.s3_domains);
+  context.decision =
+      context.rules->decide(context.request, method, request_header_lookup(request), clock::now());
+  return context;
+}
+
+asio::awaitable<void> client_session::sleep_for(clock::duration duration) {
+  asio::steady_timer timer(co_await asio::this_coro::executor, duration);
+  error_code ignored;
+  co_await timer.async_wait(use_ec(ignored));
+}
+
+asio::awaitable<std::optional<bool>>
+client_session::apply_before_store(const faults::before_store_effect& effect,
+                                   body_framing request_framing, bool head_request,
+                                   exchange_record& record) {
+  if (effect.delay > clock::duration::zero()) {
+    co_await sleep_for(effect.delay);
+  }
+  if (effect.reset) {
+    record.outcome = "fault: connection reset before the store";
+    client_->reset();
+    co_return false;
+  }
+  if (effect.hang) {
+    // Never answer: wait, reading and dropping whatever comes, until the client gives up.
+    record.outcome = "fault: no answer (hang)";
+    char sink[4096];
+    for (error_code ec; !ec;) {
+      client_->expires_after(hang_limit);
+      co_await client_->read_some(asio::buffer(sink), ec);
+    }
+    co_return false;
+  }
+  if (effect.respond) {
+    const bool has_body = request_framing.has_body();
+    const std::string out = serialize_local_response(*effect.respond, head_request, has_body);
+    error_code ec;
+    client_->expires_after(owner_.config.io_timeout);
+    co_await client_->write_all(asio::buffer(out), ec);
+    record.status = effect.respond->status;
+    record.response_bytes = head_request ? 0 : effect.respond->body.size();
+    record.outcome = "fault: answered by the proxy";
+    if (has_body && !ec) {
+      co_await discard_unread_body(request_framing);
+    }
+    co_return !has_body && !ec;
+  }
+  co_return std::nullopt;
+}
+
 asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
                                                      body_framing request_framing,
+                                                     fault_context& faults,
                                                      exchange_record& record) {
   const auto& config = owner_.config;
   const auto started = clock::now();
   const auto executor = co_await asio::this_coro::executor;
   const bool head_request = request.get().method() == http::verb::head;
   const std::string_view resource = path_of(record.target);
-  const std::string request_head = serialize_request_head(request);
   const bool has_body = request_framing.has_body();
+  if (faults.decision) {
+    if (auto ended = co_await apply_before_store(faults.decision->before, request_framing,
+                                                 head_request, record)) {
+      co_return *ended;
+    }
+  }
+  const std::string request_head = serialize_request_head(request);
   const bool wait_for_continue = has_body && expects_continue(request);
+  auto* request_filters = faults.decision && !faults.decision->request_filters.empty()
+                              ? &faults.decision->request_filters
+                              : nullptr;
 
   std::unique_ptr<upstream_connection> upstream;
   std::unique_ptr<request_pump> pump;
@@ -219,9 +305,10 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
     }
     if (has_body) {
       pump = std::make_unique<request_pump>(executor);
-      asio::co_spawn(executor,
-                     pump_request_body(*pump, *upstream, request_framing, wait_for_continue),
-                     asio::detached);
+      asio::co_spawn(
+          executor,
+          pump_request_body(*pump, *upstream, request_framing, wait_for_continue, request_filters),
+          asio::detached);
     }
     // Read the response head; interim 1xx responses are passed on as they come.
     for (;;) {
@@ -284,7 +371,64 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
     pump->abort = true;
     pump->go.set();
   }
+  // Framing as the store sent it: the relay follows the store's body even when a fault changes
+  // what the client is told.
   const body_framing framing = response_body_framing(*response, head_request);
+  std::vector<std::unique_ptr<faults::body_filter>>* response_filters = nullptr;
+  if (faults.decision) {
+    auto& decision = *faults.decision;
+    faults.rules->decide_on_status(decision, faults.request, response->get().result_int(),
+                                   clock::now());
+    response_head_fields head_fields(response->get());
+    for (const auto& action : decision.head_actions) {
+      action->apply_to_head(head_fields);
+    }
+    if (decision.first_byte_delay > clock::duration::zero()) {
+      co_await sleep_for(decision.first_byte_delay);
+    }
+    if (decision.before.respond_after_store) {
+      // The store did the work; the client is told it failed. The store's body is read to its
+      // end and dropped, so both connections stay in step.
+      relay_outcome dropped;
+      dropped.reached_end = true;
+      if (framing.has_body()) {
+        auto scratch = owner_.buffers.take();
+        dropped = co_await relay_body(*upstream->stream, upstream->buffer, nullptr, framing,
+                                      scratch.span(), {config.io_timeout});
+      }
+      const bool in_step = co_await settle_pump();
+      const auto& answer = *decision.before.respond_after_store;
+      const bool close = !request.keep_alive() || owner_.draining || !in_step;
+      const std::string out = serialize_local_response(answer, head_request, close);
+      error_code ec;
+      client_->expires_after(config.io_timeout);
+      co_await client_->write_all(asio::buffer(out), ec);
+      record.outcome = fmt::format("fault: the store answered {}, the client was told {}",
+                                   response->get().result_int(), answer.status);
+      record.status = answer.status;
+      record.response_bytes = head_request ? 0 : answer.body.size();
+      if (dropped.complete() && response->keep_alive() &&
+          framing.how != body_framing::kind::until_close && (!pump || pump->outcome.complete())) {
+        owner_.pool.put_back(std::move(upstream));
+      } else {
+        upstream->stream->close();
+      }
+      co_return !ec && !close;
+    }
+    if (!decision.response_filters.empty() && framing.has_body()) {
+      response_filters = &decision.response_filters;
+      std::optional<std::uint64_t> declared;
+      if (framing.how == body_framing::kind::length) {
+        declared = framing.length;
+      }
+      for (auto& filter : decision.response_filters) {
+        if (auto announced = filter->announce_length(declared)) {
+          declared = announced;
+          announce_body_length(response->get(), *announced);
+        }
+      }
+    }
+  }
   const bool close_client = !request.keep_alive() || owner_.draining ||
                             framing.how == body_framing::kind::until_close ||
                             (pump && !pump->finished.is_set());
@@ -299,10 +443,17 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
   }
   if (framing.has_body()) {
     auto scratch = owner_.buffers.take();
-    const relay_outcome body =
-        co_await relay_body(*upstream->stream, upstream->buffer, client_.get(), framing,
-                            scratch.span(), {config.io_timeout});
+    const relay_outcome body = co_await relay_body(
+        *upstream->stream, upstream->buffer, client_.get(), framing, scratch.span(),
+        {.io_timeout = config.io_timeout, .filters = response_filters});
     record.response_bytes = body.bytes;
+    if (body.ended_by_filter != faults::body_step::ending::none) {
+      // A fault cut the body: close (the declared length was kept, the client must notice) or
+      // reset, as the rule said.
+      const bool reset = body.ended_by_filter == faults::body_step::ending::reset;
+      record.outcome = reset ? "fault: connection reset mid-body" : "fault: body cut short";
+      co_return co_await abandon(reset);
+    }
     if (!body.complete()) {
       // Cut the client off so a short body can never look complete to it; an RST makes that
       // unmistakable even for a body delimited by the connection's end.
@@ -325,20 +476,26 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
   co_return client_in_step && !close_client;
 }
 
-asio::awaitable<void> client_session::pump_request_body(request_pump& pump,
-                                                        upstream_connection& upstream,
-                                                        body_framing framing,
-                                                        bool wait_for_continue) {
+asio::awaitable<void>
+client_session::pump_request_body(request_pump& pump, upstream_connection& upstream,
+                                  body_framing framing, bool wait_for_continue,
+                                  std::vector<std::unique_ptr<faults::body_filter>>* filters) {
   if (wait_for_continue) {
     co_await pump.go.wait_for(continue_wait);
   }
   if (!pump.abort) {
     pump.started_reading = true;
     auto scratch = owner_.buffers.take();
-    pump.outcome = co_await relay_body(
-        *client_, client_buffer_, upstream.stream.get(), framing, scratch.span(),
-        {.io_timeout = owner_.config.io_timeout, .drain_after_write_error = true});
-    if (!pump.outcome.reached_end) {
+    pump.outcome = co_await relay_body(*client_, client_buffer_, upstream.stream.get(), framing,
+                                       scratch.span(),
+                                       {.io_timeout = owner_.config.io_timeout,
+                                        .drain_after_write_error = true,
+                                        .filters = filters});
+    if (pump.outcome.ended_by_filter == faults::body_step::ending::reset) {
+      // A request-body fault: the upload dies here, on both sides.
+      upstream.stream->reset();
+      client_->reset();
+    } else if (!pump.outcome.reached_end) {
       // The client stopped mid-body; the store would wait for the rest until its own timeout.
       upstream.stream->close();
     }

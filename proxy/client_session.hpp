@@ -1,6 +1,7 @@
 #pragma once
 // One client connection: reads request heads, relays each exchange to the store and back, and
 // keeps the connection alive between exchanges when both sides allow it.
+#include "faults/rule_set.hpp"
 #include "proxy/byte_stream.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/http_head.hpp"
@@ -29,12 +30,32 @@ public:
 private:
   struct request_pump;
 
+  /// The fault engine's view of one exchange: the snapshot it was decided with (kept alive for
+  /// the response-status part of the decision), the classified request and the decision.
+  struct fault_context {
+    std::shared_ptr<const faults::rule_set> rules;
+    faults::s3_request request;
+    std::optional<faults::exchange_decision> decision; // nullopt: no rules, the fast path
+  };
+
   /// Serves one exchange; returns whether the client connection stays open.
   asio::awaitable<bool> serve_exchange();
+  /// Decides the faults of an exchange (nothing at all when no rule is active).
+  fault_context decide_faults(const request_parser& request) const;
   asio::awaitable<bool> relay_to_store(request_parser& request, body_framing request_framing,
-                                       exchange_record& record);
-  asio::awaitable<void> pump_request_body(request_pump& pump, upstream_connection& upstream,
-                                          body_framing framing, bool wait_for_continue);
+                                       fault_context& faults, exchange_record& record);
+  asio::awaitable<void>
+  pump_request_body(request_pump& pump, upstream_connection& upstream, body_framing framing,
+                    bool wait_for_continue,
+                    std::vector<std::unique_ptr<faults::body_filter>>* filters);
+  /// Applies what the rules decided before the store: delay, then reset, hang or an answer of
+  /// the proxy's own. Returns nullopt when the exchange goes on to the store, else whether the
+  /// client connection stays open.
+  asio::awaitable<std::optional<bool>> apply_before_store(const faults::before_store_effect& effect,
+                                                          body_framing request_framing,
+                                                          bool head_request,
+                                                          exchange_record& record);
+  asio::awaitable<void> sleep_for(clock::duration duration);
   /// Reads and drops a request body that no store will receive, for a bounded time, so that a
   /// client still sending it can read the error it was sent instead of meeting a reset.
   asio::awaitable<void> discard_unread_body(body_framing framing);

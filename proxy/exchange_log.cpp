@@ -1,63 +1,14 @@
 #include "proxy/exchange_log.hpp"
 
-#include <boost/algorithm/string/predicate.hpp>
+#include "runtime/log_redaction.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
-
 namespace s3fault::proxy {
-namespace {
-
-// Query parameters that carry signatures, credentials or tokens (SigV4 presigned URLs and the
-// legacy SigV2 form).
-constexpr std::array<std::string_view, 6> secret_query_names = {
-    "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
-    "Signature",       "AWSAccessKeyId",   "x-amz-security-token"};
-
-bool is_secret_name(std::string_view name) {
-  for (auto secret : secret_query_names) {
-    if (boost::iequals(name, secret)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-} // namespace
-
-std::string redact_target(std::string_view target) {
-  const auto question = target.find('?');
-  if (question == std::string_view::npos) {
-    return std::string(target);
-  }
-  std::string out(target.substr(0, question + 1));
-  std::string_view query = target.substr(question + 1);
-  bool first = true;
-  while (true) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    if (!first) {
-      out.push_back('&');
-    }
-    first = false;
-    const auto eq = pair.find('=');
-    if (eq != std::string_view::npos && is_secret_name(pair.substr(0, eq))) {
-      out.append(pair.substr(0, eq + 1));
-      out.append("REDACTED");
-    } else {
-      out.append(pair);
-    }
-    if (amp == std::string_view::npos) {
-      break;
-    }
-    query = query.substr(amp + 1);
-  }
-  return out;
-}
 
 std::string format_exchange(const exchange_record& r, log_format format) {
-  const std::string target = redact_target(r.target);
+  const std::string target = runtime::redact_target(r.target);
   const char* upstream = !r.upstream_used ? "none" : (r.upstream_reused ? "reused" : "new");
   if (format == log_format::json) {
     nlohmann::json line = {{"event", "exchange"},
@@ -72,6 +23,9 @@ std::string format_exchange(const exchange_record& r, log_format format) {
                            {"outcome", r.outcome}};
     if (r.ttfb_ms >= 0) {
       line["ttfb_ms"] = r.ttfb_ms;
+    }
+    if (!r.faults.empty()) {
+      line["faults"] = r.faults;
     }
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }

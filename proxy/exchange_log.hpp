@@ -1,7 +1,8 @@
 #pragma once
 // One log line per exchange, in text or JSON. Targets are logged with presigned-URL credentials
-// (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, ...) redacted, and no request header
-// is ever logged, so Authorization and session tokens cannot leak.
+// (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, ...) redacted by
+// runtime/log_redaction.hpp, and no request header is ever logged, so Authorization and session
+// tokens cannot leak.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,10 +24,8 @@ struct exchange_record {
   bool upstream_reused = false;
   bool upstream_used = false;
   std::string outcome = "ok"; // "ok", or what went wrong
+  std::string faults;         // injected faults, "rule:action,..." (empty: none)
 };
-
-/// The target with the values of credential-bearing query parameters replaced by "REDACTED".
-std::string redact_target(std::string_view target);
 
 std::string format_exchange(const exchange_record& record, log_format format);
 

@@ -1,11 +1,14 @@
 #pragma once
 // Everything `s3fault proxy` is told on its command line, validated into plain values.
+#include "faults/rule_store.hpp"
 #include "proxy/endpoint.hpp"
 #include "proxy/exchange_log.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace s3fault::proxy {
 
@@ -38,6 +41,11 @@ struct proxy_config {
   std::size_t max_idle_upstream_per_thread = 64;
 
   log_format format = log_format::text;
+
+  /// The live fault rules; null or empty means pure pass-through (the fast path).
+  std::shared_ptr<faults::rule_store> faults;
+  /// Domains for recognising virtual-host style requests (BUCKET.DOMAIN) when classifying.
+  std::vector<std::string> s3_domains;
 };
 
 } // namespace s3fault::proxy

@@ -1,8 +1,12 @@
 #pragma once
-// The proxy as a whole: worker threads (one io_context each), one listener that hands accepted
-// connections to the workers in turn, and graceful shutdown.
+// The proxy as a whole: TLS set-up, the store's address, and one `worker` (upstream pool, relay
+// buffers, sessions) per thread. The threads, the listener and graceful shutdown are the shared
+// server runtime (runtime/server_runtime.hpp), which the origin runs on too:
 //
-//   listener ──accept──> worker[i] ── client_session ──> upstream_pool[i] ──> store
+//   runtime listener ──accept──> runtime worker thread i
+//     ──start_session(i)──> client_session on worker[i] ──> upstream_pool[i] ──> store
+//   request_stop ──> runtime closes the listener ──on_drain(i)──> worker[i]: pool closed, idle
+//     sessions closed, busy ones finish their exchange (the runtime waits up to drain_timeout)
 //
 #include "proxy/proxy_config.hpp"
 

@@ -1,6 +1,7 @@
 #pragma once
-// One worker thread's world: its io_context, its upstream pool, its relay buffers and its
-// sessions. Each connection lives on exactly one worker, so none of this needs a lock.
+// One worker thread's world: its upstream pool, its relay buffers and its sessions, all on the
+// io_context that runtime/server_runtime runs on that thread. Each connection lives on exactly
+// one worker, so none of this needs a lock.
 #include "proxy/proxy_config.hpp"
 #include "proxy/upstream_pool.hpp"
 
@@ -52,13 +53,13 @@ private:
 };
 
 struct worker {
-  worker(const proxy_config& config, std::vector<tcp::endpoint> endpoints,
-         asio::ssl::context* upstream_tls, asio::ssl::context* listener_tls,
-         std::shared_ptr<spdlog::logger> logger)
-      : config(config), pool(context, config, std::move(endpoints), upstream_tls),
+  worker(asio::io_context& context, const proxy_config& config,
+         std::vector<tcp::endpoint> endpoints, asio::ssl::context* upstream_tls,
+         asio::ssl::context* listener_tls, std::shared_ptr<spdlog::logger> logger)
+      : context(context), config(config), pool(context, config, std::move(endpoints), upstream_tls),
         listener_tls(listener_tls), logger(std::move(logger)) {}
 
-  asio::io_context context{1};
+  asio::io_context& context; // owned by the server runtime; run by this worker's thread only
   const proxy_config& config;
   upstream_pool pool;
   relay_buffer_pool buffers;
