@@ -1,6 +1,7 @@
 #include "cli/origin_command.hpp"
 
 #include "cli/logging.hpp"
+#include "cli/serve_until_stopped.hpp"
 #include "conformance/origin/origin_server.hpp"
 #include "conformance/origin/origin_service.hpp"
 #include "proxy/endpoint.hpp"
@@ -9,12 +10,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <csignal>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
 #include <stdexcept>
-#include <thread>
 
 namespace s3fault::cli {
 namespace {
@@ -66,30 +64,6 @@ origin::origin_config to_config(const origin_options& o) {
   config.settings.domain = o.domain;
   config.settings.min_part_size = o.min_part_size;
   return config;
-}
-
-// SIGINT/SIGTERM are blocked in every thread and taken by one thread with sigwait, so the
-// server is told to stop from ordinary code. A second signal ends the process at once.
-void block_stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-}
-
-void stop_on_signals(origin::origin_server& server) {
-  std::thread([&server] {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int signal = 0;
-    sigwait(&set, &signal);
-    server.request_stop();
-    sigwait(&set, &signal);
-    std::_Exit(1);
-  }).detach();
 }
 
 } // namespace
@@ -167,24 +141,16 @@ std::function<int()> add_origin_command(CLI::App& app) {
       std::cerr << "s3fault origin: " << error.what() << "\n";
       return 2;
     }
-    try {
-      block_stop_signals();
-      server->bind();
-      stop_on_signals(*server);
-      logger->info("origin at {}: storage in {}, {}, region {}", server->listen_url(),
-                   server->service().store().description(),
-                   config.settings.credentials ? "signatures checked for access key " +
-                                                     config.settings.credentials->access_key
-                                               : std::string("anonymous (no signature checks)"),
-                   config.settings.region);
-      std::cout << "listening on " << server->listen_url() << std::endl;
-      server->run();
-      logger->info("stopped");
-      return 0;
-    } catch (const std::exception& error) {
-      std::cerr << "s3fault origin: " << error.what() << "\n";
-      return 1;
-    }
+    return serve_until_stopped(
+        "origin", *logger, [&]() -> origin::origin_server& { return *server; },
+        [&](origin::origin_server& served) {
+          logger->info("origin at {}: storage in {}, {}, region {}", served.listen_url(),
+                       served.service().store().description(),
+                       config.settings.credentials ? "signatures checked for access key " +
+                                                         config.settings.credentials->access_key
+                                                   : std::string("anonymous (no signature checks)"),
+                       config.settings.region);
+        });
   };
 }
 

@@ -2,17 +2,16 @@
 
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
+#include "cli/serve_until_stopped.hpp"
 #include "proxy/proxy_server.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <csignal>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
-#include <thread>
+#include <optional>
 
 namespace s3fault::cli {
 namespace {
@@ -74,31 +73,6 @@ proxy::proxy_config to_config(const proxy_options& o) {
     throw std::invalid_argument("--upstream-ca and --upstream-insecure need an https:// upstream");
   }
   return config;
-}
-
-// SIGINT/SIGTERM are blocked in every thread and taken by one thread with sigwait, so the
-// server is told to stop from ordinary code, not from a signal handler. A second signal ends
-// the process at once.
-void stop_on_signals(proxy::proxy_server& server) {
-  std::thread([&server] {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int signal = 0;
-    sigwait(&set, &signal);
-    server.request_stop();
-    sigwait(&set, &signal);
-    std::_Exit(1);
-  }).detach();
-}
-
-void block_stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
 } // namespace
@@ -170,21 +144,14 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       std::cerr << "s3fault proxy: " << error.what() << "\n";
       return 2;
     }
-    try {
-      block_stop_signals();
-      proxy::proxy_server server(config, logger);
-      server.bind();
-      stop_on_signals(server);
-      logger->info("proxying {} -> {}://{}", server.listen_url(), config.upstream.scheme(),
-                   config.upstream.authority());
-      std::cout << "listening on " << server.listen_url() << std::endl;
-      server.run();
-      logger->info("stopped");
-      return 0;
-    } catch (const std::exception& error) {
-      std::cerr << "s3fault proxy: " << error.what() << "\n";
-      return 1;
-    }
+    // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
+    std::optional<proxy::proxy_server> server;
+    return serve_until_stopped(
+        "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
+        [&](proxy::proxy_server& served) {
+          logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
+                       config.upstream.authority());
+        });
   };
 }
 

@@ -1,61 +1,15 @@
 #include "conformance/origin/access_log.hpp"
 
+#include "runtime/log_redaction.hpp"
+
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <cstdio>
-#include <strings.h>
 
 namespace s3fault::origin {
-namespace {
-
-constexpr std::array<std::string_view, 4> secret_parameters = {
-    "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "Signature"};
-
-bool is_secret(std::string_view name) {
-  for (auto secret : secret_parameters) {
-    if (name.size() == secret.size() &&
-        strncasecmp(name.data(), secret.data(), secret.size()) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-} // namespace
-
-std::string redact_credentials(std::string_view target) {
-  const auto question = target.find('?');
-  if (question == std::string_view::npos) {
-    return std::string(target);
-  }
-  std::string out(target.substr(0, question + 1));
-  std::string_view query = target.substr(question + 1);
-  bool first = true;
-  while (true) {
-    const auto amp = query.find('&');
-    const std::string_view item = query.substr(0, amp);
-    const auto eq = item.find('=');
-    if (!first) {
-      out += '&';
-    }
-    first = false;
-    if (eq != std::string_view::npos && is_secret(item.substr(0, eq))) {
-      out.append(item.substr(0, eq + 1));
-      out += "REDACTED";
-    } else {
-      out.append(item);
-    }
-    if (amp == std::string_view::npos) {
-      break;
-    }
-    query.remove_prefix(amp + 1);
-  }
-  return out;
-}
 
 std::string format_request(const request_record& record, log_format format) {
-  const std::string target = redact_credentials(record.target);
+  const std::string target = runtime::redact_target(record.target);
   if (format == log_format::json) {
     nlohmann::json line = {{"client", record.client},
                            {"method", record.method},

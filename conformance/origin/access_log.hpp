@@ -1,6 +1,7 @@
 #pragma once
 // One log line per request served by the origin, as text or a JSON object. Targets are logged
-// with presigned-URL credentials redacted; request headers are never logged.
+// with presigned-URL credentials redacted (runtime/log_redaction.hpp); request headers are never
+// logged.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,10 +23,6 @@ struct request_record {
   std::string request_id;
   std::string outcome = "ok"; // or what went wrong with the connection
 };
-
-/// The target with X-Amz-Signature, X-Amz-Credential and X-Amz-Security-Token values replaced
-/// by "REDACTED".
-std::string redact_credentials(std::string_view target);
 
 std::string format_request(const request_record& record, log_format format);
 

@@ -1,9 +1,13 @@
 #pragma once
-// The origin as a whole: storage, the service, worker threads (one io_context each), one
-// listener that hands accepted connections to the workers in turn, and graceful shutdown.
-// Embeddable: the CLI, the gate and tests start it through this class.
+// The origin as a whole: storage, the service, and one origin_worker (its sessions) per thread.
+// The threads, the listener and graceful shutdown are the shared server runtime
+// (runtime/server_runtime.hpp), which the proxy runs on too. Embeddable: the CLI, the gate and
+// tests start it through this class.
 //
-//   listener ──accept──> worker[i] ── origin_session ──> origin_service ──> object_store
+//   runtime listener ──accept──> runtime worker thread i
+//     ──start_session(i)──> origin_session on worker[i] ──> origin_service ──> object_store
+//   request_stop ──> runtime closes the listener ──on_drain(i)──> worker[i]: idle sessions
+//     closed, busy ones finish their request (the runtime waits up to drain_timeout)
 //
 #include "conformance/origin/access_log.hpp"
 #include "conformance/origin/operations.hpp"

@@ -1,7 +1,8 @@
 #pragma once
-// Internal to the server: one worker thread's world (its io_context and its sessions) and the
-// session that serves one connection. Each connection lives on exactly one worker, so none of
-// this needs a lock; shared state is in the origin_service.
+// Internal to the server: one worker thread's world (its sessions, on the io_context that
+// runtime/server_runtime runs on that thread) and the session that serves one connection. Each
+// connection lives on exactly one worker, so none of this needs a lock; shared state is in the
+// origin_service.
 #include "conformance/origin/origin_server.hpp"
 #include "conformance/origin/origin_service.hpp"
 
@@ -28,7 +29,6 @@ struct origin_worker {
                 std::shared_ptr<spdlog::logger> logger)
       : service(service), config(config), logger(std::move(logger)) {}
 
-  asio::io_context context{1};
   origin_service& service;
   const origin_config& config;
   std::shared_ptr<spdlog::logger> logger;

@@ -107,9 +107,6 @@ TEST_F(ObjectStore, ListPartsPages) {
 }
 
 TEST(AccessLog, RedactsPresignedCredentials) {
-  EXPECT_EQ(redact_credentials("/b/k?X-Amz-Credential=AK%2F1&x=1&X-Amz-Signature=abc"),
-            "/b/k?X-Amz-Credential=REDACTED&x=1&X-Amz-Signature=REDACTED");
-  EXPECT_EQ(redact_credentials("/b/k"), "/b/k");
   request_record record;
   record.client = "127.0.0.1:1";
   record.method = "GET";

@@ -1,0 +1,40 @@
+#pragma once
+// The serving part of a server subcommand (`s3fault proxy`, `s3fault origin`), the same for all:
+//
+//   block SIGINT/SIGTERM ──> make the server ──> bind ──> watch the signals ──> announce (log)
+//     ──> "listening on URL" on stdout (what scripts wait for) ──> run until a stop signal
+//     ──> "stopped" (log), exit 0;  anything thrown on the way: "s3fault CMD: why", exit 1
+#include "cli/stop_signals.hpp"
+
+#include <spdlog/logger.h>
+
+#include <exception>
+#include <iostream>
+#include <string_view>
+
+namespace s3fault::cli {
+
+/// Runs the sequence above and returns the exit code. `make_server` returns a reference to a
+/// server that lives at least as long as this call (it has bind(), listen_url(), run() and
+/// request_stop()); it is called once the stop signals are blocked, before any thread starts.
+/// `announce(server)` logs what is being served, once the server is bound.
+template <typename MakeServer, typename Announce>
+int serve_until_stopped(std::string_view command, spdlog::logger& logger, MakeServer make_server,
+                        Announce announce) {
+  try {
+    block_stop_signals();
+    auto& server = make_server();
+    server.bind();
+    stop_on_signals([&server] { server.request_stop(); });
+    announce(server);
+    std::cout << "listening on " << server.listen_url() << std::endl;
+    server.run();
+    logger.info("stopped");
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault " << command << ": " << error.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace s3fault::cli

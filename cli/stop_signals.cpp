@@ -1,0 +1,37 @@
+#include "cli/stop_signals.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <pthread.h>
+#include <thread>
+
+namespace s3fault::cli {
+namespace {
+
+sigset_t stop_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+} // namespace
+
+void block_stop_signals() {
+  const sigset_t set = stop_signal_set();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void stop_on_signals(std::function<void()> request_stop) {
+  std::thread([request_stop = std::move(request_stop)] {
+    const sigset_t set = stop_signal_set();
+    int signal = 0;
+    sigwait(&set, &signal);
+    request_stop();
+    sigwait(&set, &signal);
+    std::_Exit(1);
+  }).detach();
+}
+
+} // namespace s3fault::cli

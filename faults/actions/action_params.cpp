@@ -1,0 +1,267 @@
+#include "faults/actions/action_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace s3fault::faults::actions {
+namespace {
+
+const nlohmann::json& empty_object() {
+  static const nlohmann::json empty = nlohmann::json::object();
+  return empty;
+}
+
+template <class Names> std::string joined(const Names& names) {
+  std::string out;
+  for (const auto name : names) {
+    if (!out.empty()) {
+      out += ", ";
+    }
+    out += name;
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::optional<std::uint64_t> whole_number_of(const nlohmann::json& value) {
+  if (value.is_string()) {
+    const std::string_view text = trim(value.get_ref<const std::string&>());
+    if (text.empty() || text.size() > 19 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    return std::stoull(std::string(text));
+  }
+  if (value.is_number_unsigned()) {
+    return value.get<std::uint64_t>();
+  }
+  if (value.is_number_integer()) {
+    const auto number = value.get<std::int64_t>();
+    return number >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(number))
+                       : std::nullopt;
+  }
+  if (value.is_number_float()) {
+    const double number = value.get<double>();
+    if (std::isfinite(number) && number >= 0 && number < 1e19 && std::floor(number) == number) {
+      return static_cast<std::uint64_t>(number);
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_token_char(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+} // namespace
+
+param_reader::param_reader(std::string_view type, const nlohmann::json& params, error_list& errors,
+                           std::span<const std::string_view> accepted)
+    : params_(params.is_object() ? params : empty_object()), errors_(errors),
+      errors_before_(errors.size()), is_object_(params.is_object()) {
+  if (!is_object_) {
+    if (!params.is_null()) {
+      errors_.push_back("parameters: must be an object (got " + describe_got(params) + ")");
+    }
+    return;
+  }
+  for (const auto& [name, value] : params_.items()) {
+    if (name == "type" ||
+        std::find(accepted.begin(), accepted.end(), std::string_view(name)) != accepted.end()) {
+      continue;
+    }
+    const std::string takes = accepted.empty() ? std::string(type) + " takes no parameters"
+                                               : std::string(type) + " takes " + joined(accepted);
+    errors_.push_back(name + ": unknown parameter (" + takes + ")");
+  }
+}
+
+const nlohmann::json* param_reader::field(std::string_view name) const {
+  const auto found = params_.find(name);
+  return found == params_.end() ? nullptr : &*found;
+}
+
+const nlohmann::json* param_reader::lookup(std::string_view name, need presence,
+                                           std::string_view what) {
+  const nlohmann::json* value = field(name);
+  if (value == nullptr && presence == need::required) {
+    fail(name, "missing (must be " + std::string(what) + ")");
+  }
+  return value;
+}
+
+void param_reader::fail(std::string_view name, std::string_view problem) {
+  errors_.push_back(std::string(name) + ": " + std::string(problem));
+}
+
+void param_reader::reject(std::string_view name, std::string_view what) {
+  const nlohmann::json* value = field(name);
+  errors_.push_back(must_be(name, what, value != nullptr ? *value : nlohmann::json()));
+}
+
+std::optional<std::uint64_t> param_reader::size(std::string_view name, need presence) {
+  const nlohmann::json* value = lookup(name, presence, size_example);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  auto parsed = parse_size(*value);
+  if (!parsed) {
+    reject(name, size_example);
+  }
+  return parsed;
+}
+
+std::optional<clock::duration> param_reader::duration(std::string_view name, need presence) {
+  const nlohmann::json* value = lookup(name, presence, duration_example);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  const auto parsed = parse_duration(*value);
+  if (!parsed) {
+    reject(name, duration_example);
+    return std::nullopt;
+  }
+  return std::chrono::duration_cast<clock::duration>(*parsed);
+}
+
+std::optional<std::uint64_t> param_reader::rate(std::string_view name, need presence) {
+  const nlohmann::json* value = lookup(name, presence, rate_example);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  auto parsed = parse_rate(*value);
+  if (!parsed) {
+    reject(name, rate_example);
+  }
+  return parsed;
+}
+
+std::optional<size_or_fraction> param_reader::offset_or_fraction(std::string_view name,
+                                                                 need presence) {
+  const std::string what = std::string(size_example) + " or " + std::string(fraction_example);
+  const nlohmann::json* value = lookup(name, presence, what);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  auto parsed = parse_size_or_fraction(*value);
+  if (!parsed) {
+    reject(name, what);
+  }
+  return parsed;
+}
+
+std::optional<std::uint64_t> param_reader::whole_number(std::string_view name, need presence,
+                                                        std::uint64_t min, std::uint64_t max,
+                                                        std::string_view what) {
+  const nlohmann::json* value = lookup(name, presence, what);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  const auto parsed = whole_number_of(*value);
+  if (!parsed || *parsed < min || *parsed > max) {
+    reject(name, what);
+    return std::nullopt;
+  }
+  return parsed;
+}
+
+std::optional<std::string> param_reader::text(std::string_view name, need presence,
+                                              std::string_view what) {
+  const nlohmann::json* value = lookup(name, presence, what);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  if (value->is_string()) {
+    return value->get<std::string>();
+  }
+  if (value->is_number() || value->is_boolean()) {
+    return value->dump();
+  }
+  reject(name, what);
+  return std::nullopt;
+}
+
+std::optional<std::string> param_reader::choice(std::string_view name, need presence,
+                                                std::initializer_list<std::string_view> choices) {
+  const std::string what = "one of " + joined(choices);
+  const nlohmann::json* value = lookup(name, presence, what);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  if (value->is_string()) {
+    const auto& chosen = value->get_ref<const std::string&>();
+    if (std::find(choices.begin(), choices.end(), std::string_view(chosen)) != choices.end()) {
+      return chosen;
+    }
+  }
+  reject(name, what);
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::uint64_t>> param_reader::size_list(std::string_view name,
+                                                                  need presence) {
+  constexpr std::string_view what = "a list of sizes like [0, 1MiB] or \"0,1MiB\"";
+  const nlohmann::json* value = lookup(name, presence, what);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  std::vector<std::uint64_t> sizes;
+  bool valid = true;
+  if (value->is_array()) {
+    for (const auto& entry : *value) {
+      const auto parsed = parse_size(entry);
+      valid = valid && parsed.has_value();
+      if (parsed) {
+        sizes.push_back(*parsed);
+      }
+    }
+  } else if (value->is_string()) {
+    std::string_view rest = value->get_ref<const std::string&>();
+    while (valid) {
+      const std::size_t comma = rest.find(',');
+      const auto parsed = parse_size_text(rest.substr(0, comma));
+      valid = parsed.has_value();
+      if (parsed) {
+        sizes.push_back(*parsed);
+      }
+      if (comma == std::string_view::npos) {
+        break;
+      }
+      rest.remove_prefix(comma + 1);
+    }
+  } else if (const auto parsed = parse_size(*value)) {
+    sizes.push_back(*parsed);
+  } else {
+    valid = false;
+  }
+  if (!valid || sizes.empty()) {
+    reject(name, what);
+    return std::nullopt;
+  }
+  return sizes;
+}
+
+bool is_header_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), is_token_char);
+}
+
+bool is_header_value(std::string_view value) {
+  return std::none_of(value.begin(), value.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t') || byte == 0x7F;
+  });
+}
+
+} // namespace s3fault::faults::actions

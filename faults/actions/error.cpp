@@ -1,0 +1,51 @@
+// error: answer with an S3 error instead of the store; the store never sees the request.
+#include "faults/actions/action_params.hpp"
+#include "faults/actions/kinds.hpp"
+#include "faults/actions/s3_error_reply.hpp"
+
+namespace s3fault::faults::actions {
+namespace {
+
+class error_action final : public fault_action {
+public:
+  explicit error_action(s3_error_reply reply) : reply_(std::move(reply)) {}
+
+  std::string_view type() const override { return "error"; }
+  action_phase phase() const override { return action_phase::before_store; }
+  nlohmann::json to_json() const override {
+    nlohmann::json out = {{"type", type()}};
+    reply_.add_to_json(out);
+    return out;
+  }
+
+  void apply_before_store(before_store_effect& effect, const s3_request& request,
+                          random_engine&) const override {
+    effect.respond = reply_.render(request);
+  }
+
+private:
+  s3_error_reply reply_;
+};
+
+std::shared_ptr<const fault_action> parse_error(const nlohmann::json& json, error_list& errors) {
+  param_reader params("error", json, errors, s3_error_reply_parameters);
+  auto reply = read_s3_error_reply(params);
+  if (!params.ok()) {
+    return nullptr;
+  }
+  return std::make_shared<error_action>(std::move(*reply));
+}
+
+} // namespace
+
+action_kind error_kind() {
+  return {"error",
+          action_phase::before_store,
+          "answer with an S3 error (XML body, request id, optional Retry-After) instead of the "
+          "store",
+          {"code", "status"},
+          parse_error,
+          {s3_error_reply_parameters.begin(), s3_error_reply_parameters.end()}};
+}
+
+} // namespace s3fault::faults::actions

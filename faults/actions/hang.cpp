@@ -1,0 +1,43 @@
+// hang: never answer; the client has to notice by its own timeout.
+#include "faults/actions/action_params.hpp"
+#include "faults/actions/kinds.hpp"
+
+#include <array>
+
+namespace s3fault::faults::actions {
+namespace {
+
+class hang_action final : public fault_action {
+public:
+  std::string_view type() const override { return "hang"; }
+  action_phase phase() const override { return action_phase::before_store; }
+  nlohmann::json to_json() const override { return {{"type", type()}}; }
+
+  void apply_before_store(before_store_effect& effect, const s3_request&,
+                          random_engine&) const override {
+    effect.hang = true;
+  }
+};
+
+constexpr std::array<std::string_view, 0> parameters = {};
+
+std::shared_ptr<const fault_action> parse_hang(const nlohmann::json& json, error_list& errors) {
+  const param_reader params("hang", json, errors, parameters);
+  if (!params.ok()) {
+    return nullptr;
+  }
+  return std::make_shared<hang_action>();
+}
+
+} // namespace
+
+action_kind hang_kind() {
+  return {"hang",
+          action_phase::before_store,
+          "never answer and keep the connection open: the client must time out",
+          {},
+          parse_hang,
+          {parameters.begin(), parameters.end()}};
+}
+
+} // namespace s3fault::faults::actions

@@ -1,0 +1,58 @@
+// set-header: replace (or add) a header in the store's response.
+#include "faults/actions/action_params.hpp"
+#include "faults/actions/kinds.hpp"
+
+#include <array>
+
+namespace s3fault::faults::actions {
+namespace {
+
+class set_header_action final : public fault_action {
+public:
+  set_header_action(std::string name, std::string value)
+      : name_(std::move(name)), value_(std::move(value)) {}
+
+  std::string_view type() const override { return "set-header"; }
+  action_phase phase() const override { return action_phase::response_head; }
+  nlohmann::json to_json() const override {
+    return {{"type", type()}, {"name", name_}, {"value", value_}};
+  }
+
+  void apply_to_head(response_head_editor& head) const override { head.set_header(name_, value_); }
+
+private:
+  std::string name_;
+  std::string value_;
+};
+
+constexpr std::array<std::string_view, 2> parameters = {"name", "value"};
+
+std::shared_ptr<const fault_action> parse_set_header(const nlohmann::json& json,
+                                                     error_list& errors) {
+  param_reader params("set-header", json, errors, parameters);
+  const auto name = params.text("name", need::required, header_name_example);
+  const auto value = params.text("value", need::required, "a header value");
+  if (name && !is_header_name(*name)) {
+    params.reject("name", header_name_example);
+  }
+  if (value && !is_header_value(*value)) {
+    params.reject("value", "a header value without control characters");
+  }
+  if (!params.ok()) {
+    return nullptr;
+  }
+  return std::make_shared<set_header_action>(*name, *value);
+}
+
+} // namespace
+
+action_kind set_header_kind() {
+  return {"set-header",
+          action_phase::response_head,
+          "set a response header to a value, replacing every field of that name",
+          {"name", "value"},
+          parse_set_header,
+          {parameters.begin(), parameters.end()}};
+}
+
+} // namespace s3fault::faults::actions

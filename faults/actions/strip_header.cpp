@@ -1,0 +1,50 @@
+// strip-header: remove a header from the store's response, e.g. x-amz-mp-parts-count.
+#include "faults/actions/action_params.hpp"
+#include "faults/actions/kinds.hpp"
+
+#include <array>
+
+namespace s3fault::faults::actions {
+namespace {
+
+class strip_header_action final : public fault_action {
+public:
+  explicit strip_header_action(std::string name) : name_(std::move(name)) {}
+
+  std::string_view type() const override { return "strip-header"; }
+  action_phase phase() const override { return action_phase::response_head; }
+  nlohmann::json to_json() const override { return {{"type", type()}, {"name", name_}}; }
+
+  void apply_to_head(response_head_editor& head) const override { head.remove_header(name_); }
+
+private:
+  std::string name_;
+};
+
+constexpr std::array<std::string_view, 1> parameters = {"name"};
+
+std::shared_ptr<const fault_action> parse_strip_header(const nlohmann::json& json,
+                                                       error_list& errors) {
+  param_reader params("strip-header", json, errors, parameters);
+  const auto name = params.text("name", need::required, header_name_example);
+  if (name && !is_header_name(*name)) {
+    params.reject("name", header_name_example);
+  }
+  if (!params.ok()) {
+    return nullptr;
+  }
+  return std::make_shared<strip_header_action>(*name);
+}
+
+} // namespace
+
+action_kind strip_header_kind() {
+  return {"strip-header",
+          action_phase::response_head,
+          "remove every response header of that name (case-insensitive)",
+          {"name"},
+          parse_strip_header,
+          {parameters.begin(), parameters.end()}};
+}
+
+} // namespace s3fault::faults::actions

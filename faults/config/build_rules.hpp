@@ -1,0 +1,24 @@
+#pragma once
+// The one entry point for start-up configuration: `--preset`, `--faults FILE` and `--fault SPEC`
+// together become one validated rule set, or the complete list of what is wrong with them.
+//
+//   --preset NAME[:k=v]  ──expand_preset──┐
+//   --faults FILE        ──load_rule_file─┼──> parse_rules ──> rule_build {rules, seed, errors}
+//   --fault  SPEC        ──fault_spec─────┘
+//
+// Rules are in that order: presets, then files, then specs, each in the order given.
+#include "faults/config/rule_parser.hpp"
+
+#include <string>
+#include <vector>
+
+namespace s3fault::faults::config {
+
+/// Builds the rule set from the command line's sources. Every source and every rule is checked;
+/// on any mistake `rules` is empty and `errors` lists all of them. `seed` is the one the files
+/// give (two files giving different seeds is an error).
+rule_build build_rules(const std::vector<std::string>& fault_specs,
+                       const std::vector<std::string>& rule_files,
+                       const std::vector<std::string>& presets);
+
+} // namespace s3fault::faults::config

@@ -1,0 +1,383 @@
+#include "faults/config/fault_spec.hpp"
+
+#include "faults/config/scalar_text.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace s3fault::faults::config {
+namespace {
+
+using nlohmann::json;
+
+/// Where a spec key goes in the rule JSON.
+struct rule_key {
+  std::string_view name;
+  std::string_view section; // "match", "schedule", or "" for the rule's top level
+  std::string_view field;
+  bool repeatable; // collects a list instead of refusing a second value
+};
+
+const std::vector<rule_key>& rule_keys() {
+  static const std::vector<rule_key> keys = {
+      {"name", "", "name", false},
+      {"enabled", "", "enabled", false},
+      {"op", "match", "operations", true},
+      {"method", "match", "methods", true},
+      {"bucket", "match", "bucket", false},
+      {"key", "match", "key", false},
+      {"query", "match", "query", true},
+      {"header", "match", "headers", true},
+      {"status", "match", "status", true},
+      {"part", "match", "part", false},
+      {"p", "schedule", "probability", false},
+      {"first", "schedule", "first", false},
+      {"skip", "schedule", "skip", false},
+      {"every", "schedule", "every", false},
+      {"times", "schedule", "times", false},
+      {"per-key", "schedule", "per_key", false},
+      {"after", "schedule", "after", false},
+      {"until", "schedule", "until", false},
+  };
+  return keys;
+}
+
+/// Other spellings accepted for rule keys (not listed in messages, to keep them short).
+std::string_view canonical_key(std::string_view key) {
+  static const std::vector<std::pair<std::string_view, std::string_view>> aliases = {
+      {"ops", "op"},         {"operation", "op"},  {"operations", "op"},   {"methods", "method"},
+      {"headers", "header"}, {"probability", "p"}, {"per_key", "per-key"},
+  };
+  for (const auto& [alias, key_name] : aliases) {
+    if (alias == key) {
+      return key_name;
+    }
+  }
+  return key;
+}
+
+const rule_key* find_rule_key(std::string_view key) {
+  const std::string_view name = canonical_key(key);
+  const auto& keys = rule_keys();
+  const auto found =
+      std::find_if(keys.begin(), keys.end(), [&](const rule_key& k) { return k.name == name; });
+  return found == keys.end() ? nullptr : &*found;
+}
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string text;
+  for (const auto name : names) {
+    text += text.empty() ? "" : ", ";
+    text += name;
+  }
+  return text;
+}
+
+std::string known_actions() {
+  std::vector<std::string_view> names;
+  for (const auto& kind : action_kinds()) {
+    names.push_back(kind.type);
+  }
+  return join(names);
+}
+
+/// Every parameter `kind` takes: its declared ones and its positional ones.
+std::vector<std::string_view> parameters_of(const action_kind& kind) {
+  std::vector<std::string_view> names = kind.positional;
+  for (const auto parameter : kind.parameters) {
+    if (std::find(names.begin(), names.end(), parameter) == names.end()) {
+      names.push_back(parameter);
+    }
+  }
+  return names;
+}
+
+/// The action parameter `key` names, tolerating '-' for '_'; empty when it names none.
+std::string action_parameter(const action_kind& kind, std::string_view key) {
+  std::string underscored(key);
+  std::replace(underscored.begin(), underscored.end(), '-', '_');
+  for (const auto parameter : parameters_of(kind)) {
+    if (parameter == key || parameter == underscored) {
+      return std::string(parameter);
+    }
+  }
+  return {};
+}
+
+std::string positional_count(const action_kind& kind) {
+  if (kind.positional.empty()) {
+    return "'" + std::string(kind.type) + "' takes no positional values";
+  }
+  return "'" + std::string(kind.type) + "' takes " + std::to_string(kind.positional.size()) + " (" +
+         join(kind.positional) + ")";
+}
+
+/// Reads the action word and the positional values and parameters shared by both syntaxes.
+/// `on_other` gets every token that is neither; it returns false when it does not know it.
+class action_reader {
+public:
+  explicit action_reader(error_list& errors) : errors_(errors) {}
+
+  /// The first token: the action's type. nullptr when it is not an action.
+  const action_kind* read_type(const std::vector<spec_token>& tokens) {
+    if (tokens.empty()) {
+      errors_.push_back("empty; expected ACTION [VALUE...] [key=value ...]");
+      return nullptr;
+    }
+    const spec_token& first = tokens.front();
+    if (first.has_key) {
+      errors_.push_back("expected an action first (known: " + known_actions() + "), got '" +
+                        first.text + "'");
+      return nullptr;
+    }
+    const action_kind* kind = find_action_kind(first.value);
+    if (kind == nullptr) {
+      errors_.push_back("unknown action '" + first.value + "' (known: " + known_actions() + ")");
+      return nullptr;
+    }
+    action_ = json::object({{"type", first.value}});
+    return kind;
+  }
+
+  void add_positional(const action_kind& kind, const spec_token& token) {
+    if (positional_used_ >= kind.positional.size()) {
+      errors_.push_back("unexpected value '" + token.text + "': " + positional_count(kind));
+      return;
+    }
+    set_parameter(std::string(kind.positional[positional_used_++]), token);
+  }
+
+  void set_parameter(const std::string& name, const spec_token& token) {
+    if (action_.contains(name)) {
+      errors_.push_back("'" + name + "' given twice");
+      return;
+    }
+    action_[name] = token_value(token);
+  }
+
+  json& action() { return action_; }
+
+private:
+  error_list& errors_;
+  json action_;
+  std::size_t positional_used_ = 0;
+};
+
+bool missing_value(const spec_token& token, error_list& errors) {
+  if (token.key.empty()) {
+    errors.push_back("'" + token.text + "': missing key before '='");
+    return true;
+  }
+  if (token.value.empty() && !token.quoted) {
+    errors.push_back("'" + token.text + "': missing value after '='");
+    return true;
+  }
+  return false;
+}
+
+std::string allowed_keys(const action_kind& kind) {
+  std::vector<std::string_view> names;
+  for (const auto& key : rule_keys()) {
+    names.push_back(key.name);
+  }
+  names.push_back("disabled");
+  for (const auto parameter : parameters_of(kind)) {
+    if (std::find(names.begin(), names.end(), parameter) == names.end()) {
+      names.push_back(parameter);
+    }
+  }
+  return join(names);
+}
+
+} // namespace
+
+std::optional<std::vector<spec_token>> tokenize_spec(std::string_view spec, std::string& error) {
+  std::vector<spec_token> tokens;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t i = 0;
+  while (true) {
+    while (i < spec.size() && blank(spec[i])) {
+      ++i;
+    }
+    if (i >= spec.size()) {
+      break;
+    }
+    spec_token token;
+    const std::size_t start = i;
+    std::string current;
+    bool current_quoted = false;
+    while (i < spec.size() && !blank(spec[i])) {
+      const char c = spec[i];
+      if (c == '\'' || c == '"') {
+        const char quote = c;
+        current_quoted = true;
+        ++i;
+        bool closed = false;
+        while (i < spec.size()) {
+          if (spec[i] == quote) {
+            closed = true;
+            ++i;
+            break;
+          }
+          // Inside double quotes a backslash keeps the next character (\" and \\).
+          if (quote == '"' && spec[i] == '\\' && i + 1 < spec.size()) {
+            ++i;
+          }
+          current += spec[i++];
+        }
+        if (!closed) {
+          error = std::string("unterminated ") + quote + " quote in '" +
+                  std::string(spec.substr(start)) + "'";
+          return std::nullopt;
+        }
+        continue;
+      }
+      if (c == '=' && !token.has_key) {
+        token.has_key = true;
+        token.key = std::move(current);
+        current.clear();
+        current_quoted = false;
+        ++i;
+        continue;
+      }
+      current += c;
+      ++i;
+    }
+    token.value = std::move(current);
+    token.quoted = current_quoted;
+    token.text = std::string(spec.substr(start, i - start));
+    tokens.push_back(std::move(token));
+  }
+  return tokens;
+}
+
+json token_value(const spec_token& token) {
+  if (token.quoted) {
+    return token.value;
+  }
+  return scalar_from_text(token.value);
+}
+
+std::string fault_spec_origin(std::string_view spec, std::size_t number) {
+  return "--fault " + std::to_string(number) + " ('" + std::string(spec) + "')";
+}
+
+const std::vector<std::string_view>& fault_spec_keys() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const auto& key : rule_keys()) {
+      all.push_back(key.name);
+    }
+    all.push_back("disabled");
+    return all;
+  }();
+  return names;
+}
+
+std::optional<json> fault_spec_to_json(std::string_view spec, error_list& errors) {
+  std::string tokenize_error;
+  const auto tokens = tokenize_spec(spec, tokenize_error);
+  if (!tokens) {
+    errors.push_back(tokenize_error);
+    return std::nullopt;
+  }
+  const std::size_t errors_before = errors.size();
+  action_reader reader(errors);
+  const action_kind* kind = reader.read_type(*tokens);
+  if (kind == nullptr) {
+    return std::nullopt;
+  }
+  json rule = json::object();
+  std::set<std::string> seen; // non-repeatable rule keys already given
+  for (std::size_t i = 1; i < tokens->size(); ++i) {
+    const spec_token& token = (*tokens)[i];
+    if (!token.has_key) {
+      if (!token.quoted && token.value == "per-key") {
+        rule["schedule"]["per_key"] = true;
+      } else if (!token.quoted && token.value == "disabled") {
+        rule["enabled"] = false;
+      } else {
+        reader.add_positional(*kind, token);
+      }
+      continue;
+    }
+    if (missing_value(token, errors)) {
+      continue;
+    }
+    // Rule keys come first; an action parameter of the same name (error's `status`, stall's
+    // `after`, strip-header's `name`) is given by position or as `ACTION.PARAM=...`, and
+    // `match.K=` / `schedule.K=` always reach the rule's own fields.
+    const std::string own_prefix = std::string(kind->type) + ".";
+    if (token.key.starts_with(own_prefix)) {
+      reader.set_parameter(token.key.substr(own_prefix.size()), token);
+      continue;
+    }
+    const rule_key* key = find_rule_key(token.key);
+    const bool prefixed = token.key.starts_with("match.") || token.key.starts_with("schedule.");
+    if (key != nullptr || prefixed) {
+      const std::size_t dot = token.key.find('.');
+      const std::string section(key != nullptr ? key->section : token.key.substr(0, dot));
+      const std::string name(key != nullptr ? key->field : token.key.substr(dot + 1));
+      json& target = section.empty() ? rule[name] : rule[section][name];
+      if (key != nullptr && key->repeatable) {
+        target.push_back(token_value(token));
+      } else if (!seen.insert(section + "." + name).second) {
+        errors.push_back("'" + token.key + "' given twice");
+      } else {
+        target = token_value(token);
+      }
+      continue;
+    }
+    const std::string named = action_parameter(*kind, token.key);
+    if (named.empty()) {
+      errors.push_back("unknown key '" + token.key + "' (allowed: " + allowed_keys(*kind) + ")");
+      continue;
+    }
+    reader.set_parameter(named, token);
+  }
+  if (errors.size() != errors_before) {
+    return std::nullopt;
+  }
+  rule["actions"] = json::array({std::move(reader.action())});
+  return rule;
+}
+
+std::optional<json> action_spec_to_json(std::string_view text, error_list& errors) {
+  std::string tokenize_error;
+  const auto tokens = tokenize_spec(text, tokenize_error);
+  if (!tokens) {
+    errors.push_back(tokenize_error);
+    return std::nullopt;
+  }
+  const std::size_t errors_before = errors.size();
+  action_reader reader(errors);
+  const action_kind* kind = reader.read_type(*tokens);
+  if (kind == nullptr) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 1; i < tokens->size(); ++i) {
+    const spec_token& token = (*tokens)[i];
+    if (!token.has_key) {
+      reader.add_positional(*kind, token);
+      continue;
+    }
+    if (missing_value(token, errors)) {
+      continue;
+    }
+    const std::string named = action_parameter(*kind, token.key);
+    if (named.empty()) {
+      const auto allowed = parameters_of(*kind);
+      errors.push_back(
+          "unknown parameter '" + token.key + "' of '" + std::string(kind->type) +
+          (allowed.empty() ? "' (it takes none)" : "' (allowed: " + join(allowed) + ")"));
+      continue;
+    }
+    reader.set_parameter(named, token);
+  }
+  if (errors.size() != errors_before) {
+    return std::nullopt;
+  }
+  return std::move(reader.action());
+}
+
+} // namespace s3fault::faults::config

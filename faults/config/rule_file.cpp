@@ -1,0 +1,208 @@
+#include "faults/config/rule_file.hpp"
+
+#include "faults/config/scalar_text.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace s3fault::faults::config {
+namespace {
+
+using nlohmann::json;
+
+std::string position(const YAML::Mark& mark) {
+  return std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+/// "LINE:COLUMN:" of a yaml-cpp exception, or nothing when it has no position.
+std::string where(const YAML::Exception& e) {
+  return e.mark.is_null() ? std::string() : position(e.mark) + ":";
+}
+
+/// yaml-cpp's message, with a hint for the usual cause of an undefined alias: a plain glob.
+std::string yaml_message(const YAML::Exception& e) {
+  if (e.msg.find("anchor is not defined") != std::string::npos) {
+    return e.msg + " (a value that starts with * must be quoted, like \"*.parquet\")";
+  }
+  return e.msg;
+}
+
+/// Converts a YAML node; the first problem found is reported through `error`.
+json node_to_json(const YAML::Node& node, std::string& error) {
+  switch (node.Type()) {
+  case YAML::NodeType::Undefined:
+  case YAML::NodeType::Null:
+    return nullptr;
+  case YAML::NodeType::Scalar:
+    // "?" is a plain scalar with no tag: type it. Quoted scalars ("!") and explicit tags other
+    // than the core number/bool ones stay text.
+    if (node.Tag() == "?" || node.Tag() == "tag:yaml.org,2002:int" ||
+        node.Tag() == "tag:yaml.org,2002:float" || node.Tag() == "tag:yaml.org,2002:bool") {
+      return scalar_from_text(node.Scalar());
+    }
+    return node.Scalar();
+  case YAML::NodeType::Sequence: {
+    json array = json::array();
+    for (const auto& item : node) {
+      array.push_back(node_to_json(item, error));
+    }
+    return array;
+  }
+  case YAML::NodeType::Map: {
+    json object = json::object();
+    for (const auto& item : node) {
+      if (!item.first.IsScalar()) {
+        if (error.empty()) {
+          error = position(item.first.Mark()) + ": a key must be plain text";
+        }
+        continue;
+      }
+      const std::string key = item.first.Scalar();
+      if (object.contains(key)) {
+        if (error.empty()) {
+          error = position(item.first.Mark()) + ": key '" + key + "' given twice";
+        }
+        continue;
+      }
+      object[key] = node_to_json(item.second, error);
+    }
+    return object;
+  }
+  }
+  return nullptr;
+}
+
+/// 1-based line of each rule in a YAML document ({"rules": [...]} or a bare list).
+std::vector<std::size_t> yaml_rule_lines(const YAML::Node& root) {
+  std::vector<std::size_t> lines;
+  YAML::Node rules;
+  if (root.IsSequence()) {
+    rules = root;
+  } else if (root.IsMap()) {
+    for (const auto& item : root) {
+      if (item.first.IsScalar() && item.first.Scalar() == "rules") {
+        rules = item.second;
+      }
+    }
+  }
+  if (rules.IsSequence()) {
+    for (const auto& rule : rules) {
+      lines.push_back(static_cast<std::size_t>(rule.Mark().line) + 1);
+    }
+  }
+  return lines;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+rule_file_format detect_format(std::string_view text, const std::string& name) {
+  if (ends_with(name, ".json")) {
+    return rule_file_format::json;
+  }
+  if (ends_with(name, ".yaml") || ends_with(name, ".yml")) {
+    return rule_file_format::yaml;
+  }
+  const auto first = text.find_first_not_of(" \t\r\n");
+  const bool json_like =
+      first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+  return json_like ? rule_file_format::json : rule_file_format::yaml;
+}
+
+rule_document read_yaml(std::string_view text, const std::string& name, error_list& errors) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    errors.push_back(name + ":" + where(e) + " " + yaml_message(e));
+    return {};
+  }
+  if (documents.size() > 1) {
+    errors.push_back(name + ": holds " + std::to_string(documents.size()) +
+                     " YAML documents; put every rule in one \"rules\" list");
+    return {};
+  }
+  if (documents.empty() || documents.front().IsNull()) {
+    errors.push_back(name + ": empty (expected \"rules:\" with a list of rules)");
+    return {};
+  }
+  std::string error;
+  const json document = node_to_json(documents.front(), error);
+  if (!error.empty()) {
+    errors.push_back(name + ":" + error);
+    return {};
+  }
+  return read_rule_document(document, name, errors, yaml_rule_lines(documents.front()));
+}
+
+rule_document read_json(std::string_view text, const std::string& name, error_list& errors) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Line and column from the byte offset; the message without nlohmann's prefixes.
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      column = text[i] == '\n' ? 1 : column + 1;
+      line += text[i] == '\n' ? 1 : 0;
+    }
+    std::string message = e.what();
+    const auto detail = message.find(": ", message.find("parse error"));
+    if (detail != std::string::npos) {
+      message = message.substr(detail + 2);
+    }
+    errors.push_back(name + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                     message);
+    return {};
+  }
+  return read_rule_document(document, name, errors);
+}
+
+} // namespace
+
+std::optional<json> yaml_to_json(std::string_view text, std::string& error) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    json document = node_to_json(root, error);
+    if (!error.empty()) {
+      return std::nullopt;
+    }
+    return document;
+  } catch (const YAML::Exception& e) {
+    error = where(e) + " " + yaml_message(e);
+    error.erase(0, error.front() == ' ' ? 1 : 0);
+    return std::nullopt;
+  }
+}
+
+rule_document read_rule_text(std::string_view text, const std::string& name, error_list& errors,
+                             rule_file_format format) {
+  if (format == rule_file_format::detect) {
+    format = detect_format(text, name);
+  }
+  return format == rule_file_format::json ? read_json(text, name, errors)
+                                          : read_yaml(text, name, errors);
+}
+
+rule_document load_rule_file(const std::string& path, error_list& errors, rule_file_format format) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    errors.push_back(path + ": cannot read (" + std::strerror(errno) + ")");
+    return {};
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) {
+    errors.push_back(path + ": cannot read (" + std::strerror(errno) + ")");
+    return {};
+  }
+  return read_rule_text(text.str(), path, errors, format);
+}
+
+} // namespace s3fault::faults::config

@@ -1,0 +1,830 @@
+#include "faults/config/rule_parser.hpp"
+
+#include "faults/config/fault_spec.hpp"
+#include "faults/values.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace s3fault::faults::config {
+namespace {
+
+using nlohmann::json;
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string text;
+  for (const auto name : names) {
+    text += text.empty() ? "" : ", ";
+    text += name;
+  }
+  return text;
+}
+
+std::string field(std::string_view path, std::string_view name) {
+  return path.empty() ? std::string(name) : std::string(path) + "." + std::string(name);
+}
+
+void fail(error_list& errors, std::string_view path, const std::string& message) {
+  errors.push_back(path.empty() ? message : std::string(path) + ": " + message);
+}
+
+/// "PATH: must be WHAT (got VALUE)", the wording values.hpp uses, or without "PATH: " at the
+/// top of an entry.
+std::string problem(std::string_view path, std::string_view what, const json& got) {
+  const std::string message = "must be " + std::string(what) + " (got " + describe_got(got) + ")";
+  return path.empty() ? message : std::string(path) + ": " + message;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string trim(std::string_view text) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!text.empty() && blank(text.front())) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && blank(text.back())) {
+    text.remove_suffix(1);
+  }
+  return std::string(text);
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+/// Every key of `object` must be one of `allowed`.
+void check_keys(const json& object, const std::vector<std::string_view>& allowed,
+                std::string_view path, error_list& errors) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      fail(errors, field(path, key), "unknown key (allowed: " + join(allowed) + ")");
+    }
+  }
+}
+
+// ---- scalar fields ---------------------------------------------------------------------------
+
+/// A string, or a number written where a string was meant (YAML reads `bucket: 2024` as one).
+std::optional<std::string> read_text(const json& value, std::string_view path,
+                                     std::string_view what, error_list& errors) {
+  if (value.is_string()) {
+    return value.get<std::string>();
+  }
+  if (value.is_number()) {
+    return value.dump();
+  }
+  errors.push_back(problem(path, what, value));
+  return std::nullopt;
+}
+
+/// A whole number >= `minimum`, as a JSON number or digits in a string.
+std::optional<std::uint64_t> read_whole(const json& value, std::string_view path,
+                                        std::uint64_t minimum, error_list& errors) {
+  std::optional<std::uint64_t> number;
+  if (value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
+    number = value.get<std::uint64_t>();
+  } else if (value.is_string() && all_digits(value.get<std::string>()) &&
+             value.get<std::string>().size() <= 19) {
+    number = std::stoull(value.get<std::string>());
+  }
+  if (!number || *number < minimum) {
+    errors.push_back(problem(path, "a whole number >= " + std::to_string(minimum), value));
+    return std::nullopt;
+  }
+  return number;
+}
+
+std::optional<bool> read_flag(const json& value, std::string_view path, error_list& errors) {
+  if (value.is_boolean()) {
+    return value.get<bool>();
+  }
+  if (value.is_string() && (value == "true" || value == "false")) {
+    return value == "true";
+  }
+  errors.push_back(problem(path, "true or false", value));
+  return std::nullopt;
+}
+
+/// A list written as a JSON array and/or comma-separated text: "GetObject,HeadObject",
+/// ["GetObject", "HeadObject"] or ["GetObject,HeadObject"].
+std::optional<std::vector<std::string>> read_list(const json& value, std::string_view path,
+                                                  std::string_view what, error_list& errors) {
+  const json items = value.is_array() ? value : json::array({value});
+  std::vector<std::string> list;
+  for (const auto& item : items) {
+    if (!item.is_string() && !item.is_number()) {
+      errors.push_back(problem(path, what, value));
+      return std::nullopt;
+    }
+    const std::string text = item.is_string() ? item.get<std::string>() : item.dump();
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = text.find(',', start);
+      const std::string part = trim(std::string_view(text).substr(
+          start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (part.empty()) {
+        errors.push_back(problem(path, what, value));
+        return std::nullopt;
+      }
+      list.push_back(part);
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+  }
+  if (list.empty()) {
+    errors.push_back(problem(path, what, value));
+    return std::nullopt;
+  }
+  return list;
+}
+
+// ---- match -----------------------------------------------------------------------------------
+
+/// libstdc++'s description of a regex error, without its " in regular expression" tail.
+std::string regex_problem(const std::regex_error& error) {
+  std::string text = error.what();
+  const std::string tail = " in regular expression";
+  if (text.size() > tail.size() && text.ends_with(tail)) {
+    text.resize(text.size() - tail.size());
+  }
+  if (!text.empty()) {
+    text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  }
+  return text;
+}
+
+bool is_token(std::string_view text) {
+  static constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           extra.find(c) != std::string_view::npos;
+  });
+}
+
+void read_operations(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.operations";
+  const auto names = read_list(value, path, "operation names like GetObject", errors);
+  if (!names) {
+    return;
+  }
+  for (const auto& name : names.value()) {
+    const auto operation = parse_operation(name);
+    if (!operation) {
+      std::vector<std::string_view> known;
+      for (const auto op : all_operations()) {
+        known.push_back(operation_name(op));
+      }
+      fail(errors, path, "unknown operation '" + name + "' (known: " + join(known) + ")");
+      continue;
+    }
+    if (std::find(match.operations.begin(), match.operations.end(), *operation) ==
+        match.operations.end()) {
+      match.operations.push_back(*operation);
+      normalized.push_back(operation_name(*operation));
+    }
+  }
+}
+
+void read_methods(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.methods";
+  const auto names = read_list(value, path, "HTTP methods like GET", errors);
+  if (!names) {
+    return;
+  }
+  for (auto name : names.value()) {
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (!std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'A' && c <= 'Z') || c == '-'; })) {
+      fail(errors, path, "'" + name + "' is not an HTTP method");
+      continue;
+    }
+    if (std::find(match.methods.begin(), match.methods.end(), name) == match.methods.end()) {
+      match.methods.push_back(name);
+      normalized.push_back(name);
+    }
+  }
+}
+
+/// Query conditions: {"partNumber": 1, "uploadId": "*"} or ["partNumber=1", "uploadId"].
+void read_query(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.query";
+  const auto add = [&](const std::string& name, std::optional<std::string> wanted,
+                       const std::string& where) {
+    if (name.empty()) {
+      fail(errors, where, "a query parameter needs a name");
+      return;
+    }
+    if (normalized.contains(name)) {
+      fail(errors, path, "'" + name + "' given twice");
+      return;
+    }
+    if (wanted && *wanted == "*") {
+      wanted.reset();
+    }
+    normalized[name] = wanted ? *wanted : "*";
+    match.query.push_back({name, std::move(wanted)});
+  };
+  if (value.is_object()) {
+    for (const auto& [name, wanted] : value.items()) {
+      const std::string where = field(path, name);
+      if (wanted.is_null()) {
+        add(name, std::nullopt, where);
+      } else if (wanted.is_string() || wanted.is_number() || wanted.is_boolean()) {
+        add(name, wanted.is_string() ? wanted.get<std::string>() : wanted.dump(), where);
+      } else {
+        errors.push_back(problem(where, "a value, or \"*\" for any value", wanted));
+      }
+    }
+    return;
+  }
+  const json items = value.is_array() ? value : json::array({value});
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string where = path + "[" + std::to_string(i + 1) + "]";
+    if (!items[i].is_string()) {
+      errors.push_back(problem(where, "\"name\" or \"name=value\"", items[i]));
+      continue;
+    }
+    const std::string text = items[i].get<std::string>();
+    const std::size_t equals = text.find('=');
+    if (equals == std::string::npos) {
+      add(text, std::nullopt, where);
+    } else {
+      add(text.substr(0, equals), text.substr(equals + 1), where);
+    }
+  }
+}
+
+/// Header conditions: {"x-amz-checksum-mode": "enabled", "range": "*"} or
+/// ["range", "x-amz-checksum-mode~^enabled$"]; patterns are regexes searched in the value.
+void read_headers(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.headers";
+  const auto add = [&](const std::string& raw_name, std::string pattern) {
+    const std::string name = lower(raw_name);
+    if (!is_token(name)) {
+      fail(errors, path, "'" + raw_name + "' is not a header name");
+      return;
+    }
+    const std::string where = field(path, name);
+    if (normalized.contains(name)) {
+      fail(errors, path, "'" + name + "' given twice");
+      return;
+    }
+    if (pattern == "*") {
+      pattern.clear();
+    }
+    header_condition condition{name, pattern, nullptr};
+    if (!pattern.empty()) {
+      try {
+        condition.regex =
+            std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::icase);
+      } catch (const std::regex_error& e) {
+        fail(errors, where, "invalid regex '" + pattern + "': " + regex_problem(e));
+        return;
+      }
+    }
+    normalized[name] = pattern.empty() ? "*" : pattern;
+    match.headers.push_back(std::move(condition));
+  };
+  if (value.is_object()) {
+    for (const auto& [name, pattern] : value.items()) {
+      if (pattern.is_null()) {
+        add(name, "");
+      } else if (pattern.is_string() || pattern.is_number()) {
+        add(name, pattern.is_string() ? pattern.get<std::string>() : pattern.dump());
+      } else {
+        errors.push_back(problem(field(path, name), "a regex, or \"*\" for any value", pattern));
+      }
+    }
+    return;
+  }
+  const json items = value.is_array() ? value : json::array({value});
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_string()) {
+      errors.push_back(problem(path + "[" + std::to_string(i + 1) + "]",
+                               "\"name\" or \"name~regex\"", items[i]));
+      continue;
+    }
+    const std::string text = items[i].get<std::string>();
+    const std::size_t tilde = text.find('~');
+    add(text.substr(0, tilde), tilde == std::string::npos ? "" : text.substr(tilde + 1));
+  }
+}
+
+/// Response statuses: 503, "503", "5xx", "500,503" or a list of them.
+void read_statuses(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.status";
+  const std::string what = "status codes 100..599 or classes like 5xx";
+  const auto items = read_list(value, path, what, errors);
+  if (!items) {
+    return;
+  }
+  for (const auto& item : items.value()) {
+    const std::string text = lower(item);
+    if (all_digits(text) && text.size() == 3 && text >= "100" && text <= "599") {
+      match.statuses.push_back(static_cast<unsigned>(std::stoul(text)));
+      normalized.push_back(std::stoul(text));
+    } else if (text.size() == 3 && text[0] >= '1' && text[0] <= '5' && text.substr(1) == "xx") {
+      const unsigned first = static_cast<unsigned>(text[0] - '0') * 100;
+      for (unsigned status = first; status < first + 100; ++status) {
+        match.statuses.push_back(status);
+      }
+      normalized.push_back(text);
+    } else {
+      errors.push_back(problem(path, what, item));
+    }
+  }
+}
+
+/// A part number or an inclusive range: 2, "2", "1-3".
+void read_part(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const std::string path = "match.part";
+  const std::string what = "a part number 1..10000 or a range like \"1-3\"";
+  const std::string text = value.is_number_integer()
+                               ? value.dump()
+                               : (value.is_string() ? value.get<std::string>() : "");
+  const std::size_t dash = text.find('-');
+  const std::string low = trim(std::string_view(text).substr(0, dash));
+  const std::string high =
+      dash == std::string::npos ? low : trim(std::string_view(text).substr(dash + 1));
+  const auto in_range = [](const std::string& digits) {
+    return all_digits(digits) && digits.size() <= 5 && std::stoul(digits) >= 1 &&
+           std::stoul(digits) <= 10000;
+  };
+  if (!in_range(low) || !in_range(high)) {
+    errors.push_back(problem(path, what, value));
+    return;
+  }
+  const auto first = static_cast<std::uint32_t>(std::stoul(low));
+  const auto last = static_cast<std::uint32_t>(std::stoul(high));
+  if (first > last) {
+    errors.push_back(problem(path, "a range from low to high", value));
+    return;
+  }
+  match.part_numbers = std::make_pair(first, last);
+  normalized =
+      first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
+void read_match(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  if (!value.is_object()) {
+    errors.push_back(problem("match", "an object", value));
+    return;
+  }
+  check_keys(value,
+             {"operations", "methods", "bucket", "key", "query", "headers", "status", "part"},
+             "match", errors);
+  normalized = json::object();
+  if (value.contains("operations")) {
+    read_operations(value["operations"], match, normalized["operations"], errors);
+  }
+  if (value.contains("methods")) {
+    read_methods(value["methods"], match, normalized["methods"], errors);
+  }
+  for (const std::string_view name : {"bucket", "key"}) {
+    const std::string key(name);
+    if (!value.contains(key)) {
+      continue;
+    }
+    auto glob = read_text(value[key], field("match", name), "a glob like \"data-*\"", errors);
+    if (glob) {
+      (name == "bucket" ? match.bucket : match.key) = *glob;
+      if (*glob != "*") {
+        normalized[key] = *glob;
+      }
+    }
+  }
+  if (value.contains("query")) {
+    read_query(value["query"], match, normalized["query"], errors);
+  }
+  if (value.contains("headers")) {
+    read_headers(value["headers"], match, normalized["headers"], errors);
+  }
+  if (value.contains("status")) {
+    read_statuses(value["status"], match, normalized["status"], errors);
+  }
+  if (value.contains("part")) {
+    read_part(value["part"], match, normalized["part"], errors);
+  }
+  // Fields that ended up empty (after an error) are left out.
+  for (auto it = normalized.begin(); it != normalized.end();) {
+    it = it->is_null() ? normalized.erase(it) : std::next(it);
+  }
+}
+
+// ---- schedule --------------------------------------------------------------------------------
+
+std::optional<std::chrono::milliseconds> read_time(const json& value, std::string_view path,
+                                                   error_list& errors) {
+  const auto duration = parse_duration(value);
+  if (!duration) {
+    errors.push_back(problem(path, duration_example, value));
+    return std::nullopt;
+  }
+  return std::chrono::duration_cast<std::chrono::milliseconds>(*duration);
+}
+
+void read_schedule(const json& value, schedule_spec& schedule, json& normalized,
+                   error_list& errors) {
+  if (!value.is_object()) {
+    errors.push_back(problem("schedule", "an object", value));
+    return;
+  }
+  check_keys(value, {"probability", "first", "skip", "every", "times", "per_key", "after", "until"},
+             "schedule", errors);
+  normalized = json::object();
+  if (value.contains("probability")) {
+    const auto& given = value["probability"];
+    const auto fraction = parse_fraction(given);
+    if (!fraction || *fraction < 0 || *fraction > 1) {
+      errors.push_back(problem("schedule.probability", fraction_example, given));
+    } else {
+      schedule.probability = *fraction;
+      if (*fraction < 1) {
+        normalized["probability"] = *fraction;
+      }
+    }
+  }
+  const auto count = [&](const char* name, std::uint64_t minimum) -> std::optional<std::uint64_t> {
+    if (!value.contains(name)) {
+      return std::nullopt;
+    }
+    auto number = read_whole(value[name], field("schedule", name), minimum, errors);
+    if (number && (minimum > 0 || *number > 0)) {
+      normalized[name] = *number;
+    }
+    return number;
+  };
+  schedule.first = count("first", 1);
+  schedule.skip = count("skip", 0).value_or(0);
+  schedule.every = count("every", 1);
+  schedule.times = count("times", 1);
+  if (value.contains("per_key")) {
+    schedule.per_key = read_flag(value["per_key"], "schedule.per_key", errors).value_or(false);
+    if (schedule.per_key) {
+      normalized["per_key"] = true;
+    }
+  }
+  if (value.contains("after")) {
+    schedule.after = read_time(value["after"], "schedule.after", errors);
+    if (schedule.after) {
+      normalized["after"] = format_duration(*schedule.after);
+    }
+  }
+  if (value.contains("until")) {
+    schedule.until = read_time(value["until"], "schedule.until", errors);
+    if (schedule.until) {
+      normalized["until"] = format_duration(*schedule.until);
+    }
+  }
+  if (schedule.after && schedule.until && *schedule.until <= *schedule.after) {
+    errors.push_back(problem("schedule.until",
+                             "later than schedule.after (" + format_duration(*schedule.after) + ")",
+                             value["until"]));
+  }
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+std::string known_actions() {
+  std::vector<std::string_view> names;
+  for (const auto& kind : action_kinds()) {
+    names.push_back(kind.type);
+  }
+  return join(names);
+}
+
+/// {ACTION: VALUE, param: ...}: VALUE fills the positional parameters (one, or a list of
+/// them) or is an object of parameters.
+std::optional<json> short_form_action(const json& entry, const action_kind& kind,
+                                      error_list& errors) {
+  const std::string type(kind.type);
+  json action = json::object({{"type", type}});
+  const auto set = [&](const std::string& name, const json& parameter) {
+    if (action.contains(name)) {
+      errors.push_back("'" + name + "' given twice");
+      return;
+    }
+    action[name] = parameter;
+  };
+  const json& value = entry[type];
+  if (value.is_object()) {
+    for (const auto& [name, parameter] : value.items()) {
+      set(name, parameter);
+    }
+  } else if (!value.is_null()) {
+    const json positional = value.is_array() ? value : json::array({value});
+    if (positional.size() > kind.positional.size()) {
+      const std::string takes =
+          kind.positional.empty()
+              ? "takes no positional values"
+              : "takes " + std::to_string(kind.positional.size()) + " positional value" +
+                    (kind.positional.size() == 1 ? "" : "s") + " (" + join(kind.positional) + ")";
+      errors.push_back("'" + type + "' " + takes + " (got " + describe_got(value) + ")");
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < positional.size(); ++i) {
+      set(std::string(kind.positional[i]), positional[i]);
+    }
+  }
+  for (const auto& [name, parameter] : entry.items()) {
+    if (name != type) {
+      set(name, parameter);
+    }
+  }
+  return action;
+}
+
+/// The type of an actions entry without validating it, for default names ("" when unclear).
+std::string peek_action_type(const json& entry) {
+  if (entry.is_string()) {
+    const std::string text = trim(entry.get<std::string>());
+    return text.substr(0, text.find_first_of(" \t"));
+  }
+  if (entry.is_object()) {
+    if (entry.contains("type") && entry["type"].is_string()) {
+      return entry["type"].get<std::string>();
+    }
+    for (const auto& [key, value] : entry.items()) {
+      if (find_action_kind(key) != nullptr) {
+        return key;
+      }
+    }
+  }
+  return {};
+}
+
+void read_actions(const json& value, rule& r, json& normalized, error_list& errors) {
+  const json entries = value.is_array() ? value : json::array({value});
+  if (entries.empty()) {
+    fail(errors, "actions", "at least one action is required");
+    return;
+  }
+  normalized = json::array();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string where = "actions[" + std::to_string(i + 1) + "]";
+    error_list entry_errors;
+    const auto action = normalize_action_entry(entries[i], entry_errors);
+    for (const auto& message : entry_errors) {
+      fail(errors, where, message);
+    }
+    if (!action) {
+      continue;
+    }
+    const std::string type = action->at("type").get<std::string>();
+    const action_kind* kind = find_action_kind(type);
+    error_list parameter_errors;
+    auto built = kind->parse(*action, parameter_errors);
+    for (const auto& message : parameter_errors) {
+      errors.push_back(type + "." + message);
+    }
+    if (!built) {
+      if (parameter_errors.empty()) {
+        fail(errors, type, "invalid parameters");
+      }
+      continue;
+    }
+    normalized.push_back(built->to_json());
+    r.actions.push_back(std::move(built));
+  }
+}
+
+// ---- one rule --------------------------------------------------------------------------------
+
+bool valid_name(std::string_view name) {
+  const auto name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+  };
+  return !name.empty() && name.size() <= 64 &&
+         std::isalnum(static_cast<unsigned char>(name.front())) != 0 &&
+         std::all_of(name.begin(), name.end(), name_char);
+}
+
+std::string default_name(const json& definition, std::size_t position) {
+  std::string type;
+  if (definition.is_object() && definition.contains("actions")) {
+    const json& actions = definition["actions"];
+    if (actions.is_array() && !actions.empty()) {
+      type = peek_action_type(actions.front());
+    } else if (!actions.is_array()) {
+      type = peek_action_type(actions);
+    }
+  }
+  if (type.empty() || find_action_kind(type) == nullptr) {
+    type = "rule";
+  }
+  return type + "-" + std::to_string(position);
+}
+
+/// Validates one definition; `name` is the given or default name.
+std::optional<rule> read_rule(const json& definition, const std::string& name, error_list& errors) {
+  if (!definition.is_object()) {
+    errors.push_back(problem("", "a rule: an object with match, schedule and actions", definition));
+    return std::nullopt;
+  }
+  check_keys(definition, {"name", "enabled", "match", "schedule", "actions"}, "", errors);
+  rule r;
+  r.name = name;
+  if (definition.contains("name") && (!definition["name"].is_string() || !valid_name(name))) {
+    errors.push_back(problem("name",
+                             "1 to 64 letters, digits, '.', '_' or '-', starting with a letter "
+                             "or digit",
+                             definition["name"]));
+  }
+  if (definition.contains("enabled")) {
+    r.enabled = read_flag(definition["enabled"], "enabled", errors).value_or(true);
+  }
+  json match = json::object();
+  if (definition.contains("match")) {
+    read_match(definition["match"], r.match, match, errors);
+  }
+  json schedule = json::object();
+  if (definition.contains("schedule")) {
+    read_schedule(definition["schedule"], r.schedule, schedule, errors);
+  }
+  json actions;
+  if (!definition.contains("actions")) {
+    fail(errors, "actions", "missing (at least one action is required)");
+  } else {
+    read_actions(definition["actions"], r, actions, errors);
+  }
+  // Rules that name response statuses are decided once the store has answered: too late for
+  // actions that work before the store or on the request body.
+  if (!r.match.statuses.empty()) {
+    for (const auto& action : r.actions) {
+      if (action->phase() == action_phase::before_store ||
+          action->phase() == action_phase::request_body) {
+        fail(errors, "match.status",
+             "'" + std::string(action->type()) +
+                 "' acts before the store answers, so its rule cannot wait for a response status");
+        break;
+      }
+    }
+  }
+  if (!errors.empty()) {
+    return std::nullopt;
+  }
+  r.definition = {{"name", r.name},
+                  {"enabled", r.enabled},
+                  {"match", match},
+                  {"schedule", schedule},
+                  {"actions", actions}};
+  return r;
+}
+
+std::string entry_label(const rule_entry& entry, const std::string& name) {
+  if (entry.number == 0) {
+    return entry.origin;
+  }
+  const std::string label = "rule " + std::to_string(entry.number) + " (" + name + ")";
+  return entry.origin.empty() ? label : entry.origin + ": " + label;
+}
+
+} // namespace
+
+std::optional<json> normalize_action_entry(const json& entry, error_list& errors) {
+  if (entry.is_string()) {
+    return action_spec_to_json(entry.get<std::string>(), errors);
+  }
+  if (!entry.is_object()) {
+    errors.push_back(
+        problem("", "an action: {type: ACTION, ...}, {ACTION: VALUE} or \"ACTION VALUE key=value\"",
+                entry));
+    return std::nullopt;
+  }
+  if (entry.contains("type")) {
+    const json& type = entry["type"];
+    if (!type.is_string()) {
+      errors.push_back(problem("type", "an action type (" + known_actions() + ")", type));
+      return std::nullopt;
+    }
+    if (find_action_kind(type.get<std::string>()) == nullptr) {
+      errors.push_back("unknown action '" + type.get<std::string>() +
+                       "' (known: " + known_actions() + ")");
+      return std::nullopt;
+    }
+    return entry;
+  }
+  std::vector<std::string> named;
+  for (const auto& [key, value] : entry.items()) {
+    if (find_action_kind(key) != nullptr) {
+      named.push_back(key);
+    }
+  }
+  if (named.empty()) {
+    if (entry.size() == 1) {
+      errors.push_back("unknown action '" + entry.begin().key() + "' (known: " + known_actions() +
+                       ")");
+    } else {
+      errors.push_back("needs \"type\" or an action name as key (known: " + known_actions() + ")");
+    }
+    return std::nullopt;
+  }
+  if (named.size() > 1) {
+    errors.push_back("names more than one action ('" + named[0] + "', '" + named[1] +
+                     "'): give each its own entry");
+    return std::nullopt;
+  }
+  return short_form_action(entry, *find_action_kind(named.front()), errors);
+}
+
+rule_build parse_rules(const std::vector<rule_entry>& entries) {
+  rule_build build;
+  struct named_rule {
+    std::string name;
+    std::string label;
+  };
+  std::vector<named_rule> names;
+  std::vector<rule> rules;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const rule_entry& entry = entries[i];
+    const json& definition = entry.definition;
+    const bool named =
+        definition.is_object() && definition.contains("name") && definition["name"].is_string();
+    const std::string name =
+        named ? definition["name"].get<std::string>() : default_name(definition, i + 1);
+    const std::string label = entry_label(entry, name);
+    error_list errors;
+    auto parsed = read_rule(definition, name, errors);
+    const auto twin = std::find_if(names.begin(), names.end(),
+                                   [&](const named_rule& other) { return other.name == name; });
+    if (twin != names.end()) {
+      errors.push_back("name: '" + name + "' is already used by " + twin->label +
+                       (named ? "" : " (this is the default name: give the rule a name)"));
+    } else {
+      names.push_back({name, label});
+    }
+    for (const auto& message : errors) {
+      build.errors.push_back(label + ": " + message);
+    }
+    if (parsed && errors.empty()) {
+      rules.push_back(std::move(*parsed));
+    }
+  }
+  if (build.errors.empty()) {
+    build.rules = std::move(rules);
+  }
+  return build;
+}
+
+rule_document read_rule_document(const json& document, const std::string& origin,
+                                 error_list& errors, const std::vector<std::size_t>& rule_lines) {
+  rule_document result;
+  const std::string prefix = origin.empty() ? "" : origin + ": ";
+  const json* rules = nullptr;
+  if (document.is_array()) {
+    rules = &document;
+  } else if (document.is_object()) {
+    error_list document_errors;
+    check_keys(document, {"seed", "rules"}, "", document_errors);
+    if (document.contains("seed")) {
+      result.seed = read_whole(document["seed"], "seed", 0, document_errors);
+    }
+    if (!document.contains("rules")) {
+      fail(document_errors, "rules", "missing (a list of rules)");
+    } else if (!document["rules"].is_array()) {
+      document_errors.push_back(problem("rules", "a list of rules", document["rules"]));
+    } else {
+      rules = &document["rules"];
+    }
+    for (const auto& message : document_errors) {
+      errors.push_back(prefix + message);
+    }
+  } else {
+    errors.push_back(prefix +
+                     problem("", "an object with \"rules\" (and optionally \"seed\")", document));
+  }
+  if (rules == nullptr) {
+    return result;
+  }
+  for (std::size_t i = 0; i < rules->size(); ++i) {
+    std::string where = origin;
+    if (i < rule_lines.size() && rule_lines[i] > 0) {
+      where += ":" + std::to_string(rule_lines[i]);
+    }
+    result.entries.push_back({(*rules)[i], where, i + 1});
+  }
+  return result;
+}
+
+rule_build parse_rule_document(const json& document, const std::string& origin) {
+  error_list errors;
+  rule_document parts = read_rule_document(document, origin, errors);
+  rule_build build = parse_rules(parts.entries);
+  build.seed = parts.seed;
+  errors.insert(errors.end(), build.errors.begin(), build.errors.end());
+  build.errors = std::move(errors);
+  if (!build.errors.empty()) {
+    build.rules.clear();
+  }
+  return build;
+}
+
+} // namespace s3fault::faults::config

@@ -1,0 +1,56 @@
+#include "runtime/log_redaction.hpp"
+
+#include <boost/algorithm/string/predicate.hpp>
+
+#include <array>
+
+namespace s3fault::runtime {
+namespace {
+
+// Query parameters that carry signatures, credentials or tokens (SigV4 presigned URLs and the
+// legacy SigV2 form). Compared without regard to case.
+constexpr std::array<std::string_view, 5> secret_query_names = {
+    "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "Signature", "AWSAccessKeyId"};
+
+bool is_secret_name(std::string_view name) {
+  for (auto secret : secret_query_names) {
+    if (boost::iequals(name, secret)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+std::string redact_target(std::string_view target) {
+  const auto question = target.find('?');
+  if (question == std::string_view::npos) {
+    return std::string(target);
+  }
+  std::string out(target.substr(0, question + 1));
+  std::string_view query = target.substr(question + 1);
+  bool first = true;
+  while (true) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    if (!first) {
+      out.push_back('&');
+    }
+    first = false;
+    const auto eq = pair.find('=');
+    if (eq != std::string_view::npos && is_secret_name(pair.substr(0, eq))) {
+      out.append(pair.substr(0, eq + 1));
+      out.append("REDACTED");
+    } else {
+      out.append(pair);
+    }
+    if (amp == std::string_view::npos) {
+      break;
+    }
+    query = query.substr(amp + 1);
+  }
+  return out;
+}
+
+} // namespace s3fault::runtime

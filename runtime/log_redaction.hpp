@@ -1,0 +1,15 @@
+#pragma once
+// Request targets as they may be logged: presigned URLs carry signatures, credentials and
+// session tokens in the query, so every access log line (proxy and origin) goes through here.
+#include <string>
+#include <string_view>
+
+namespace s3fault::runtime {
+
+/// The target with the values of credential-bearing query parameters replaced by "REDACTED":
+/// X-Amz-Signature, X-Amz-Credential and X-Amz-Security-Token (SigV4 presigned URLs), Signature
+/// and AWSAccessKeyId (SigV2). Names match without regard to case; everything else is kept as
+/// received, byte for byte.
+std::string redact_target(std::string_view target);
+
+} // namespace s3fault::runtime

@@ -1,0 +1,260 @@
+// The one-line `--fault` syntax: tokens, the JSON it becomes, its mistakes, and that a spec and
+// the same rule written in a file validate to the same definition.
+#include "faults/config/fault_spec.hpp"
+
+#include "config_test_support.hpp"
+#include "faults/config/build_rules.hpp"
+#include "faults/config/rule_file.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s3fault::faults::config {
+namespace {
+
+using nlohmann::json;
+using testing::known_actions;
+
+json spec_json(std::string_view spec) {
+  error_list errors;
+  auto rule = fault_spec_to_json(spec, errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  return rule.value_or(json());
+}
+
+error_list spec_errors(std::string_view spec) {
+  error_list errors;
+  EXPECT_FALSE(fault_spec_to_json(spec, errors).has_value());
+  return errors;
+}
+
+TEST(tokenize_spec, splits_at_unquoted_blanks_and_keeps_quoted_text) {
+  std::string error;
+  const auto tokens =
+      tokenize_spec(R"(set-header  x-note 'a b=c' name="my \"rule\"" q=partNumber=1)", error);
+  ASSERT_TRUE(tokens.has_value()) << error;
+  ASSERT_EQ(tokens->size(), 5u);
+  EXPECT_EQ((*tokens)[0].value, "set-header");
+  EXPECT_FALSE((*tokens)[0].has_key);
+  EXPECT_EQ((*tokens)[2].value, "a b=c"); // '=' inside quotes is text
+  EXPECT_FALSE((*tokens)[2].has_key);
+  EXPECT_TRUE((*tokens)[2].quoted);
+  EXPECT_EQ((*tokens)[3].key, "name");
+  EXPECT_EQ((*tokens)[3].value, "my \"rule\"");
+  EXPECT_EQ((*tokens)[3].text, R"(name="my \"rule\"")");
+  EXPECT_EQ((*tokens)[4].key, "q");
+  EXPECT_EQ((*tokens)[4].value, "partNumber=1"); // split at the first '=' only
+}
+
+TEST(tokenize_spec, typed_values_unless_quoted) {
+  std::string error;
+  const auto tokens = tokenize_spec("a=1 b='1' c=0.5 d=true e=1MiB f=-3", error);
+  ASSERT_TRUE(tokens.has_value());
+  EXPECT_EQ(token_value((*tokens)[0]), json(1));
+  EXPECT_EQ(token_value((*tokens)[1]), json("1"));
+  EXPECT_EQ(token_value((*tokens)[2]), json(0.5));
+  EXPECT_EQ(token_value((*tokens)[3]), json(true));
+  EXPECT_EQ(token_value((*tokens)[4]), json("1MiB"));
+  EXPECT_EQ(token_value((*tokens)[5]), json(-3));
+}
+
+struct spec_case {
+  const char* spec;
+  const char* rule; // expected JSON
+};
+
+// The examples of the brief and docs/faults.md.
+const spec_case spec_cases[] = {
+    {"strip-header x-amz-mp-parts-count op=GetObject,HeadObject query=partNumber",
+     R"({"match": {"operations": ["GetObject,HeadObject"], "query": ["partNumber"]},
+         "actions": [{"type": "strip-header", "name": "x-amz-mp-parts-count"}]})"},
+    {"error SlowDown op=GetObject first=2 per-key",
+     R"({"match": {"operations": ["GetObject"]}, "schedule": {"first": 2, "per_key": true},
+         "actions": [{"type": "error", "code": "SlowDown"}]})"},
+    {"truncate 50% mode=consistent op=GetObject part=2",
+     R"({"match": {"operations": ["GetObject"], "part": 2},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"delay 200ms jitter=50ms p=0.3",
+     R"({"schedule": {"probability": 0.3},
+         "actions": [{"type": "delay", "duration": "200ms", "jitter": "50ms"}]})"},
+    {"set-header x-amz-mp-parts-count 1 op=GetObject query=partNumber=1",
+     R"({"match": {"operations": ["GetObject"], "query": ["partNumber=1"]},
+         "actions": [{"type": "set-header", "name": "x-amz-mp-parts-count", "value": 1}]})"},
+    {"reset-after 1MiB key=*.parquet",
+     R"({"match": {"key": "*.parquet"}, "actions": [{"type": "reset-after", "bytes": "1MiB"}]})"},
+    {"hang name=stuck ops=GetObject op=HeadObject bucket=data-* method=GET header=range "
+     "header='x-amz-checksum-mode~^ENABLED$' skip=1 every=2 times=3 after=1s until=1m disabled",
+     R"({"name": "stuck", "enabled": false,
+         "match": {"operations": ["GetObject", "HeadObject"], "bucket": "data-*",
+                   "methods": ["GET"], "headers": ["range", "x-amz-checksum-mode~^ENABLED$"]},
+         "schedule": {"skip": 1, "every": 2, "times": 3, "after": "1s", "until": "1m"},
+         "actions": [{"type": "hang"}]})"},
+    {"strip-header etag status=5xx status=404",
+     R"({"match": {"status": ["5xx", 404]},
+         "actions": [{"type": "strip-header", "name": "etag"}]})"},
+    // A rule key wins over an action parameter of the same name; the action's own is reached by
+    // position or as ACTION.PARAM, and match./schedule. reach any rule field.
+    {"error InternalError error.status=503 error.message='try again' match.part=1-2",
+     R"({"match": {"part": "1-2"},
+         "actions": [{"type": "error", "code": "InternalError", "status": 503,
+                      "message": "try again"}]})"},
+    {"error SlowDown retry_after=2", // not a rule key: the action's parameter
+     R"({"actions": [{"type": "error", "code": "SlowDown", "retry_after": 2}]})"},
+};
+
+class spec_to_json : public ::testing::TestWithParam<spec_case> {};
+
+TEST_P(spec_to_json, becomes_the_rule_json) {
+  EXPECT_EQ(spec_json(GetParam().spec), json::parse(GetParam().rule));
+}
+
+INSTANTIATE_TEST_SUITE_P(examples, spec_to_json, ::testing::ValuesIn(spec_cases));
+
+struct bad_spec {
+  const char* spec;
+  std::string error;
+};
+
+TEST(fault_spec, mistakes_name_the_token) {
+  const std::vector<bad_spec> cases = {
+      {"", "empty; expected ACTION [VALUE...] [key=value ...]"},
+      {"   ", "empty; expected ACTION [VALUE...] [key=value ...]"},
+      {"op=GetObject reset",
+       "expected an action first (known: " + known_actions() + "), got 'op=GetObject'"},
+      {"trunc 50%", "unknown action 'trunc' (known: " + known_actions() + ")"},
+      {"strip-header a b", "unexpected value 'b': 'strip-header' takes 1 (name)"},
+      {"reset now", "unexpected value 'now': 'reset' takes no positional values"},
+      {"delay 1s name='x", "unterminated ' quote in 'name='x'"},
+      {"delay 1s name=\"x", "unterminated \" quote in 'name=\"x'"},
+      {"delay 1s first=1 first=2", "'first' given twice"},
+      {"delay 1s p=0.1 probability=0.2", "'probability' given twice"},
+      {"delay 1s op=", "'op=': missing value after '='"},
+      {"delay 1s =x", "'=x': missing key before '='"},
+      {"delay 1s jitter=1ms jitter=2ms", "'jitter' given twice"},
+      {"delay 1s 2ms jitter=3ms", "'jitter' given twice"},
+      {"reset frist=1", "unknown key 'frist' (allowed: name, enabled, op, method, bucket, key, "
+                        "query, header, status, part, p, first, skip, every, times, per-key, "
+                        "after, until, disabled)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.spec);
+    EXPECT_EQ(spec_errors(c.spec), error_list{c.error});
+  }
+}
+
+TEST(fault_spec, every_mistake_of_a_spec_is_reported) {
+  EXPECT_EQ(spec_errors("strip-header a b first=1 first=2 op="),
+            (error_list{"unexpected value 'b': 'strip-header' takes 1 (name)",
+                        "'first' given twice", "'op=': missing value after '='"}));
+}
+
+TEST(fault_spec, values_are_checked_like_any_rule_and_named_by_the_spec) {
+  const auto build = build_rules(
+      {"delay 1s p=1.5", "error SlowDown frist=2", "strip-header etag", "trunc 1"}, {}, {});
+  EXPECT_EQ(
+      build.errors,
+      (error_list{// Mistakes in the specs themselves first, then the values of the rules.
+                  "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (allowed: name, "
+                  "enabled, op, method, bucket, key, query, header, status, part, p, first, skip, "
+                  "every, times, per-key, after, until, disabled, code, message, retry_after)",
+                  "--fault 4 ('trunc 1'): unknown action 'trunc' (known: " + known_actions() + ")",
+                  "--fault 1 ('delay 1s p=1.5'): schedule.probability: must be a fraction like 50% "
+                  "(got 1.5)"}));
+  EXPECT_TRUE(build.rules.empty());
+}
+
+TEST(action_spec, reads_actions_written_on_one_line) {
+  error_list errors;
+  EXPECT_EQ(action_spec_to_json("truncate 1MiB mode=close", errors),
+            json::parse(R"({"type": "truncate", "at": "1MiB", "mode": "close"})"));
+  EXPECT_TRUE(errors.empty());
+  EXPECT_FALSE(action_spec_to_json("truncate 1MiB close extra", errors).has_value());
+  EXPECT_EQ(errors, error_list{"unexpected value 'extra': 'truncate' takes 2 (at, mode)"});
+  errors.clear();
+  EXPECT_FALSE(action_spec_to_json("truncate 1MiB mod=close", errors).has_value());
+  EXPECT_EQ(errors, error_list{"unknown parameter 'mod' of 'truncate' (allowed: at, mode)"});
+  errors.clear();
+  EXPECT_FALSE(action_spec_to_json("reset op=GetObject", errors).has_value());
+  EXPECT_EQ(errors, error_list{"unknown parameter 'op' of 'reset' (it takes none)"});
+  errors.clear();
+  EXPECT_EQ(action_spec_to_json("error SlowDown retry-after=1", errors), // '-' for '_'
+            json::parse(R"({"type": "error", "code": "SlowDown", "retry_after": 1})"));
+}
+
+// The same rule as a --fault spec and as a rules file entry: equal definitions.
+struct equivalence_case {
+  const char* spec;
+  const char* yaml; // a rules file with one rule
+};
+
+const equivalence_case equivalence_cases[] = {
+    {"strip-header x-amz-mp-parts-count name=strip op=GetObject,HeadObject query=partNumber",
+     R"(rules:
+  - name: strip
+    match:
+      operations: [GetObject, HeadObject]
+      query: {partNumber: "*"}
+    actions:
+      - strip-header: x-amz-mp-parts-count
+)"},
+    {"error SlowDown name=slow op=GetObject first=2 per-key",
+     R"(rules:
+  - name: slow
+    match: {operations: GetObject}
+    schedule: {first: 2, per_key: true}
+    actions: [{type: error, code: SlowDown}]
+)"},
+    {"truncate 50% name=short mode=consistent op=GetObject part=2",
+     R"(rules:
+  - name: short
+    match:
+      operations: [GetObject]
+      part: 2
+    actions:
+      - truncate: 50%
+        mode: consistent
+)"},
+    {"delay 200ms name=slow jitter=50ms p=0.3",
+     R"(rules:
+  - name: slow
+    schedule:
+      probability: 30%
+    actions: ["delay 200ms jitter=50ms"]
+)"},
+    {"set-header x-amz-mp-parts-count 1 name=low op=GetObject query=partNumber=1",
+     R"(rules:
+  - name: low
+    match:
+      operations: GetObject
+      query:
+        partNumber: 1
+    actions:
+      - set-header: [x-amz-mp-parts-count, "1"]
+)"},
+    {"reset-after 1MiB name=flaky key=*.parquet",
+     R"(rules:
+  - name: flaky
+    match: {key: "*.parquet"}
+    actions:
+      - {type: reset-after, bytes: 1048576}
+)"},
+};
+
+class spec_and_file : public ::testing::TestWithParam<equivalence_case> {};
+
+TEST_P(spec_and_file, give_the_same_definition) {
+  const auto from_spec = build_rules({GetParam().spec}, {}, {});
+  ASSERT_TRUE(from_spec.ok()) << ::testing::PrintToString(from_spec.errors);
+  error_list errors;
+  const auto document = read_rule_text(GetParam().yaml, "rules.yaml", errors);
+  ASSERT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  const auto from_file = parse_rules(document.entries);
+  ASSERT_TRUE(from_file.ok()) << ::testing::PrintToString(from_file.errors);
+  ASSERT_EQ(from_spec.rules.size(), 1u);
+  ASSERT_EQ(from_file.rules.size(), 1u);
+  EXPECT_EQ(from_spec.rules[0].definition, from_file.rules[0].definition);
+}
+
+INSTANTIATE_TEST_SUITE_P(examples, spec_and_file, ::testing::ValuesIn(equivalence_cases));
+
+} // namespace
+} // namespace s3fault::faults::config

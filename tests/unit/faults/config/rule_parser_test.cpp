@@ -1,0 +1,459 @@
+// Rule validation: a table of good definitions with their normalized form and a table of bad
+// ones, each with the exact messages it must produce.
+#include "faults/config/rule_parser.hpp"
+
+#include "config_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+namespace s3fault::faults::config {
+namespace {
+
+using nlohmann::json;
+using testing::build_one;
+using testing::known_actions;
+using testing::known_operations;
+
+struct good_case {
+  const char* label;
+  const char* rule;       // one rule definition, JSON
+  const char* normalized; // its expected `definition`, JSON
+};
+
+// The same rule written several ways has one normalized definition.
+const good_case good_cases[] = {
+    {"minimal", R"({"actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"operations as comma text, any case",
+     R"({"name": "strip", "match": {"operations": "getobject, HeadObject"},
+         "actions": [{"strip-header": "x-amz-mp-parts-count"}]})",
+     R"({"name": "strip", "enabled": true,
+         "match": {"operations": ["GetObject", "HeadObject"]}, "schedule": {},
+         "actions": [{"type": "strip-header", "name": "x-amz-mp-parts-count"}]})"},
+    {"operations as a list, duplicates dropped",
+     R"({"name": "strip", "match": {"operations": ["GetObject", "HeadObject,GetObject"]},
+         "actions": [{"strip-header": "x-amz-mp-parts-count"}]})",
+     R"({"name": "strip", "enabled": true,
+         "match": {"operations": ["GetObject", "HeadObject"]}, "schedule": {},
+         "actions": [{"type": "strip-header", "name": "x-amz-mp-parts-count"}]})"},
+    {"methods upper-cased, default globs left out",
+     R"({"match": {"methods": ["get", "head"], "bucket": "*", "key": "*.parquet"},
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true,
+         "match": {"methods": ["GET", "HEAD"], "key": "*.parquet"}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"query as a map (numbers become text, null and * mean present)",
+     R"({"match": {"query": {"partNumber": 1, "uploadId": "*", "versionId": null}},
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true,
+         "match": {"query": {"partNumber": "1", "uploadId": "*", "versionId": "*"}},
+         "schedule": {}, "actions": [{"type": "reset"}]})"},
+    {"query as a list",
+     R"({"match": {"query": ["partNumber=1", "uploadId", "versionId=*"]}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true,
+         "match": {"query": {"partNumber": "1", "uploadId": "*", "versionId": "*"}},
+         "schedule": {}, "actions": [{"type": "reset"}]})"},
+    {"headers as a map and as a list (names lower-cased)",
+     R"({"match": {"headers": ["Range", "x-amz-checksum-mode~^enabled$"]},
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true,
+         "match": {"headers": {"range": "*", "x-amz-checksum-mode": "^enabled$"}},
+         "schedule": {}, "actions": [{"type": "reset"}]})"},
+    {"statuses and classes",
+     R"({"match": {"status": [503, "5XX", "404"]}, "actions": ["strip-header etag"]})",
+     R"({"name": "strip-header-1", "enabled": true, "match": {"status": [503, "5xx", 404]},
+         "schedule": {}, "actions": [{"type": "strip-header", "name": "etag"}]})"},
+    {"statuses as comma text",
+     R"({"match": {"status": "500,503"}, "actions": ["strip-header etag"]})",
+     R"({"name": "strip-header-1", "enabled": true, "match": {"status": [500, 503]},
+         "schedule": {}, "actions": [{"type": "strip-header", "name": "etag"}]})"},
+    {"one part as a number", R"({"match": {"part": 2}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {"part": "2"}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"a part range", R"({"match": {"part": "1 - 3"}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {"part": "1-3"}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"schedule with every key, defaults left out",
+     R"({"schedule": {"probability": "30%", "first": 5, "skip": "2", "every": 2, "times": 3,
+                      "per_key": true, "after": "1500ms", "until": 60}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {},
+         "schedule": {"probability": 0.3, "first": 5, "skip": 2, "every": 2, "times": 3,
+                      "per_key": true, "after": "1500ms", "until": "60s"},
+         "actions": [{"type": "reset"}]})"},
+    {"schedule defaults given explicitly",
+     R"({"schedule": {"probability": 1, "skip": 0, "per_key": false}, "enabled": "false",
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": false, "match": {}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"action with type",
+     R"({"actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})",
+     R"({"name": "truncate-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"short form with a positional value and a parameter beside it",
+     R"({"actions": [{"truncate": "50%", "mode": "consistent"}]})",
+     R"({"name": "truncate-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"short form with a list of positional values",
+     R"({"actions": [{"truncate": ["50%", "consistent"]}]})",
+     R"({"name": "truncate-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"short form with an object of parameters",
+     R"({"actions": [{"truncate": {"at": "50%", "mode": "consistent"}}]})",
+     R"({"name": "truncate-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"one-line action", R"({"actions": ["truncate 50% mode=consistent"]})",
+     R"({"name": "truncate-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"a single action without a list, several actions in order",
+     R"({"name": "two", "actions": [{"set-header": ["x-amz-mp-parts-count", 1]},
+                                     "first-byte-delay 250ms"]})",
+     R"({"name": "two", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "set-header", "name": "x-amz-mp-parts-count", "value": "1"},
+                     {"type": "first-byte-delay", "duration": "250ms"}]})"},
+    {"actions as one entry", R"({"actions": "reset"})",
+     R"({"name": "reset-1", "enabled": true, "match": {}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+};
+
+class good_rule : public ::testing::TestWithParam<good_case> {};
+
+TEST_P(good_rule, validates_to_its_normalized_definition) {
+  const auto build = build_one(GetParam().rule);
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  ASSERT_EQ(build.rules.size(), 1u);
+  EXPECT_EQ(build.rules[0].definition, json::parse(GetParam().normalized));
+  // The definition is itself a valid rule with the same definition (the admin API's round trip).
+  const auto again = build_one(build.rules[0].definition.dump());
+  ASSERT_TRUE(again.ok()) << ::testing::PrintToString(again.errors);
+  EXPECT_EQ(again.rules[0].definition, build.rules[0].definition);
+}
+
+INSTANTIATE_TEST_SUITE_P(table, good_rule, ::testing::ValuesIn(good_cases));
+
+struct bad_case {
+  const char* label;
+  const char* rule; // one rule definition, JSON
+  std::vector<std::string> errors;
+};
+
+std::vector<bad_case> bad_cases() {
+  const std::string actions = known_actions();
+  return {
+      {"not an object",
+       "5",
+       {"rule 1 (rule-1): must be a rule: an object with match, schedule and actions (got 5)"}},
+      {"unknown key",
+       R"({"actions": ["reset"], "shedule": {}})",
+       {"rule 1 (reset-1): shedule: unknown key (allowed: name, enabled, match, schedule, "
+        "actions)"}},
+      {"bad name",
+       R"({"name": "a b", "actions": ["reset"]})",
+       {"rule 1 (a b): name: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a "
+        "letter or digit (got \"a b\")"}},
+      {"name not text",
+       R"({"name": 5, "actions": ["reset"]})",
+       {"rule 1 (reset-1): name: must be 1 to 64 letters, digits, '.', '_' or '-', starting with "
+        "a letter or digit (got 5)"}},
+      {"enabled",
+       R"({"enabled": "maybe", "actions": ["reset"]})",
+       {"rule 1 (reset-1): enabled: must be true or false (got \"maybe\")"}},
+      {"no actions",
+       R"({"match": {}})",
+       {"rule 1 (rule-1): actions: missing (at least one action is required)"}},
+      {"empty actions",
+       R"({"actions": []})",
+       {"rule 1 (rule-1): actions: at least one action is required"}},
+      {"unknown one-line action",
+       R"({"actions": ["trunc 50%"]})",
+       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (known: " + actions + ")"}},
+      {"unknown short-form action",
+       R"({"actions": [{"trunc": "50%"}]})",
+       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (known: " + actions + ")"}},
+      {"unknown action type",
+       R"({"actions": ["reset", {"type": "nope"}]})",
+       {"rule 1 (reset-1): actions[2]: unknown action 'nope' (known: " + actions + ")"}},
+      {"no type at all",
+       R"({"actions": [{"at": "50%", "mode": "close"}]})",
+       {"rule 1 (rule-1): actions[1]: needs \"type\" or an action name as key (known: " + actions +
+        ")"}},
+      {"two actions in one entry",
+       R"({"actions": [{"delay": "1s", "error": "SlowDown"}]})",
+       {"rule 1 (delay-1): actions[1]: names more than one action ('delay', 'error'): give each "
+        "its own entry"}},
+      {"too many positional values",
+       R"({"actions": [{"strip-header": ["a", "b"]}]})",
+       {"rule 1 (strip-header-1): actions[1]: 'strip-header' takes 1 positional value (name) "
+        "(got [\"a\",\"b\"])"}},
+      {"positional value for an action without",
+       R"({"actions": [{"reset": "now"}]})",
+       {"rule 1 (reset-1): actions[1]: 'reset' takes no positional values (got \"now\")"}},
+      {"parameter given twice",
+       R"({"actions": [{"truncate": "50%", "at": "10%"}]})",
+       {"rule 1 (truncate-1): actions[1]: 'at' given twice"}},
+      {"one-line action with a misspelt parameter",
+       R"({"actions": ["truncate 50% mod=consistent"]})",
+       {"rule 1 (truncate-1): actions[1]: unknown parameter 'mod' of 'truncate' (allowed: at, "
+        "mode)"}},
+      {"action not readable",
+       R"({"actions": [5]})",
+       {"rule 1 (rule-1): actions[1]: must be an action: {type: ACTION, ...}, {ACTION: VALUE} or "
+        "\"ACTION VALUE key=value\" (got 5)"}},
+      {"action parameter, named by the action",
+       R"({"actions": [{"truncate": "50%", "mode": "x"}]})",
+       {"rule 1 (truncate-1): truncate.mode: must be one of close, consistent (got \"x\")"}},
+      {"match not an object",
+       R"({"match": "GetObject", "actions": ["reset"]})",
+       {"rule 1 (reset-1): match: must be an object (got \"GetObject\")"}},
+      {"match key misspelt",
+       R"({"match": {"operation": "GetObject"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.operation: unknown key (allowed: operations, methods, bucket, "
+        "key, query, headers, status, part)"}},
+      {"unknown operation",
+       R"({"match": {"operations": "GetObjekt"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.operations: unknown operation 'GetObjekt' (known: " +
+        known_operations() + ")"}},
+      {"empty operation",
+       R"({"match": {"operations": "GetObject,"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.operations: must be operation names like GetObject (got "
+        "\"GetObject,\")"}},
+      {"operations as an object",
+       R"({"match": {"operations": {"a": 1}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.operations: must be operation names like GetObject (got "
+        "{\"a\":1})"}},
+      {"method",
+       R"({"match": {"methods": "G T"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.methods: 'G T' is not an HTTP method"}},
+      {"bucket glob",
+       R"({"match": {"bucket": ["a"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.bucket: must be a glob like \"data-*\" (got [\"a\"])"}},
+      {"query entry",
+       R"({"match": {"query": [5]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.query[1]: must be \"name\" or \"name=value\" (got 5)"}},
+      {"query without a name",
+       R"({"match": {"query": ["=1"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.query[1]: a query parameter needs a name"}},
+      {"query given twice",
+       R"({"match": {"query": ["partNumber", "partNumber=1"]},
+                                "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.query: 'partNumber' given twice"}},
+      {"query value",
+       R"({"match": {"query": {"a": [1]}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.query.a: must be a value, or \"*\" for any value (got [1])"}},
+      {"bad regex",
+       R"({"match": {"headers": {"range": "bytes=(0"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.range: invalid regex 'bytes=(0': mismatched '(' and "
+        "')'"}},
+      {"bad regex in a list",
+       R"({"match": {"headers": ["etag~[a"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: invalid regex '[a': unexpected character within "
+        "'[...]'"}},
+      {"header name",
+       R"({"match": {"headers": {"bad header": "*"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers: 'bad header' is not a header name"}},
+      {"status",
+       R"({"match": {"status": ["abc", 600]}, "actions": ["strip-header etag"]})",
+       {"rule 1 (strip-header-1): match.status: must be status codes 100..599 or classes like "
+        "5xx (got \"abc\")",
+        "rule 1 (strip-header-1): match.status: must be status codes 100..599 or classes like "
+        "5xx (got \"600\")"}},
+      {"status with an action before the store",
+       R"({"match": {"status": 503}, "actions": ["error SlowDown"]})",
+       {"rule 1 (error-1): match.status: 'error' acts before the store answers, so its rule "
+        "cannot wait for a response status"}},
+      {"part zero",
+       R"({"match": {"part": 0}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.part: must be a part number 1..10000 or a range like \"1-3\" "
+        "(got 0)"}},
+      {"part too high",
+       R"({"match": {"part": "2-10001"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.part: must be a part number 1..10000 or a range like \"1-3\" "
+        "(got \"2-10001\")"}},
+      {"part range reversed",
+       R"({"match": {"part": "3-1"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.part: must be a range from low to high (got \"3-1\")"}},
+      {"schedule not an object",
+       R"({"schedule": 5, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule: must be an object (got 5)"}},
+      {"schedule key misspelt",
+       R"({"schedule": {"frist": 2}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.frist: unknown key (allowed: probability, first, skip, "
+        "every, times, per_key, after, until)"}},
+      {"probability above one",
+       R"({"schedule": {"probability": 1.5}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.probability: must be a fraction like 50% (got 1.5)"}},
+      {"percentage above 100",
+       R"({"schedule": {"probability": "150%"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.probability: must be a fraction like 50% (got \"150%\")"}},
+      {"every zero",
+       R"({"schedule": {"every": 0}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.every: must be a whole number >= 1 (got 0)"}},
+      {"first negative",
+       R"({"schedule": {"first": -1}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.first: must be a whole number >= 1 (got -1)"}},
+      {"skip as words",
+       R"({"schedule": {"skip": "two"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.skip: must be a whole number >= 0 (got \"two\")"}},
+      {"times fractional",
+       R"({"schedule": {"times": 1.5}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.times: must be a whole number >= 1 (got 1.5)"}},
+      {"per_key",
+       R"({"schedule": {"per_key": "yes"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.per_key: must be true or false (got \"yes\")"}},
+      {"after",
+       R"({"schedule": {"after": "soon"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.after: must be a duration like 250ms (got \"soon\")"}},
+      {"until before after",
+       R"({"schedule": {"after": "30s", "until": "10s"},
+                                 "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.until: must be later than schedule.after (30s) (got "
+        "\"10s\")"}},
+      {"every mistake of a rule, in order",
+       R"({"name": "many", "match": {"operations": "Nope", "part": "x"},
+           "schedule": {"every": 0}, "actions": ["truncate 200%"]})",
+       {"rule 1 (many): match.operations: unknown operation 'Nope' (known: " + known_operations() +
+            ")",
+        "rule 1 (many): match.part: must be a part number 1..10000 or a range like \"1-3\" (got "
+        "\"x\")",
+        "rule 1 (many): schedule.every: must be a whole number >= 1 (got 0)",
+        "rule 1 (many): truncate.at: must be a size like 1MiB or a fraction like 50% (got "
+        "\"200%\")"}},
+  };
+}
+
+TEST(bad_rule, each_row_gives_exactly_its_messages) {
+  const auto cases = bad_cases();
+  EXPECT_GE(cases.size(), 30u);
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.label);
+    const auto build = build_one(c.rule);
+    EXPECT_EQ(build.errors, c.errors);
+    EXPECT_TRUE(build.rules.empty());
+  }
+}
+
+TEST(rule_set_validation, names_are_unique_across_the_set) {
+  const auto build = parse_rule_document(json::parse(R"({"rules": [
+      {"name": "x", "actions": ["reset"]},
+      {"name": "y", "actions": ["reset"]},
+      {"name": "x", "actions": ["hang"]}]})"));
+  EXPECT_EQ(build.errors, (error_list{"rule 3 (x): name: 'x' is already used by rule 1 (x)"}));
+  EXPECT_TRUE(build.rules.empty());
+}
+
+TEST(rule_set_validation, a_default_name_that_clashes_says_so) {
+  const auto build = parse_rule_document(json::parse(R"({"rules": [
+      {"name": "reset-2", "actions": ["reset"]},
+      {"actions": ["reset"]}]})"));
+  EXPECT_EQ(build.errors, (error_list{"rule 2 (reset-2): name: 'reset-2' is already used by "
+                                      "rule 1 (reset-2) (this is the default name: give the rule "
+                                      "a name)"}));
+}
+
+TEST(rule_set_validation, every_rule_is_checked_before_failing) {
+  const auto build = parse_rule_document(json::parse(R"({"rules": [
+      {"name": "a", "schedule": {"every": 0}, "actions": ["reset"]},
+      {"name": "b", "actions": ["reset"]},
+      {"name": "c", "match": {"part": 0}, "actions": ["reset"]}]})"));
+  EXPECT_EQ(build.errors,
+            (error_list{"rule 1 (a): schedule.every: must be a whole number >= 1 (got 0)",
+                        "rule 3 (c): match.part: must be a part number 1..10000 or a range like "
+                        "\"1-3\" (got 0)"}));
+  EXPECT_TRUE(build.rules.empty()); // nothing takes effect, not even the good rule
+}
+
+TEST(rule_set_validation, default_names_number_the_position_in_the_set) {
+  const auto build = parse_rule_document(json::parse(R"({"rules": [
+      {"actions": ["reset"]}, {"name": "mine", "actions": ["reset"]}, {"actions": ["hang"]}]})"));
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  ASSERT_EQ(build.rules.size(), 3u);
+  EXPECT_EQ(build.rules[0].name, "reset-1");
+  EXPECT_EQ(build.rules[1].name, "mine");
+  EXPECT_EQ(build.rules[2].name, "hang-3");
+}
+
+TEST(rule_values, fields_reach_the_plain_structs) {
+  const auto build = build_one(R"({
+      "name": "all", "enabled": false,
+      "match": {"operations": "GetObject", "methods": "get", "bucket": "data-*",
+                "key": "*.parquet", "query": {"partNumber": 2},
+                "headers": {"x-amz-checksum-mode": "^enabled$"}, "status": "2xx",
+                "part": "2-4"},
+      "schedule": {"probability": "25%", "first": 3, "skip": 1, "every": 2, "times": 4,
+                   "per_key": true, "after": "2s", "until": "1m"},
+      "actions": [{"truncate": "50%", "mode": "consistent"}]})");
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  const rule& r = build.rules[0];
+  EXPECT_EQ(r.name, "all");
+  EXPECT_FALSE(r.enabled);
+  EXPECT_EQ(r.match.operations, std::vector<s3_operation>{s3_operation::GetObject});
+  EXPECT_EQ(r.match.methods, std::vector<std::string>{"GET"});
+  EXPECT_EQ(r.match.bucket, "data-*");
+  EXPECT_EQ(r.match.key, "*.parquet");
+  ASSERT_EQ(r.match.query.size(), 1u);
+  EXPECT_EQ(r.match.query[0].name, "partNumber");
+  EXPECT_EQ(r.match.query[0].value, "2");
+  ASSERT_EQ(r.match.headers.size(), 1u);
+  ASSERT_NE(r.match.headers[0].regex, nullptr);
+  EXPECT_TRUE(std::regex_search("ENABLED", *r.match.headers[0].regex)); // case-insensitive
+  EXPECT_FALSE(std::regex_search("disabled", *r.match.headers[0].regex));
+  ASSERT_EQ(r.match.statuses.size(), 100u);
+  EXPECT_EQ(r.match.statuses.front(), 200u);
+  EXPECT_EQ(r.match.statuses.back(), 299u);
+  EXPECT_EQ(r.match.part_numbers, std::make_pair(2u, 4u));
+  EXPECT_DOUBLE_EQ(r.schedule.probability, 0.25);
+  EXPECT_EQ(r.schedule.first, 3u);
+  EXPECT_EQ(r.schedule.skip, 1u);
+  EXPECT_EQ(r.schedule.every, 2u);
+  EXPECT_EQ(r.schedule.times, 4u);
+  EXPECT_TRUE(r.schedule.per_key);
+  EXPECT_EQ(r.schedule.after, std::chrono::seconds(2));
+  EXPECT_EQ(r.schedule.until, std::chrono::minutes(1));
+  ASSERT_EQ(r.actions.size(), 1u);
+  EXPECT_EQ(r.actions[0]->type(), "truncate");
+  ASSERT_NE(r.state, nullptr);
+}
+
+TEST(rule_values, a_header_without_pattern_has_no_regex) {
+  const auto build = build_one(R"({"match": {"headers": {"range": "*"}}, "actions": ["reset"]})");
+  ASSERT_TRUE(build.ok());
+  ASSERT_EQ(build.rules[0].match.headers.size(), 1u);
+  EXPECT_EQ(build.rules[0].match.headers[0].regex, nullptr);
+  EXPECT_EQ(build.rules[0].match.headers[0].pattern, "");
+}
+
+TEST(rule_document, seed_and_rules) {
+  const auto build =
+      parse_rule_document(json::parse(R"({"seed": 42, "rules": [{"actions": ["reset"]}]})"));
+  ASSERT_TRUE(build.ok());
+  EXPECT_EQ(build.seed, 42u);
+  EXPECT_EQ(build.rules.size(), 1u);
+}
+
+TEST(rule_document, a_bare_list_and_an_empty_list_are_rule_sets) {
+  EXPECT_EQ(parse_rule_document(json::parse(R"([{"actions": ["reset"]}])")).rules.size(), 1u);
+  const auto empty = parse_rule_document(json::parse(R"({"rules": []})"));
+  EXPECT_TRUE(empty.ok());
+  EXPECT_TRUE(empty.rules.empty());
+}
+
+TEST(rule_document, document_mistakes_are_reported_with_the_rules_ones) {
+  const auto build = parse_rule_document(
+      json::parse(R"({"seed": -1, "rulez": [], "rules": [{"actions": []}]})"), "body");
+  EXPECT_EQ(build.errors,
+            (error_list{"body: rulez: unknown key (allowed: seed, rules)",
+                        "body: seed: must be a whole number >= 0 (got -1)",
+                        "body: rule 1 (rule-1): actions: at least one action is required"}));
+  EXPECT_EQ(parse_rule_document(json::parse(R"({"seed": 1})")).errors,
+            (error_list{"rules: missing (a list of rules)"}));
+  EXPECT_EQ(parse_rule_document(json::parse(R"({"rules": {}})")).errors,
+            (error_list{"rules: must be a list of rules (got {})"}));
+  EXPECT_EQ(parse_rule_document(json::parse(R"("rules")")).errors,
+            (error_list{"must be an object with \"rules\" (and optionally \"seed\") (got "
+                        "\"rules\")"}));
+}
+
+} // namespace
+} // namespace s3fault::faults::config
