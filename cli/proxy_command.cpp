@@ -3,6 +3,10 @@
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
 #include "cli/serve_until_stopped.hpp"
+#include "faults/action_registry.hpp"
+#include "faults/config/build_rules.hpp"
+#include "faults/config/presets.hpp"
+#include "proxy/admin_server.hpp"
 #include "proxy/proxy_server.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <random>
 
 namespace s3fault::cli {
 namespace {
@@ -29,7 +34,43 @@ struct proxy_options {
               upstream_timeout = "300s", io_timeout = "60s", upstream_idle_timeout = "30s",
               drain_timeout = "30s";
   std::uint32_t max_header_bytes = 64 * 1024;
+  std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
+  std::optional<std::uint64_t> seed;
+  std::string admin; // HOST:PORT of the admin API; empty: none
 };
+
+// The fault part of --help: every action type and preset, from the registries themselves.
+std::string faults_help() {
+  std::string text = "\nFault actions (--fault 'ACTION ARGS key=value ...', see docs/faults.md):\n";
+  for (const auto& kind : faults::action_kinds()) {
+    std::string args;
+    for (auto name : kind.positional) {
+      args += " " + std::string(name);
+    }
+    text += fmt::format("  {:<20} {}\n", std::string(kind.type) + args, kind.summary);
+  }
+  text += "\nPresets (--preset NAME[:key=value,...]):\n";
+  for (const auto& preset : faults::config::presets()) {
+    text += fmt::format("  {}\n", preset.name);
+  }
+  text += "\nMatch and schedule keys: op, method, bucket, key, query, header, status, part,\n"
+          "  p, first, skip, every, times, per-key, after, until, name.\n";
+  return text;
+}
+
+// Validates every fault source; prints all mistakes and returns nullopt when there are any.
+std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& o) {
+  auto built = faults::config::build_rules(o.fault_specs, o.rule_files, o.presets);
+  if (!built.ok()) {
+    std::cerr << "s3fault proxy: the fault rules have " << built.errors.size()
+              << (built.errors.size() == 1 ? " mistake" : " mistakes") << ":\n";
+    for (const auto& error : built.errors) {
+      std::cerr << "  " << error << "\n";
+    }
+    return std::nullopt;
+  }
+  return built;
+}
 
 // A duration option, checked as the command line is parsed so the error names the option.
 void add_duration(CLI::App& command, const std::string& name, std::string& value,
@@ -63,6 +104,7 @@ proxy::proxy_config to_config(const proxy_options& o) {
   config.upstream_idle_timeout = *parse_duration(o.upstream_idle_timeout);
   config.drain_timeout = *parse_duration(o.drain_timeout);
   config.max_header_bytes = o.max_header_bytes;
+  config.s3_domains = o.s3_domains;
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     throw std::invalid_argument("--tls-cert and --tls-key go together");
   }
@@ -134,15 +176,51 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1024u, 1024u * 1024u));
 
+  command->add_option("--fault", options->fault_specs,
+                      "A fault rule in one line, e.g. 'strip-header x-amz-mp-parts-count "
+                      "op=GetObject query=partNumber' (repeatable)");
+  command->add_option("--faults", options->rule_files, "A YAML or JSON rules file (repeatable)");
+  command->add_option("--preset", options->presets,
+                      "A named set of rules, e.g. rustfs-parts-count (repeatable)");
+  command->add_option("--seed", options->seed,
+                      "Seed of the fault dice (default: from a rules file, else random; logged)");
+  command->add_option("--admin", options->admin,
+                      "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
+                      "rules, counters) on this loopback HOST:PORT; prints 'admin on URL'");
+  command->add_option("--s3-domain", options->s3_domains,
+                      "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
+  command->footer(command->get_footer() + "\n" + faults_help());
+
   return [options]() -> int {
     proxy::proxy_config config;
     std::shared_ptr<spdlog::logger> logger;
+    std::optional<faults::config::rule_build> rules;
     try {
       config = to_config(*options);
       logger = make_logger(config.format, options->log_level);
     } catch (const std::exception& error) {
       std::cerr << "s3fault proxy: " << error.what() << "\n";
       return 2;
+    }
+    rules = load_fault_rules(*options);
+    if (!rules) {
+      return 2;
+    }
+    const std::uint64_t seed = options->seed ? *options->seed
+                               : rules->seed ? *rules->seed
+                                             : std::random_device{}();
+    config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
+    config.faults->replace_all(std::move(rules->rules));
+    std::unique_ptr<proxy::admin_server> admin;
+    if (!options->admin.empty()) {
+      try {
+        admin = std::make_unique<proxy::admin_server>(proxy::parse_listen_address(options->admin),
+                                                      config.faults, S3FAULT_VERSION, logger);
+      } catch (const std::exception& error) {
+        std::cerr << "s3fault proxy: " << error.what() << "\n";
+        return 2;
+      }
+      std::cout << "admin on " << admin->url() << std::endl;
     }
     // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
     std::optional<proxy::proxy_server> server;
@@ -151,6 +229,11 @@ std::function<int()> add_proxy_command(CLI::App& app) {
         [&](proxy::proxy_server& served) {
           logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
                        config.upstream.authority());
+          const auto active = config.faults->current();
+          logger->info("fault rules: {} active, seed {}", active->rules().size(), seed);
+          for (const auto& r : active->rules()) {
+            logger->info("rule {}: {}", r.name, r.definition.dump());
+          }
         });
   };
 }

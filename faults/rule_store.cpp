@@ -1,5 +1,7 @@
 #include "faults/rule_store.hpp"
 
+#include <algorithm>
+
 namespace s3fault::faults {
 
 rule_store::rule_store(std::uint64_t seed, clock::time_point started)
@@ -11,11 +13,55 @@ void rule_store::replace_all(std::vector<rule> rules) {
   publish(std::move(rules));
 }
 
+rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name) {
+  std::lock_guard lock(change_mutex_);
+  auto next = current_.load()->rules();
+  for (const auto& r : rules) {
+    for (const auto& existing : next) {
+      if (existing.name == r.name) {
+        taken_name = r.name;
+        return change_error::name_taken;
+      }
+    }
+  }
+  next.insert(next.end(), std::make_move_iterator(rules.begin()),
+              std::make_move_iterator(rules.end()));
+  publish(std::move(next));
+  return change_error::none;
+}
+
+rule_store::change_error rule_store::remove(std::string_view name) {
+  std::lock_guard lock(change_mutex_);
+  auto next = current_.load()->rules();
+  const auto it =
+      std::find_if(next.begin(), next.end(), [&](const rule& r) { return r.name == name; });
+  if (it == next.end()) {
+    return change_error::no_such_rule;
+  }
+  next.erase(it);
+  publish(std::move(next));
+  return change_error::none;
+}
+
+rule_store::change_error rule_store::set_enabled(std::string_view name, bool enabled) {
+  std::lock_guard lock(change_mutex_);
+  auto next = current_.load()->rules();
+  for (auto& r : next) {
+    if (r.name == name) {
+      r.enabled = enabled; // a copy of the current rule: it keeps its counters
+      r.definition["enabled"] = enabled;
+      publish(std::move(next));
+      return change_error::none;
+    }
+  }
+  return change_error::no_such_rule;
+}
+
 void rule_store::publish(std::vector<rule> rules) {
   const auto previous = current_.load();
   for (auto& r : rules) {
     for (const auto& old : previous->rules()) {
-      if (old.name == r.name && old.definition == r.definition) {
+      if (old.name == r.name && old.definition == r.definition && r.state != old.state) {
         r.state = old.state;
       }
     }

@@ -21,6 +21,14 @@ public:
   /// Replaces every rule. Rules equal (name and definition) to a current one keep its counters.
   void replace_all(std::vector<rule> rules);
 
+  /// Why a change was refused, for the admin API to map to an HTTP status.
+  enum class change_error { none, name_taken, no_such_rule };
+
+  /// Adds rules after the current ones; refused whole when a name is already taken.
+  change_error add(std::vector<rule> rules, std::string& taken_name);
+  change_error remove(std::string_view name);
+  change_error set_enabled(std::string_view name, bool enabled);
+
   std::uint64_t seed() const { return seed_; }
 
 private:

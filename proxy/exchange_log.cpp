@@ -30,9 +30,9 @@ std::string format_exchange(const exchange_record& r, log_format format) {
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   std::string ttfb = r.ttfb_ms >= 0 ? fmt::format("{:.2f}ms", r.ttfb_ms) : "-";
-  return fmt::format("{} {} {} {} in={} out={} dur={:.2f}ms ttfb={} upstream={} {}", r.client,
+  return fmt::format("{} {} {} {} in={} out={} dur={:.2f}ms ttfb={} upstream={} {}{}{}", r.client,
                      r.method, target, r.status, r.request_bytes, r.response_bytes, r.duration_ms,
-                     ttfb, upstream, r.outcome);
+                     ttfb, upstream, r.outcome, r.faults.empty() ? "" : " faults=", r.faults);
 }
 
 } // namespace s3fault::proxy

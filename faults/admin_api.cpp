@@ -1,0 +1,148 @@
+#include "faults/admin_api.hpp"
+
+#include "faults/config/fault_spec.hpp"
+#include "faults/config/rule_parser.hpp"
+
+namespace s3fault::faults {
+namespace {
+
+admin_reply error_reply(unsigned status, std::string_view code, std::string message,
+                        const error_list& details = {}) {
+  nlohmann::json error = {{"code", code}, {"message", std::move(message)}};
+  if (!details.empty()) {
+    error["details"] = details;
+  }
+  return {status, {{"error", error}}};
+}
+
+// Rules from a request body: a rule object, a list, {"seed","rules"} or {"fault": "spec"}.
+std::optional<std::vector<rule>> rules_from_body(std::string_view body, admin_reply& failure) {
+  const auto document = nlohmann::json::parse(body, nullptr, false);
+  if (document.is_discarded()) {
+    failure = error_reply(400, "invalid_json", "the body is not valid JSON");
+    return std::nullopt;
+  }
+  nlohmann::json rules_document = document;
+  if (document.is_object() && document.contains("fault")) {
+    if (!document["fault"].is_string()) {
+      failure = error_reply(400, "invalid_rules", "fault: must be a one-line rule (a string)");
+      return std::nullopt;
+    }
+    error_list errors;
+    auto rule_json = config::fault_spec_to_json(document["fault"].get<std::string>(), errors);
+    if (!rule_json) {
+      failure = error_reply(400, "invalid_rules", "the one-line rule is not valid", errors);
+      return std::nullopt;
+    }
+    rules_document = nlohmann::json::array({*rule_json});
+  } else if (document.is_object() && !document.contains("rules")) {
+    rules_document = nlohmann::json::array({document});
+  }
+  auto built = config::parse_rule_document(rules_document, "request body");
+  if (!built.ok()) {
+    failure = error_reply(400, "invalid_rules", "the rules are not valid; nothing was changed",
+                          built.errors);
+    return std::nullopt;
+  }
+  return std::move(built.rules);
+}
+
+nlohmann::json describe_all(const rule_set& rules) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& r : rules.rules()) {
+    list.push_back(describe_rule(r));
+  }
+  return {{"seed", rules.seed()}, {"rules", list}};
+}
+
+const rule* find_rule(const rule_set& rules, std::string_view name) {
+  for (const auto& r : rules.rules()) {
+    if (r.name == name) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+nlohmann::json describe_rule(const rule& r) {
+  return {{"name", r.name},
+          {"enabled", r.enabled},
+          {"definition", r.definition},
+          {"counters",
+           {{"matched", r.state->matched.load()},
+            {"injected", r.state->injected.load()},
+            {"skipped", r.state->skipped.load()}}}};
+}
+
+admin_reply handle_admin_request(rule_store& store, std::string_view method,
+                                 std::string_view target, std::string_view body,
+                                 std::string_view version) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (path == "/health" && method == "GET") {
+    return {200, {{"status", "ok"}}};
+  }
+  if (path == "/version" && method == "GET") {
+    return {200, {{"version", version}}};
+  }
+  if (path == "/rules") {
+    if (method == "GET") {
+      return {200, describe_all(*store.current())};
+    }
+    if (method == "DELETE") {
+      store.replace_all({});
+      return {200, describe_all(*store.current())};
+    }
+    if (method == "POST" || method == "PUT") {
+      admin_reply failure;
+      auto rules = rules_from_body(body, failure);
+      if (!rules) {
+        return failure;
+      }
+      if (method == "PUT") {
+        store.replace_all(std::move(*rules));
+        return {200, describe_all(*store.current())};
+      }
+      std::string taken;
+      if (store.add(std::move(*rules), taken) == rule_store::change_error::name_taken) {
+        return error_reply(409, "name_taken", "a rule named '" + taken + "' already exists");
+      }
+      return {201, describe_all(*store.current())};
+    }
+    return error_reply(405, "method_not_allowed", "use GET, POST, PUT or DELETE on /rules");
+  }
+  if (path.starts_with("/rules/")) {
+    std::string_view name = path.substr(7);
+    std::string_view verb;
+    if (const auto slash = name.find('/'); slash != std::string_view::npos) {
+      verb = name.substr(slash + 1);
+      name = name.substr(0, slash);
+    }
+    if (verb.empty() && method == "GET") {
+      const auto snapshot = store.current();
+      if (const rule* r = find_rule(*snapshot, name)) {
+        return {200, describe_rule(*r)};
+      }
+      return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
+    }
+    if (verb.empty() && method == "DELETE") {
+      if (store.remove(name) == rule_store::change_error::no_such_rule) {
+        return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
+      }
+      return {200, describe_all(*store.current())};
+    }
+    if ((verb == "enable" || verb == "disable") && method == "POST") {
+      if (store.set_enabled(name, verb == "enable") == rule_store::change_error::no_such_rule) {
+        return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
+      }
+      const auto snapshot = store.current();
+      return {200, describe_rule(*find_rule(*snapshot, name))};
+    }
+    return error_reply(405, "method_not_allowed",
+                       "use GET or DELETE on /rules/NAME, POST on /rules/NAME/enable|disable");
+  }
+  return error_reply(404, "not_found", "no such endpoint: " + std::string(path));
+}
+
+} // namespace s3fault::faults

@@ -1,0 +1,37 @@
+#pragma once
+// The admin API's logic, apart from HTTP: a request (method, path, JSON body) in, a status and a
+// JSON document out. The HTTP server (proxy/admin_server) only moves bytes; the rule store does
+// the changes. Errors are typed and mapped to statuses in one place (toxiproxy's api.go).
+//
+//   GET    /health                 {"status":"ok"}
+//   GET    /version                {"version":"..."}
+//   GET    /rules                  every rule with its definition and counters, and the seed
+//   GET    /rules/NAME             one rule
+//   POST   /rules                  add: a rule, a list, {"rules":[...]}, or {"fault":"ONE-LINE"}
+//   PUT    /rules                  replace all (same bodies)
+//   DELETE /rules                  remove all
+//   DELETE /rules/NAME             remove one
+//   POST   /rules/NAME/enable      enable one
+//   POST   /rules/NAME/disable     disable one
+#include "faults/rule_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace s3fault::faults {
+
+struct admin_reply {
+  unsigned status = 200;
+  nlohmann::json body;
+};
+
+admin_reply handle_admin_request(rule_store& store, std::string_view method,
+                                 std::string_view target, std::string_view body,
+                                 std::string_view version);
+
+/// A rule as the admin API shows it: definition plus counters.
+nlohmann::json describe_rule(const rule& r);
+
+} // namespace s3fault::faults
