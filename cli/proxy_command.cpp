@@ -213,6 +213,8 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     config.faults->replace_all(std::move(rules->rules));
     std::unique_ptr<proxy::admin_server> admin;
     if (!options->admin.empty()) {
+      block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
+
       try {
         admin = std::make_unique<proxy::admin_server>(proxy::parse_listen_address(options->admin),
                                                       config.faults, S3FAULT_VERSION, logger);

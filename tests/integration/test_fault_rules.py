@@ -1,0 +1,147 @@
+"""Fault rules end to end: `s3fault proxy` with --preset/--fault/--faults and the admin API, in
+front of `s3fault origin`, driven by real clients (aws cli, botocore-signed raw requests)."""
+
+import json
+import subprocess
+import unittest
+import urllib.error
+import urllib.request
+
+import harness
+from harness import MIB
+
+PER_RESPONSE = {"date", "x-amz-request-id", "x-amz-id-2"}
+
+
+def admin_call(url: str, method: str, path: str, body=None) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+class FaultRulesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = harness.scratch_root() / harness.unique_bucket_name("faults")
+        self.tmp.mkdir(parents=True)
+        self.origin = harness.OriginProcess()
+        self.origin.start()
+        self.addCleanup(harness.stop_and_check, self.origin)
+        self.store = self.origin.store()
+        self.direct = harness.boto3_client(self.origin.url, self.store)
+        self.bucket = harness.unique_bucket_name("faults")
+        self.direct.create_bucket(Bucket=self.bucket)
+
+    def start_proxy(self, *args: str) -> harness.ProxyProcess:
+        proxy = harness.ProxyProcess(self.origin.url, list(args))
+        proxy.start()
+        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
+        return proxy
+
+    def upload_three_parts(self, key: str) -> bytes:
+        body = harness.os.urandom(20 * MIB)
+        created = self.direct.create_multipart_upload(Bucket=self.bucket, Key=key)
+        parts = []
+        for number, start in enumerate(range(0, len(body), 8 * MIB), start=1):
+            part = self.direct.upload_part(Bucket=self.bucket, Key=key, PartNumber=number,
+                                           UploadId=created["UploadId"],
+                                           Body=body[start:start + 8 * MIB])
+            parts.append({"PartNumber": number, "ETag": part["ETag"]})
+        self.direct.complete_multipart_upload(Bucket=self.bucket, Key=key,
+                                              UploadId=created["UploadId"],
+                                              MultipartUpload={"Parts": parts})
+        return body
+
+    def test_rustfs_parts_count_preset_strips_only_the_parts_count(self):
+        self.upload_three_parts("three.bin")
+        proxy = self.start_proxy("--preset", "rustfs-parts-count")
+        path = f"/{self.bucket}/three.bin"
+        direct = harness.signed_raw_request(self.origin.url, self.store, "GET", path,
+                                            "partNumber=1")
+        proxied = harness.signed_raw_request(proxy.url, self.store, "GET", path, "partNumber=1")
+        self.assertEqual(direct.status, 206, direct.describe())
+        self.assertEqual(direct.header("x-amz-mp-parts-count"), "3")
+        self.assertEqual(proxied.status, 206, proxied.describe())
+        self.assertIsNone(proxied.header("x-amz-mp-parts-count"))
+        keep = lambda r: [(k, v) for k, v in r.headers
+                          if k.lower() not in PER_RESPONSE | {"x-amz-mp-parts-count"}]
+        self.assertEqual(keep(proxied), keep(direct))
+        self.assertEqual(proxied.body, direct.body)
+        # A plain GET is not a partNumber read, but the preset strips on every GetObject: the
+        # header was never there, so the two agree.
+        plain = harness.signed_raw_request(proxy.url, self.store, "GET", path)
+        self.assertEqual(plain.status, 200)
+
+    def test_aws_cli_rides_out_two_slowdowns_per_key(self):
+        source = self.tmp / "object.bin"
+        sha = harness.make_random_file(source, 3 * MIB)
+        self.direct.upload_file(str(source), self.bucket, "slow.bin")
+        proxy = self.start_proxy("--admin", "127.0.0.1:0", "--fault",
+                                 "error SlowDown op=GetObject first=2 per-key name=slowdown-two")
+        admin_url = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                         if line.startswith("admin on "))
+        aws = harness.AwsCli(proxy.url, self.store, self.tmp / "aws")
+        aws.env["AWS_MAX_ATTEMPTS"] = "5"  # the client's own retries are what this test is about
+        target = self.tmp / "back.bin"
+        aws.run("s3", "cp", "--no-progress", f"s3://{self.bucket}/slow.bin", str(target))
+        self.assertEqual(harness.sha256_file(target), sha)
+        status, rules = admin_call(admin_url, "GET", "/rules")
+        self.assertEqual(status, 200)
+        counters = rules["rules"][0]["counters"]
+        self.assertEqual(counters["injected"], 2, rules)
+        self.assertGreaterEqual(counters["matched"], 3, rules)
+
+    def test_admin_api_changes_apply_to_the_next_exchange(self):
+        self.direct.put_object(Bucket=self.bucket, Key="k", Body=b"hello")
+        proxy = self.start_proxy("--admin", "127.0.0.1:0")
+        admin_url = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                         if line.startswith("admin on "))
+        path = f"/{self.bucket}/k"
+        self.assertEqual(harness.signed_raw_request(proxy.url, self.store, "GET", path).status, 200)
+        status, _ = admin_call(admin_url, "POST", "/rules",
+                               {"fault": "error InternalError op=GetObject name=boom"})
+        self.assertEqual(status, 201)
+        failed = harness.signed_raw_request(proxy.url, self.store, "GET", path)
+        self.assertEqual((failed.status, failed.error_code()), (500, "InternalError"))
+        status, body = admin_call(admin_url, "POST", "/rules",
+                                  {"fault": "error InternalError name=boom"})
+        self.assertEqual((status, body["error"]["code"]), (409, "name_taken"))
+        status, body = admin_call(admin_url, "POST", "/rules", {"fault": "truncate abc"})
+        self.assertEqual((status, body["error"]["code"]), (400, "invalid_rules"))
+        self.assertTrue(body["error"]["details"], body)
+        status, _ = admin_call(admin_url, "POST", "/rules/boom/disable")
+        self.assertEqual(status, 200)
+        self.assertEqual(harness.signed_raw_request(proxy.url, self.store, "GET", path).status, 200)
+        status, body = admin_call(admin_url, "DELETE", "/rules/nope")
+        self.assertEqual((status, body["error"]["code"]), (404, "no_such_rule"))
+        status, body = admin_call(admin_url, "DELETE", "/rules")
+        self.assertEqual((status, body["rules"]), (200, []))
+
+    def test_rules_file_with_three_mistakes_names_all_three(self):
+        rules = self.tmp / "bad.yaml"
+        rules.write_text(
+            "rules:\n"
+            "  - name: one\n"
+            "    actions: [{type: truncate, at: abc}]\n"
+            "  - name: two\n"
+            "    match: {operations: [GetObjects]}\n"
+            "    actions: [{type: reset}]\n"
+            "  - name: three\n"
+            "    schedule: {probability: 2}\n"
+            "    actions: [{type: reset}]\n")
+        result = subprocess.run(
+            [str(harness.proxy_binary()), "proxy", "--listen", "127.0.0.1:0", "--upstream",
+             self.origin.url, "--faults", str(rules)],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "")
+        for name, field in (("one", "at"), ("two", "operations"), ("three", "probability")):
+            self.assertRegex(result.stderr, rf"rule \d+ \({name}\):.*{field}")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
