@@ -95,6 +95,19 @@ class FaultRulesTest(unittest.TestCase):
         self.assertEqual(counters["injected"], 2, rules)
         self.assertGreaterEqual(counters["matched"], 3, rules)
 
+    def test_close_truncation_makes_boto3_fail_loudly(self):
+        source = self.tmp / "object.bin"
+        harness.make_random_file(source, 4 * MIB)
+        self.direct.upload_file(str(source), self.bucket, "cut.bin")
+        proxy = self.start_proxy("--fault", "truncate 50% op=GetObject")
+        client = harness.boto3_client(proxy.url, self.store)
+        response = client.get_object(Bucket=self.bucket, Key="cut.bin")
+        self.assertEqual(response["ContentLength"], 4 * MIB)  # the length header was kept
+        with self.assertRaises(Exception) as raised:
+            response["Body"].read()
+        # botocore notices the connection ended before Content-Length bytes arrived.
+        self.assertIn("IncompleteRead", type(raised.exception).__name__ + repr(raised.exception))
+
     def test_admin_api_changes_apply_to_the_next_exchange(self):
         self.direct.put_object(Bucket=self.bucket, Key="k", Body=b"hello")
         proxy = self.start_proxy("--admin", "127.0.0.1:0")
