@@ -1,4 +1,6 @@
-// reset-after: the response body breaks off with a TCP RST after a number of bytes.
+// reset-after and request-reset-after: a body breaks off with a TCP RST after a number of bytes
+// (the response on its way to the client, or the upload on its way to the store). One action
+// type applied in either direction.
 #include "faults/actions/action_params.hpp"
 #include "faults/actions/body_pacing.hpp"
 #include "faults/actions/kinds.hpp"
@@ -10,10 +12,11 @@ namespace {
 
 class reset_after_action final : public fault_action {
 public:
-  explicit reset_after_action(std::uint64_t bytes) : bytes_(bytes) {}
+  reset_after_action(std::string_view type, action_phase phase, std::uint64_t bytes)
+      : type_(type), phase_(phase), bytes_(bytes) {}
 
-  std::string_view type() const override { return "reset-after"; }
-  action_phase phase() const override { return action_phase::response_body; }
+  std::string_view type() const override { return type_; }
+  action_phase phase() const override { return phase_; }
   nlohmann::json to_json() const override { return {{"type", type()}, {"bytes", bytes_}}; }
 
   std::unique_ptr<body_filter> make_body_filter(random_engine&) const override {
@@ -21,30 +24,39 @@ public:
   }
 
 private:
+  std::string_view type_; // a literal from this file
+  action_phase phase_;
   std::uint64_t bytes_;
 };
 
 constexpr std::array<std::string_view, 1> parameters = {"bytes"};
 
-std::shared_ptr<const fault_action> parse_reset_after(const nlohmann::json& json,
-                                                      error_list& errors) {
-  param_reader params("reset-after", json, errors, parameters);
-  const auto bytes = params.size("bytes", need::required);
-  if (!params.ok()) {
-    return nullptr;
-  }
-  return std::make_shared<reset_after_action>(*bytes);
+action_kind reset_after_kind_for(std::string_view type, action_phase phase,
+                                 std::string_view summary) {
+  auto parse = [type, phase](const nlohmann::json& json,
+                             error_list& errors) -> std::shared_ptr<const fault_action> {
+    param_reader params(type, json, errors, parameters);
+    const auto bytes = params.size("bytes", need::required);
+    if (!params.ok()) {
+      return nullptr;
+    }
+    return std::make_shared<reset_after_action>(type, phase, *bytes);
+  };
+  return {type, phase, summary, {"bytes"}, parse, {parameters.begin(), parameters.end()}};
 }
 
 } // namespace
 
 action_kind reset_after_kind() {
-  return {"reset-after",
-          action_phase::response_body,
-          "send the first bytes of the response body, then reset the connection (TCP RST)",
-          {"bytes"},
-          parse_reset_after,
-          {parameters.begin(), parameters.end()}};
+  return reset_after_kind_for(
+      "reset-after", action_phase::response_body,
+      "send the first bytes of the response body, then reset the connection (TCP RST)");
+}
+
+action_kind request_reset_after_kind() {
+  return reset_after_kind_for("request-reset-after", action_phase::request_body,
+                              "forward the first bytes of the request body, then reset the "
+                              "client's connection (TCP RST)");
 }
 
 } // namespace s3fault::faults::actions

@@ -1,4 +1,5 @@
-// throttle: the response body trickles at a fixed rate, as from an overloaded store.
+// throttle and request-throttle: a body trickles at a fixed rate (a response from an overloaded
+// store, or an upload over a slow link). One action type applied in either direction.
 #include "faults/actions/action_params.hpp"
 #include "faults/actions/body_pacing.hpp"
 #include "faults/actions/kinds.hpp"
@@ -10,10 +11,11 @@ namespace {
 
 class throttle_action final : public fault_action {
 public:
-  explicit throttle_action(std::uint64_t rate) : rate_(rate) {}
+  throttle_action(std::string_view type, action_phase phase, std::uint64_t rate)
+      : type_(type), phase_(phase), rate_(rate) {}
 
-  std::string_view type() const override { return "throttle"; }
-  action_phase phase() const override { return action_phase::response_body; }
+  std::string_view type() const override { return type_; }
+  action_phase phase() const override { return phase_; }
   nlohmann::json to_json() const override {
     return {{"type", type()}, {"rate", format_rate(rate_)}};
   }
@@ -23,29 +25,37 @@ public:
   }
 
 private:
+  std::string_view type_; // a literal from this file
+  action_phase phase_;
   std::uint64_t rate_; // bytes per second
 };
 
 constexpr std::array<std::string_view, 1> parameters = {"rate"};
 
-std::shared_ptr<const fault_action> parse_throttle(const nlohmann::json& json, error_list& errors) {
-  param_reader params("throttle", json, errors, parameters);
-  const auto rate = params.rate("rate", need::required);
-  if (!params.ok()) {
-    return nullptr;
-  }
-  return std::make_shared<throttle_action>(*rate);
+action_kind throttle_kind_for(std::string_view type, action_phase phase, std::string_view summary) {
+  auto parse = [type, phase](const nlohmann::json& json,
+                             error_list& errors) -> std::shared_ptr<const fault_action> {
+    param_reader params(type, json, errors, parameters);
+    const auto rate = params.rate("rate", need::required);
+    if (!params.ok()) {
+      return nullptr;
+    }
+    return std::make_shared<throttle_action>(type, phase, *rate);
+  };
+  return {type, phase, summary, {"rate"}, parse, {parameters.begin(), parameters.end()}};
 }
 
 } // namespace
 
 action_kind throttle_kind() {
-  return {"throttle",
-          action_phase::response_body,
-          "send the response body at a fixed average rate in bytes per second",
-          {"rate"},
-          parse_throttle,
-          {parameters.begin(), parameters.end()}};
+  return throttle_kind_for("throttle", action_phase::response_body,
+                           "send the response body at a fixed average rate in bytes per second");
+}
+
+action_kind request_throttle_kind() {
+  return throttle_kind_for(
+      "request-throttle", action_phase::request_body,
+      "forward the request body to the store at a fixed average rate in bytes per second");
 }
 
 } // namespace s3fault::faults::actions
