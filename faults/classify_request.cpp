@@ -292,6 +292,9 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
       request.part_number = number;
     }
   }
+  if (!line.range.empty()) {
+    request.range = std::string(line.range);
+  }
   if (request.bucket.empty()) {
     request.operation = line.method == "GET" ? s3_operation::ListBuckets : s3_operation::Other;
   } else if (request.key.empty()) {

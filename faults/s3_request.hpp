@@ -43,6 +43,7 @@ struct request_line {
   std::string_view target;      // raw path and query as sent
   std::string_view host;        // Host header value, may be empty
   bool has_copy_source = false; // x-amz-copy-source present
+  std::string_view range{};     // Range header value, may be empty
 };
 
 struct s3_request {
@@ -50,6 +51,7 @@ struct s3_request {
   std::string bucket; // empty for service-level requests
   std::string key;    // URL-decoded; empty for bucket-level requests
   std::optional<std::uint32_t> part_number;
+  std::optional<std::string> range; // the Range header as sent ("bytes=0-9"), when present
   bool virtual_host = false;
   std::vector<std::pair<std::string, std::string>> query; // decoded, in request order
 

@@ -150,12 +150,15 @@ client_session::fault_context client_session::decide_faults(const request_parser
   }
   const auto& head = request.get();
   const auto host = head.find(http::field::host);
+  const auto range = head.find(http::field::range);
   const std::string_view method(head.method_string().data(), head.method_string().size());
   context.request = faults::classify_request(
       {method, std::string_view(head.target().data(), head.target().size()),
        host == head.end() ? std::string_view()
                           : std::string_view(host->value().data(), host->value().size()),
-       head.find("x-amz-copy-source") != head.end()},
+       head.find("x-amz-copy-source") != head.end(),
+       range == head.end() ? std::string_view()
+                           : std::string_view(range->value().data(), range->value().size())},
       owner_.config.s3_domains);
   context.decision =
       context.rules->decide(context.request, method, request_header_lookup(request), clock::now());

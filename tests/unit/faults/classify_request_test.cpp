@@ -145,6 +145,13 @@ TEST(Operations, NamesRoundTrip) {
   EXPECT_FALSE(parse_operation("GetObjects"));
 }
 
+TEST(ClassifyRequestRange, TheRangeHeaderIsKept) {
+  const auto ranged = classify_request({"GET", "/b/k", "h", false, "bytes=0-9"});
+  ASSERT_TRUE(ranged.range.has_value());
+  EXPECT_EQ(*ranged.range, "bytes=0-9");
+  EXPECT_FALSE(classify_request({"GET", "/b/k", "h", false}).range.has_value());
+}
+
 TEST(ClassifyRequestQuery, ValuesAreDecodedAndOrdered) {
   const auto request =
       classify_request({"GET", "/b?prefix=a%20b&delimiter=%2F&uploads", "h", false});
