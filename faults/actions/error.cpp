@@ -1,4 +1,6 @@
-// error: answer with an S3 error instead of the store; the store never sees the request.
+// error and forward-then-error: the client gets an S3 error. With `error` the store never sees
+// the request; with `forward-then-error` the store does the work first (the classic "did my PUT
+// happen?" ambiguity that makes retries overwrite or duplicate). One action type, two moments.
 #include "faults/actions/action_params.hpp"
 #include "faults/actions/kinds.hpp"
 #include "faults/actions/s3_error_reply.hpp"
@@ -8,9 +10,10 @@ namespace {
 
 class error_action final : public fault_action {
 public:
-  explicit error_action(s3_error_reply reply) : reply_(std::move(reply)) {}
+  error_action(std::string_view type, bool after_store, s3_error_reply reply)
+      : type_(type), after_store_(after_store), reply_(std::move(reply)) {}
 
-  std::string_view type() const override { return "error"; }
+  std::string_view type() const override { return type_; }
   action_phase phase() const override { return action_phase::before_store; }
   nlohmann::json to_json() const override {
     nlohmann::json out = {{"type", type()}};
@@ -20,32 +23,42 @@ public:
 
   void apply_before_store(before_store_effect& effect, const s3_request& request,
                           random_engine&) const override {
-    effect.respond = reply_.render(request);
+    (after_store_ ? effect.respond_after_store : effect.respond) = reply_.render(request);
   }
 
 private:
+  std::string_view type_; // a literal from this file
+  bool after_store_;
   s3_error_reply reply_;
 };
 
-std::shared_ptr<const fault_action> parse_error(const nlohmann::json& json, error_list& errors) {
-  param_reader params("error", json, errors, s3_error_reply_parameters);
-  auto reply = read_s3_error_reply(params);
-  if (!params.ok()) {
-    return nullptr;
-  }
-  return std::make_shared<error_action>(std::move(*reply));
+action_kind error_kind_for(std::string_view type, bool after_store, std::string_view summary) {
+  auto parse = [type, after_store](const nlohmann::json& json,
+                                   error_list& errors) -> std::shared_ptr<const fault_action> {
+    param_reader params(type, json, errors, s3_error_reply_parameters);
+    auto reply = read_s3_error_reply(params);
+    if (!params.ok()) {
+      return nullptr;
+    }
+    return std::make_shared<error_action>(type, after_store, std::move(*reply));
+  };
+  return {type,    action_phase::before_store,
+          summary, {"code", "status"},
+          parse,   {s3_error_reply_parameters.begin(), s3_error_reply_parameters.end()}};
 }
 
 } // namespace
 
 action_kind error_kind() {
-  return {"error",
-          action_phase::before_store,
-          "answer with an S3 error (XML body, request id, optional Retry-After) instead of the "
-          "store",
-          {"code", "status"},
-          parse_error,
-          {s3_error_reply_parameters.begin(), s3_error_reply_parameters.end()}};
+  return error_kind_for("error", false,
+                        "answer with an S3 error (XML body, request id, optional Retry-After) "
+                        "instead of the store");
+}
+
+action_kind forward_then_error_kind() {
+  return error_kind_for("forward-then-error", true,
+                        "let the store do the work, then answer the client with an S3 error "
+                        "instead");
 }
 
 } // namespace s3fault::faults::actions
