@@ -1,4 +1,5 @@
 // s3fault: one binary, one subcommand per job.
+#include "cli/audit_command.hpp"
 #include "cli/origin_command.hpp"
 #include "cli/proxy_command.hpp"
 
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("s3fault ") + S3FAULT_VERSION);
   auto run_proxy = s3fault::cli::add_proxy_command(app);
   auto run_origin = s3fault::cli::add_origin_command(app);
+  auto run_audit = s3fault::cli::add_audit_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -23,6 +25,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("origin")) {
     return run_origin();
+  }
+  if (app.got_subcommand("audit")) {
+    return run_audit();
   }
   return 2;
 }

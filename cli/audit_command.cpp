@@ -1,0 +1,237 @@
+#include "cli/audit_command.hpp"
+
+#include "conformance/audit/audit_reports.hpp"
+#include "conformance/audit/audit_runner.hpp"
+#include "conformance/audit/check_catalog.hpp"
+#include "conformance/origin/embedded_origin.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <unistd.h>
+
+namespace s3fault::cli {
+namespace {
+
+struct audit_options {
+  std::string endpoint;
+  std::string access_key;
+  std::string secret_key;
+  std::string region;
+  std::string bucket;
+  bool keep = false;
+  std::vector<std::string> checks;
+  bool strict = false;
+  std::string json_file;
+  std::string junit_file;
+  bool list = false;
+  std::string colour = "auto";
+  double timeout_seconds = 30;
+  std::string ca_file;
+  bool insecure = false;
+};
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+bool use_colour(const std::string& choice) {
+  if (choice == "always") {
+    return true;
+  }
+  if (choice == "never") {
+    return false;
+  }
+  return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+}
+
+/// Splits "a,b" arguments so `--checks part.*,range.*` and repeated --checks both work.
+std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
+  std::vector<std::string> globs;
+  for (const auto& argument : arguments) {
+    std::size_t start = 0;
+    while (start <= argument.size()) {
+      const auto comma = argument.find(',', start);
+      const auto piece = argument.substr(start, comma == std::string::npos ? std::string::npos
+                                                                           : comma - start);
+      if (!piece.empty()) {
+        globs.push_back(piece);
+      }
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+  }
+  if (globs.empty()) {
+    globs.push_back("*");
+  }
+  return globs;
+}
+
+void print_catalog(const std::vector<std::string>& globs) {
+  for (const auto* check : audit::select_checks(globs)) {
+    std::cout << check->id << std::string(check->id.size() < 36 ? 36 - check->id.size() : 1, ' ')
+              << audit::to_string(check->strength)
+              << std::string(8 - audit::to_string(check->strength).size(), ' ') << check->title
+              << "\n";
+  }
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "s3fault audit: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+int run_audit_command(const audit_options& options) {
+  const auto globs = split_globs(options.checks);
+  if (options.list) {
+    print_catalog(globs);
+    return 0;
+  }
+  if (options.access_key.empty() != options.secret_key.empty()) {
+    std::cerr << "s3fault audit: --access-key and --secret-key go together\n";
+    return 2;
+  }
+  // No --endpoint: the embedded origin, started here, is the store under audit.
+  std::unique_ptr<origin::embedded_origin> embedded;
+  audit::audit_settings settings;
+  settings.client.endpoint = options.endpoint;
+  if (options.endpoint.empty()) {
+    try {
+      embedded = std::make_unique<origin::embedded_origin>();
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault audit: cannot start the embedded origin: " << error.what() << "\n";
+      return 2;
+    }
+    settings.client.endpoint = embedded->url();
+    std::cout << "no --endpoint: auditing the embedded origin at " << embedded->url() << "\n";
+  }
+  settings.client.credentials = {
+      options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
+      options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
+                                 : options.secret_key,
+      ""};
+  settings.client.region =
+      options.region.empty() ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
+                             : options.region;
+  settings.client.user_agent = "s3fault-audit";
+  settings.client.tls.ca_file = options.ca_file;
+  settings.client.tls.insecure = options.insecure;
+  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(options.timeout_seconds));
+  settings.client.timeouts.connect = timeout;
+  settings.client.timeouts.write = timeout;
+  settings.client.timeouts.first_byte = timeout;
+  settings.client.timeouts.read_idle = timeout;
+  settings.bucket = options.bucket;
+  settings.keep = options.keep;
+  settings.check_globs = globs;
+  settings.strict = options.strict;
+
+  audit::text_report table(std::cout, use_colour(options.colour));
+  audit::audit_observer observer;
+  observer.fixtures_ready = [&](const audit::fixture_set& fixtures) {
+    table.begin(settings.client.endpoint, fixtures.bucket);
+  };
+  observer.check_done = [&](const audit::check_result& result) { table.check_done(result); };
+  observer.cleanup_problem = [](const std::string& problem) {
+    std::cerr << "s3fault audit: left behind: " << problem << "\n";
+  };
+  audit::audit_report report;
+  try {
+    report = audit::run_audit(settings, observer);
+  } catch (const audit::store_unusable& error) {
+    std::cerr << "s3fault audit: the store at " << settings.client.endpoint
+              << " cannot be audited: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault audit: " << error.what() << "\n";
+    return 2;
+  }
+  table.finish(report);
+  if (options.keep) {
+    std::cout << "kept: bucket " << report.bucket << " and its s3fault-audit/ objects\n";
+  }
+  bool written = true;
+  if (!options.json_file.empty()) {
+    written = write_file(options.json_file, audit::json_report(report)) && written;
+  }
+  if (!options.junit_file.empty()) {
+    written = write_file(options.junit_file, audit::junit_report(report)) && written;
+  }
+  if (!written) {
+    return 2;
+  }
+  return audit::audit_exit_status(report);
+}
+
+} // namespace
+
+std::function<int()> add_audit_command(CLI::App& app) {
+  auto options = std::make_shared<audit_options>();
+  auto* command = app.add_subcommand(
+      "audit",
+      "Checks a store against the GetObject contract (partNumber, Range, conditionals, ETags,\n"
+      "errors, checksums) and says exactly where it deviates. It creates a bucket and five\n"
+      "fixtures (single PUT, multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte),\n"
+      "runs every check, and removes them again.\n"
+      "Verdicts: PASS, FAIL, DEVIATION (a known alternative other stores show, still not a\n"
+      "pass), SKIP (optional feature absent) and ERROR (no answer).\n"
+      "Exit status: 0 when every MUST check passed (with --strict, every SHOULD too), 1 when\n"
+      "not, 2 when the store cannot be used at all (the reason is printed).\n\n"
+      "Examples:\n"
+      "  s3fault audit                                   # the embedded origin\n"
+      "  s3fault audit --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"
+      "    --junit audit.xml --json audit.json\n"
+      "  s3fault audit --endpoint http://127.0.0.1:9000 --checks 'part.*'\n"
+      "  s3fault audit --list");
+  command->add_option("--endpoint", options->endpoint,
+                      "Store URL http(s)://HOST[:PORT]; default: an embedded origin started for "
+                      "this audit");
+  command->add_option("--access-key", options->access_key,
+                      "Access key (default: $AWS_ACCESS_KEY_ID, else 's3fault')");
+  command->add_option("--secret-key", options->secret_key,
+                      "Secret key (default: $AWS_SECRET_ACCESS_KEY, else 's3fault-secret')");
+  command->add_option("--region", options->region,
+                      "Region to sign for (default: $AWS_REGION, else us-east-1)");
+  command->add_option("--bucket", options->bucket,
+                      "Use this existing bucket (fixtures go under s3fault-audit/<random>/); "
+                      "default: create s3fault-audit-<random>");
+  command->add_flag("--keep", options->keep, "Leave the bucket and fixtures in place afterwards");
+  command->add_option("--checks", options->checks,
+                      "Run only the checks whose ID matches a glob (comma-separated or repeated), "
+                      "e.g. 'part.*,range.suffix'");
+  command->add_flag("--strict", options->strict, "SHOULD checks decide the exit status too");
+  command->add_option("--json", options->json_file,
+                      "Write the full report (every expectation and exchange) as JSON");
+  command->add_option("--junit", options->junit_file,
+                      "Write JUnit XML, one testcase per check (FAIL and DEVIATION as failures)");
+  command->add_flag("--list", options->list, "Print the catalog (ID, level, title) and exit");
+  command->add_option("--color", options->colour, "Colour the table: auto (on a terminal), "
+                                                  "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  command
+      ->add_option("--timeout", options->timeout_seconds,
+                   "Seconds each request may take to connect, send, start answering or stall")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--ca", options->ca_file, "PEM file of CAs to trust for an https endpoint");
+  command->add_flag("--insecure", options->insecure,
+                    "Do not verify the https endpoint's certificate");
+  return [options]() { return run_audit_command(*options); };
+}
+
+} // namespace s3fault::cli

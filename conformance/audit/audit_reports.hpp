@@ -1,0 +1,38 @@
+#pragma once
+// The audit's three outputs, all from the same audit_report: a table for people (grouped by
+// area, colour on a terminal, printed as checks finish), JSON for tools, JUnit XML for CI (one
+// testcase per check).
+#include "conformance/audit/audit_types.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace s3fault::audit {
+
+/// 0 when every MUST (with strict, every SHOULD too) passed or was skipped, else 1.
+int audit_exit_status(const audit_report& report);
+
+/// Prints the table as results arrive: an area heading when the area changes, one line per
+/// check, and for anything but PASS the reason and the expectations that were not met.
+class text_report {
+public:
+  text_report(std::ostream& out, bool colour) : out_(out), colour_(colour) {}
+  void begin(const std::string& endpoint, const std::string& bucket);
+  void check_done(const check_result& result);
+  /// The closing lines: "N passed, N failed, ..." and what decided the exit status.
+  void finish(const audit_report& report);
+
+private:
+  std::string paint(std::string_view text, const char* code) const;
+  std::ostream& out_;
+  bool colour_;
+  std::string area_;
+};
+
+/// The report as a JSON document (every expectation and exchange included).
+std::string json_report(const audit_report& report);
+/// The report as JUnit XML: FAIL and DEVIATION are <failure>, ERROR is <error>, SKIP is
+/// <skipped>; the level is in each testcase's name and message.
+std::string junit_report(const audit_report& report);
+
+} // namespace s3fault::audit

@@ -1,0 +1,130 @@
+#include "conformance/audit/audit_reports.hpp"
+
+#include <cstdio>
+
+namespace s3fault::audit {
+namespace {
+
+constexpr const char* green = "32";
+constexpr const char* red = "31";
+constexpr const char* yellow = "33";
+constexpr const char* cyan = "36";
+constexpr const char* bold = "1";
+constexpr const char* dim = "2";
+
+const char* verdict_colour(verdict value) {
+  switch (value) {
+  case verdict::pass:
+    return green;
+  case verdict::fail:
+  case verdict::error:
+    return red;
+  case verdict::deviation:
+    return yellow;
+  case verdict::skip:
+    return cyan;
+  }
+  return bold;
+}
+
+std::string padded(std::string_view text, std::size_t width) {
+  std::string line(text);
+  if (line.size() < width) {
+    line.append(width - line.size(), ' ');
+  }
+  return line;
+}
+
+std::string format_duration(double seconds) {
+  char text[32];
+  if (seconds < 1) {
+    std::snprintf(text, sizeof text, "%.0f ms", seconds * 1000);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  }
+  return text;
+}
+
+// Long failures (every part of every object) are cut to this many lines in the table; the JSON
+// keeps them all.
+constexpr std::size_t max_unmet_lines = 6;
+
+} // namespace
+
+int audit_exit_status(const audit_report& report) {
+  return count_verdicts(report).gating_failures == 0 ? 0 : 1;
+}
+
+std::string text_report::paint(std::string_view text, const char* code) const {
+  if (!colour_) {
+    return std::string(text);
+  }
+  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
+}
+
+void text_report::begin(const std::string& endpoint, const std::string& bucket) {
+  out_ << paint("s3fault audit", bold) << " of " << endpoint << " (bucket " << bucket
+       << ")\n";
+  out_.flush();
+}
+
+void text_report::check_done(const check_result& result) {
+  if (result.area != area_) {
+    area_ = result.area;
+    out_ << "\n" << paint(area_title(area_), bold) << "\n";
+  }
+  const auto name = to_string(result.outcome.result);
+  out_ << "  " << paint(padded(name, 9), verdict_colour(result.outcome.result)) << "  "
+       << padded(to_string(result.strength), 6) << "  " << padded(result.id, 36) << " "
+       << padded(result.title, 66) << " " << paint(format_duration(result.seconds), dim) << "\n";
+  const std::string indent(13, ' ');
+  if (!result.outcome.reason.empty()) {
+    out_ << indent << result.outcome.reason << "\n";
+  }
+  std::size_t shown = 0, unmet = 0;
+  for (const auto& point : result.outcome.expectations) {
+    if (point.met) {
+      continue;
+    }
+    ++unmet;
+    if (shown < max_unmet_lines) {
+      out_ << indent << "expected " << point.expected << "\n"
+           << indent << paint("observed ", verdict_colour(result.outcome.result))
+           << point.observed << "\n";
+      ++shown;
+    }
+  }
+  if (unmet > shown) {
+    out_ << indent << "... and " << (unmet - shown) << " more (all of them in --json)\n";
+  }
+  out_.flush();
+}
+
+void text_report::finish(const audit_report& report) {
+  const auto totals = count_verdicts(report);
+  out_ << "\n"
+       << paint(std::to_string(totals.passed) + " passed", green) << ", "
+       << paint(std::to_string(totals.failed) + " failed", totals.failed ? red : green) << ", "
+       << totals.deviations << (totals.deviations == 1 ? " deviation" : " deviations") << ", "
+       << totals.skipped << " skipped, " << totals.errors
+       << (totals.errors == 1 ? " error" : " errors") << " (" << report.results.size()
+       << " checks in " << format_duration(report.seconds) << ")\n";
+  std::string not_met;
+  for (const auto& result : report.results) {
+    if (is_gating_failure(result, report.strict)) {
+      not_met += (not_met.empty() ? "" : ", ") + result.id;
+    }
+  }
+  const std::string levels = report.strict ? "MUST and SHOULD" : "MUST";
+  if (not_met.empty()) {
+    out_ << paint("every " + levels + " check passed", green) << "\n";
+  } else {
+    out_ << paint(std::to_string(totals.gating_failures) + " " + levels + " check" +
+                      (totals.gating_failures == 1 ? "" : "s") + " not met: ",
+                  red)
+         << not_met << "\n";
+  }
+  out_.flush();
+}
+
+} // namespace s3fault::audit
