@@ -57,8 +57,8 @@ std::vector<std::string> split_globs(const std::vector<std::string>& arguments) 
     std::size_t start = 0;
     while (start <= argument.size()) {
       const auto comma = argument.find(',', start);
-      const auto piece = argument.substr(start, comma == std::string::npos ? std::string::npos
-                                                                           : comma - start);
+      const auto piece =
+          argument.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!piece.empty()) {
         globs.push_back(piece);
       }
@@ -123,9 +123,9 @@ int run_audit_command(const audit_options& options) {
       options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
                                  : options.secret_key,
       ""};
-  settings.client.region =
-      options.region.empty() ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
-                             : options.region;
+  settings.client.region = options.region.empty()
+                               ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
+                               : options.region;
   settings.client.user_agent = "s3fault-audit";
   settings.client.tls.ca_file = options.ca_file;
   settings.client.tls.insecure = options.insecure;
@@ -219,8 +219,10 @@ std::function<int()> add_audit_command(CLI::App& app) {
   command->add_option("--junit", options->junit_file,
                       "Write JUnit XML, one testcase per check (FAIL and DEVIATION as failures)");
   command->add_flag("--list", options->list, "Print the catalog (ID, level, title) and exit");
-  command->add_option("--color", options->colour, "Colour the table: auto (on a terminal), "
-                                                  "always or never")
+  command
+      ->add_option("--color", options->colour,
+                   "Colour the table: auto (on a terminal), "
+                   "always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   command

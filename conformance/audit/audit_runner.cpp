@@ -107,7 +107,8 @@ audit_report run_audit(const audit_settings& settings, const audit_observer& obs
       }
     }
   }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }
 

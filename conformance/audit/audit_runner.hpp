@@ -12,8 +12,8 @@ namespace s3fault::audit {
 
 struct audit_settings {
   client::client_config client;
-  std::string bucket;        // empty: a new bucket named s3fault-audit-<random>
-  bool keep = false;         // leave the bucket and fixtures in place
+  std::string bucket;                        // empty: a new bucket named s3fault-audit-<random>
+  bool keep = false;                         // leave the bucket and fixtures in place
   std::vector<std::string> check_globs{"*"}; // IDs to run (fnmatch globs)
   bool strict = false;
   fixture_plan plan{};

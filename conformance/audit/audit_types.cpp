@@ -31,8 +31,8 @@ std::string_view to_string(verdict value) {
 }
 
 bool is_gating_failure(const check_result& result, bool strict) {
-  const bool gating = result.strength == level::must ||
-                      (strict && result.strength == level::should);
+  const bool gating =
+      result.strength == level::must || (strict && result.strength == level::should);
   const auto v = result.outcome.result;
   return gating && (v == verdict::fail || v == verdict::deviation || v == verdict::error);
 }

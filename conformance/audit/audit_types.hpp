@@ -56,9 +56,9 @@ class check_context;
 
 /// A catalog entry.
 struct check_definition {
-  std::string id;     // "part.count-header": area, then what
-  std::string area;   // "part", "range", ... (groups the table)
-  std::string title;  // one line
+  std::string id;    // "part.count-header": area, then what
+  std::string area;  // "part", "range", ... (groups the table)
+  std::string title; // one line
   level strength = level::must;
   std::string clause; // the contract's words this check tests
   std::function<void(check_context&)> run;

@@ -10,9 +10,10 @@ namespace {
 
 // The headers a GetObject reader depends on; the reports show these for every exchange.
 constexpr std::string_view recorded_headers[] = {
-    "Content-Length", "Content-Range", "ETag",         "x-amz-mp-parts-count", "Accept-Ranges",
-    "Content-Type",   "Last-Modified", "x-amz-checksum-crc32", "x-amz-checksum-crc32c",
-    "x-amz-checksum-sha1", "x-amz-checksum-sha256", "x-amz-checksum-type"};
+    "Content-Length",       "Content-Range",         "ETag",
+    "x-amz-mp-parts-count", "Accept-Ranges",         "Content-Type",
+    "Last-Modified",        "x-amz-checksum-crc32",  "x-amz-checksum-crc32c",
+    "x-amz-checksum-sha1",  "x-amz-checksum-sha256", "x-amz-checksum-type"};
 
 client::get_options with_hashed_body(client::get_options options) {
   options.read.target = client::body_target::memory();
@@ -20,7 +21,9 @@ client::get_options with_hashed_body(client::get_options options) {
   return options;
 }
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string quoted(std::string_view text) {
+  return "\"" + std::string(text) + "\"";
+}
 
 std::string prefixed(std::string_view what, std::string text) {
   if (what.empty()) {
@@ -110,7 +113,9 @@ client::response check_context::head_part(const fixture& object, long part_numbe
   return head(object, options);
 }
 
-void check_context::created_key(std::string key) { created_keys_.push_back(std::move(key)); }
+void check_context::created_key(std::string key) {
+  created_keys_.push_back(std::move(key));
+}
 
 bool check_context::expect(bool met, std::string expected, std::string observed) {
   outcome_.expectations.push_back({std::move(expected), std::move(observed), met});
@@ -149,9 +154,8 @@ bool check_context::expect_no_header(const client::response& response, std::stri
 
 bool check_context::expect_body(const client::response& response, std::string_view bytes,
                                 std::string_view what) {
-  const std::string expected =
-      prefixed(what, std::to_string(bytes.size()) + " bytes, sha256 " +
-                         s3::sha256_hex(bytes).substr(0, 16) + "...");
+  const std::string expected = prefixed(what, std::to_string(bytes.size()) + " bytes, sha256 " +
+                                                  s3::sha256_hex(bytes).substr(0, 16) + "...");
   if (!response.head_received()) {
     return expect(false, expected, prefixed(what, describe_status(response)));
   }
@@ -166,8 +170,8 @@ bool check_context::expect_body(const client::response& response, std::string_vi
   if (got == bytes && !response.failure) {
     return expect(true, expected, prefixed(what, seen));
   }
-  const auto [first_diff, _] = std::mismatch(got.begin(), got.begin() + std::min(got.size(), bytes.size()),
-                                             bytes.begin());
+  const auto [first_diff, _] =
+      std::mismatch(got.begin(), got.begin() + std::min(got.size(), bytes.size()), bytes.begin());
   const auto offset = static_cast<std::size_t>(first_diff - got.begin());
   if (offset < std::min(got.size(), bytes.size())) {
     seen += ", first difference at offset " + std::to_string(offset);
@@ -185,8 +189,7 @@ bool check_context::expect_head_error(const client::response& response, unsigned
 }
 
 bool check_context::expect_no_body(const client::response& response, std::string_view what) {
-  return expect(response.head_received() && response.body_bytes == 0,
-                prefixed(what, "no body"),
+  return expect(response.head_received() && response.body_bytes == 0, prefixed(what, "no body"),
                 prefixed(what, response.head_received()
                                    ? std::to_string(response.body_bytes) + " body bytes"
                                    : describe_status(response)));
@@ -241,8 +244,8 @@ void check_context::conclude() {
   }
 }
 
-std::string describe_request(std::string_view method, std::string_view bucket,
-                             std::string_view key, const client::get_options& options) {
+std::string describe_request(std::string_view method, std::string_view bucket, std::string_view key,
+                             const client::get_options& options) {
   std::string text = std::string(method) + " /" + std::string(bucket) + "/" + std::string(key);
   std::string query;
   if (options.part_number) {
@@ -282,7 +285,9 @@ std::string content_range(std::uint64_t first, std::uint64_t last, std::uint64_t
          std::to_string(total);
 }
 
-std::string md5_etag(std::string_view bytes) { return quoted(s3::md5_hex(bytes)); }
+std::string md5_etag(std::string_view bytes) {
+  return quoted(s3::md5_hex(bytes));
+}
 
 std::string multipart_etag(const fixture& object) {
   std::string digests;

@@ -54,8 +54,7 @@ public:
   bool expect_no_header(const client::response& response, std::string_view name,
                         std::string_view what);
   /// The body is exactly `bytes` (length, then content; the first differing offset is named).
-  bool expect_body(const client::response& response, std::string_view bytes,
-                   std::string_view what);
+  bool expect_body(const client::response& response, std::string_view bytes, std::string_view what);
   /// No body bytes (HEAD, 304).
   bool expect_no_body(const client::response& response, std::string_view what);
   /// `status` with an S3 error body whose <Code> is `code` (HEAD: status only, no body).
@@ -63,8 +62,7 @@ public:
                     std::string_view what);
 
   /// A HEAD error: `status` and no body (HEAD errors carry none, so there is no code to read).
-  bool expect_head_error(const client::response& response, unsigned status,
-                         std::string_view what);
+  bool expect_head_error(const client::response& response, unsigned status, std::string_view what);
 
   // --- other verdicts --------------------------------------------------------------------------
   /// The store did a known alternative (still not a pass; several add up in the reason).
@@ -91,8 +89,8 @@ private:
 };
 
 /// "GET /bucket/key?partNumber=2 [Range: bytes=0-9, If-Match: "..."]"
-std::string describe_request(std::string_view method, std::string_view bucket,
-                             std::string_view key, const client::get_options& options);
+std::string describe_request(std::string_view method, std::string_view bucket, std::string_view key,
+                             const client::get_options& options);
 /// `"bytes S-E/TOTAL"` for a part or range.
 std::string content_range(std::uint64_t first, std::uint64_t last, std::uint64_t total);
 /// The quoted hex MD5 ETag of `bytes`.

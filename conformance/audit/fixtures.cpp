@@ -10,8 +10,8 @@ std::string describe_failure(std::string_view step, const client::response& resp
   std::string text(step);
   text += ": ";
   if (!response.head_received()) {
-    text += response.failure.message.empty() ? std::string("no response")
-                                             : response.failure.message;
+    text +=
+        response.failure.message.empty() ? std::string("no response") : response.failure.message;
     return text;
   }
   text += std::to_string(response.status) + " " + response.reason;
@@ -41,8 +41,8 @@ std::string header_or_empty(const client::response& response, std::string_view n
 void upload_single(client::s3_client& client, const std::string& bucket, fixture& object) {
   client::put_options options;
   options.content_type = object.content_type;
-  const auto put = client.put_object(bucket, object.key,
-                                     client::body_source::from_view(object.data), options);
+  const auto put =
+      client.put_object(bucket, object.key, client::body_source::from_view(object.data), options);
   require_ok("uploading fixture " + object.name + " (PUT " + object.key + ")", put);
   object.upload_etag = header_or_empty(put, "ETag");
 }
@@ -58,9 +58,8 @@ void upload_multipart(client::s3_client& client, const std::string& bucket, fixt
   const std::string upload_id = created.value->upload_id;
   std::vector<client::completed_part> parts;
   for (std::size_t number = 1; number <= object.part_count(); ++number) {
-    const auto part = client.upload_part(
-        bucket, object.key, upload_id, static_cast<int>(number),
-        client::body_source::from_view(object.part_bytes(number)));
+    const auto part = client.upload_part(bucket, object.key, upload_id, static_cast<int>(number),
+                                         client::body_source::from_view(object.part_bytes(number)));
     if (!part.ok()) {
       client.abort_multipart_upload(bucket, object.key, upload_id);
       throw store_unusable(describe_failure("uploading fixture " + object.name + " (UploadPart " +
@@ -129,9 +128,8 @@ std::string seeded_bytes(std::uint64_t count, std::uint32_t seed) {
   return bytes;
 }
 
-fixture_set create_fixtures(client::s3_client& client, const std::string& bucket,
-                            bool bucket_given, const std::string& prefix,
-                            const fixture_plan& plan) {
+fixture_set create_fixtures(client::s3_client& client, const std::string& bucket, bool bucket_given,
+                            const std::string& prefix, const fixture_plan& plan) {
   fixture_set set;
   set.bucket = bucket;
   set.prefix = prefix;

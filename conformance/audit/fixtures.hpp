@@ -63,9 +63,8 @@ struct fixture_set {
 /// Creates the bucket (unless `bucket_given`) and uploads every fixture under `prefix`. Throws
 /// store_unusable naming the step and the store's answer when any of it fails; whatever was
 /// created before the failure is removed again.
-fixture_set create_fixtures(client::s3_client& client, const std::string& bucket,
-                            bool bucket_given, const std::string& prefix,
-                            const fixture_plan& plan = {});
+fixture_set create_fixtures(client::s3_client& client, const std::string& bucket, bool bucket_given,
+                            const std::string& prefix, const fixture_plan& plan = {});
 
 /// Deletes the fixtures and extra keys, then the bucket if the audit created it. Returns the
 /// problems (empty when everything went), so the report can say what was left behind.

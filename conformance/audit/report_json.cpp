@@ -61,25 +61,24 @@ std::string json_report(const audit_report& report) {
       not_met.push_back(result.id);
     }
   }
-  const nlohmann::json document = {
-      {"tool", "s3fault audit"},
-      {"version", S3FAULT_VERSION},
-      {"endpoint", report.endpoint},
-      {"bucket", report.bucket},
-      {"store_server", report.store_server},
-      {"started_at", report.started_at},
-      {"seconds", report.seconds},
-      {"strict", report.strict},
-      {"summary",
-       {{"checks", report.results.size()},
-        {"passed", totals.passed},
-        {"failed", totals.failed},
-        {"deviations", totals.deviations},
-        {"skipped", totals.skipped},
-        {"errors", totals.errors},
-        {"not_met", not_met},
-        {"exit_status", audit_exit_status(report)}}},
-      {"checks", checks}};
+  const nlohmann::json document = {{"tool", "s3fault audit"},
+                                   {"version", S3FAULT_VERSION},
+                                   {"endpoint", report.endpoint},
+                                   {"bucket", report.bucket},
+                                   {"store_server", report.store_server},
+                                   {"started_at", report.started_at},
+                                   {"seconds", report.seconds},
+                                   {"strict", report.strict},
+                                   {"summary",
+                                    {{"checks", report.results.size()},
+                                     {"passed", totals.passed},
+                                     {"failed", totals.failed},
+                                     {"deviations", totals.deviations},
+                                     {"skipped", totals.skipped},
+                                     {"errors", totals.errors},
+                                     {"not_met", not_met},
+                                     {"exit_status", audit_exit_status(report)}}},
+                                   {"checks", checks}};
   return document.dump(2) + "\n";
 }
 

@@ -43,10 +43,9 @@ void add_testcase(pugi::xml_node suite, const check_result& result) {
   case verdict::deviation: {
     auto failure = testcase.append_child("failure");
     failure.append_attribute("type") = std::string(to_string(result.outcome.result)).c_str();
-    failure.append_attribute("message") =
-        (std::string(to_string(result.outcome.result)) + " " + result.title + ": " +
-         first_line(result))
-            .c_str();
+    failure.append_attribute("message") = (std::string(to_string(result.outcome.result)) + " " +
+                                           result.title + ": " + first_line(result))
+                                              .c_str();
     failure.text() = unmet_text(result).c_str();
     break;
   }
@@ -95,8 +94,8 @@ std::string junit_report(const audit_report& report) {
       }
       ++tests;
       seconds += result.seconds;
-      failures += result.outcome.result == verdict::fail ||
-                  result.outcome.result == verdict::deviation;
+      failures +=
+          result.outcome.result == verdict::fail || result.outcome.result == verdict::deviation;
       errors += result.outcome.result == verdict::error;
       skipped += result.outcome.result == verdict::skip;
       add_testcase(suite, result);

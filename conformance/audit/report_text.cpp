@@ -63,8 +63,7 @@ std::string text_report::paint(std::string_view text, const char* code) const {
 }
 
 void text_report::begin(const std::string& endpoint, const std::string& bucket) {
-  out_ << paint("s3fault audit", bold) << " of " << endpoint << " (bucket " << bucket
-       << ")\n";
+  out_ << paint("s3fault audit", bold) << " of " << endpoint << " (bucket " << bucket << ")\n";
   out_.flush();
 }
 
@@ -89,8 +88,8 @@ void text_report::check_done(const check_result& result) {
     ++unmet;
     if (shown < max_unmet_lines) {
       out_ << indent << "expected " << point.expected << "\n"
-           << indent << paint("observed ", verdict_colour(result.outcome.result))
-           << point.observed << "\n";
+           << indent << paint("observed ", verdict_colour(result.outcome.result)) << point.observed
+           << "\n";
       ++shown;
     }
   }

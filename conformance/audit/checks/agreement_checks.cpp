@@ -29,8 +29,8 @@ void check_head_get(check_context& ctx) {
       const auto from_get = get.header(name);
       ctx.expect(from_head && from_get && *from_head == *from_get,
                  object->name + ": the same " + name + " on HEAD and GET",
-                 object->name + ": HEAD " + std::string(from_head.value_or("(none)")) +
-                     ", GET " + std::string(from_get.value_or("(none)")));
+                 object->name + ": HEAD " + std::string(from_head.value_or("(none)")) + ", GET " +
+                     std::string(from_get.value_or("(none)")));
     }
   }
 }
@@ -54,7 +54,9 @@ void check_full_get_single(check_context& ctx) {
   expect_whole_read(ctx, ctx.fixtures().one_byte);
 }
 
-void check_zero_byte(check_context& ctx) { expect_whole_read(ctx, ctx.fixtures().empty); }
+void check_zero_byte(check_context& ctx) {
+  expect_whole_read(ctx, ctx.fixtures().empty);
+}
 
 void check_head_length(check_context& ctx) {
   for (const fixture* object : ctx.fixtures().all()) {
@@ -70,11 +72,12 @@ void check_listing(check_context& ctx) {
   client::list_objects_options options;
   options.prefix = ctx.fixtures().prefix;
   const auto listed = ctx.client().list_objects_v2(ctx.fixtures().bucket, options);
-  ctx.record(listed.raw, "GET /" + ctx.fixtures().bucket + "?list-type=2&prefix=" +
-                             ctx.fixtures().prefix);
+  ctx.record(listed.raw,
+             "GET /" + ctx.fixtures().bucket + "?list-type=2&prefix=" + ctx.fixtures().prefix);
   if (!listed.ok()) {
     ctx.expect(false, "ListObjectsV2 answers 200 with a listing",
-               listed.raw.describe() + (listed.parse_error.empty() ? "" : ": " + listed.parse_error));
+               listed.raw.describe() +
+                   (listed.parse_error.empty() ? "" : ": " + listed.parse_error));
     return;
   }
   for (const fixture* object : ctx.fixtures().all()) {
@@ -106,8 +109,8 @@ void check_last_modified(check_context& ctx) {
 } // namespace
 
 void add_agreement_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "agree", std::move(title), strength, std::move(clause), run});
   };
   add("agree.full-get-multipart", "A full GET of a multipart object is intact", level::must,

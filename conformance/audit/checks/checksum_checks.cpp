@@ -22,8 +22,9 @@ void check_single_put(check_context& ctx, const std::string& algorithm) {
   ctx.created_key(key);
   client::put_options put;
   put.checksum_algorithm = algorithm;
-  const auto& stored = ctx.record(client.put_object(bucket, key, client::body_source::from_view(data), put),
-                                  "PUT /" + bucket + "/" + key + " [x-amz-checksum-" + algorithm + "]");
+  const auto& stored =
+      ctx.record(client.put_object(bucket, key, client::body_source::from_view(data), put),
+                 "PUT /" + bucket + "/" + key + " [x-amz-checksum-" + algorithm + "]");
   if (!stored.ok()) {
     ctx.skip("the store refused a PUT with x-amz-checksum-" + algorithm + ": " + stored.describe());
     return;
@@ -40,8 +41,12 @@ void check_single_put(check_context& ctx, const std::string& algorithm) {
   ctx.expect_body(read, data, "GET with checksum mode");
 }
 
-void check_single_crc32(check_context& ctx) { check_single_put(ctx, "crc32"); }
-void check_single_sha256(check_context& ctx) { check_single_put(ctx, "sha256"); }
+void check_single_crc32(check_context& ctx) {
+  check_single_put(ctx, "crc32");
+}
+void check_single_sha256(check_context& ctx) {
+  check_single_put(ctx, "sha256");
+}
 
 void check_multipart_composite(check_context& ctx) {
   auto& client = ctx.client();
@@ -51,7 +56,8 @@ void check_multipart_composite(check_context& ctx) {
   client::put_options create;
   create.checksum_algorithm = "crc32";
   const auto created = client.create_multipart_upload(bucket, key, create);
-  ctx.record(created.raw, "POST /" + bucket + "/" + key + "?uploads [x-amz-checksum-algorithm: CRC32]");
+  ctx.record(created.raw,
+             "POST /" + bucket + "/" + key + "?uploads [x-amz-checksum-algorithm: CRC32]");
   if (!created.ok()) {
     ctx.skip("the store refused CreateMultipartUpload with x-amz-checksum-algorithm: " +
              created.raw.describe());
@@ -65,11 +71,12 @@ void check_multipart_composite(check_context& ctx) {
     const auto part = ctx.record(
         client.upload_part(bucket, key, created.value->upload_id, static_cast<int>(number),
                            client::body_source::from_view(source.part_bytes(number)), options),
-        "PUT /" + bucket + "/" + key + "?partNumber=" + std::to_string(number) + " [x-amz-checksum-crc32]");
+        "PUT /" + bucket + "/" + key + "?partNumber=" + std::to_string(number) +
+            " [x-amz-checksum-crc32]");
     const auto value = checksum_of("crc32", source.part_bytes(number));
     raw_checksums += s3::base64_decode(value).value_or("");
-    parts.push_back({static_cast<int>(number), std::string(part.header("ETag").value_or("")), value,
-                     "crc32"});
+    parts.push_back(
+        {static_cast<int>(number), std::string(part.header("ETag").value_or("")), value, "crc32"});
   }
   const auto completed =
       client.complete_multipart_upload(bucket, key, created.value->upload_id, parts);
@@ -88,8 +95,8 @@ void check_multipart_composite(check_context& ctx) {
     ctx.skip("the store does not return x-amz-checksum-crc32 for a multipart object");
     return;
   }
-  const std::string composite = checksum_of("crc32", raw_checksums) + "-" +
-                                std::to_string(source.part_count());
+  const std::string composite =
+      checksum_of("crc32", raw_checksums) + "-" + std::to_string(source.part_count());
   const std::string full = checksum_of("crc32", source.data);
   const std::string seen(read.header("x-amz-checksum-crc32").value_or(""));
   ctx.expect(seen == composite || seen == full,
@@ -101,8 +108,8 @@ void check_multipart_composite(check_context& ctx) {
 } // namespace
 
 void add_checksum_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back(
         {std::move(id), "checksum", std::move(title), strength, std::move(clause), run});
   };
@@ -110,8 +117,7 @@ void add_checksum_checks(std::vector<check_definition>& catalog) {
       "With x-amz-checksum-mode: ENABLED, a GET returns x-amz-checksum-<algo> if the object was "
       "uploaded with one",
       check_single_crc32);
-  add("checksum.single-sha256", "A SHA-256 sent with a PUT comes back in checksum mode",
-      level::may,
+  add("checksum.single-sha256", "A SHA-256 sent with a PUT comes back in checksum mode", level::may,
       "With x-amz-checksum-mode: ENABLED, a GET returns x-amz-checksum-<algo> if the object was "
       "uploaded with one",
       check_single_sha256);

@@ -9,7 +9,9 @@ namespace {
 constexpr const char* long_ago = "Sat, 01 Jan 2000 00:00:00 GMT";
 constexpr const char* other_etag = "\"00000000000000000000000000000000\"";
 
-const fixture& subject(check_context& ctx) { return ctx.fixtures().single; }
+const fixture& subject(check_context& ctx) {
+  return ctx.fixtures().single;
+}
 
 void expect_full_read(check_context& ctx, const client::response& read, const fixture& object,
                       const std::string& label) {
@@ -77,8 +79,7 @@ void check_if_unmodified_since_unmodified(check_context& ctx) {
   const auto& object = subject(ctx);
   client::get_options options;
   options.if_unmodified_since = object.last_modified;
-  expect_full_read(ctx, ctx.get(object, options), object,
-                   "If-Unmodified-Since: its Last-Modified");
+  expect_full_read(ctx, ctx.get(object, options), object, "If-Unmodified-Since: its Last-Modified");
 }
 
 void check_if_match_wins(check_context& ctx) {
@@ -95,7 +96,8 @@ void check_if_none_match_wins(check_context& ctx) {
   client::get_options options;
   options.if_none_match = object.etag;
   options.if_modified_since = long_ago;
-  expect_not_modified(ctx, ctx.get(object, options), "If-None-Match false + If-Modified-Since true");
+  expect_not_modified(ctx, ctx.get(object, options),
+                      "If-None-Match false + If-Modified-Since true");
 }
 
 void check_head_if_match_false(check_context& ctx) {
@@ -143,19 +145,18 @@ void check_if_match_range_read(check_context& ctx) {
 } // namespace
 
 void add_conditional_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "cond", std::move(title), strength, std::move(clause), run});
   };
   add("cond.if-match-true", "If-Match with the object's ETag reads the object", level::must,
       "If-Match mismatch: 412 (a match reads the object)", check_if_match_true);
   add("cond.if-match-false", "If-Match with another ETag answers 412 PreconditionFailed",
       level::must, "If-Match mismatch: 412 PreconditionFailed", check_if_match_false);
-  add("cond.if-none-match-true", "If-None-Match with the object's ETag answers 304",
-      level::must, "If-None-Match match: 304 Not Modified (no body)", check_if_none_match_true);
-  add("cond.if-none-match-false", "If-None-Match with another ETag reads the object",
-      level::must, "If-None-Match match: 304 (no match reads the object)",
-      check_if_none_match_false);
+  add("cond.if-none-match-true", "If-None-Match with the object's ETag answers 304", level::must,
+      "If-None-Match match: 304 Not Modified (no body)", check_if_none_match_true);
+  add("cond.if-none-match-false", "If-None-Match with another ETag reads the object", level::must,
+      "If-None-Match match: 304 (no match reads the object)", check_if_none_match_false);
   add("cond.if-modified-since-unmodified", "If-Modified-Since its Last-Modified answers 304",
       level::must, "If-Modified-Since not modified: 304", check_if_modified_since_unmodified);
   add("cond.if-modified-since-modified", "If-Modified-Since an older date reads the object",
@@ -170,8 +171,8 @@ void add_conditional_checks(std::vector<check_definition>& catalog) {
       "If-Match true + If-Unmodified-Since false: 200", check_if_match_wins);
   add("cond.if-none-match-wins", "If-None-Match false overrides If-Modified-Since true",
       level::must, "If-None-Match false + If-Modified-Since true: 304", check_if_none_match_wins);
-  add("cond.head-if-match-false", "HEAD with If-Match mismatch answers 412, no body",
-      level::must, "If-Match mismatch: 412 PreconditionFailed; HEAD errors carry no body",
+  add("cond.head-if-match-false", "HEAD with If-Match mismatch answers 412, no body", level::must,
+      "If-Match mismatch: 412 PreconditionFailed; HEAD errors carry no body",
       check_head_if_match_false);
   add("cond.head-if-none-match-true", "HEAD with If-None-Match match answers 304", level::must,
       "If-None-Match match: 304 Not Modified (no body)", check_head_if_none_match_true);

@@ -7,8 +7,12 @@
 namespace s3fault::audit {
 namespace {
 
-std::string missing_key(check_context& ctx) { return ctx.fixtures().prefix + "no-such-key"; }
-std::string missing_bucket(check_context& ctx) { return ctx.fixtures().bucket + "-absent"; }
+std::string missing_key(check_context& ctx) {
+  return ctx.fixtures().prefix + "no-such-key";
+}
+std::string missing_bucket(check_context& ctx) {
+  return ctx.fixtures().bucket + "-absent";
+}
 
 client::response get_missing_key(check_context& ctx) {
   return ctx.get_key(ctx.fixtures().bucket, missing_key(ctx));
@@ -42,8 +46,8 @@ void check_xml_shape(check_context& ctx) {
   const auto parsed = document.load_buffer(missing.body.data(), missing.body.size());
   ctx.expect(static_cast<bool>(parsed), "an XML body",
              parsed ? "an XML body"
-                    : "not XML (" + std::string(parsed.description()) + "): " +
-                          missing.body.substr(0, 80));
+                    : "not XML (" + std::string(parsed.description()) +
+                          "): " + missing.body.substr(0, 80));
   const auto root = document.document_element();
   ctx.expect(std::string_view(root.name()) == "Error", "root element <Error>",
              std::string("root element <") + root.name() + ">");
@@ -83,19 +87,18 @@ void check_head_no_body(check_context& ctx) {
 }
 
 void check_head_no_such_bucket(check_context& ctx) {
-  ctx.expect_head_error(ctx.head_key(missing_bucket(ctx), "key"), 404,
-                        "HEAD in a missing bucket");
+  ctx.expect_head_error(ctx.head_key(missing_bucket(ctx), "key"), 404, "HEAD in a missing bucket");
 }
 
 } // namespace
 
 void add_error_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "error", std::move(title), strength, std::move(clause), run});
   };
-  add("error.no-such-key", "A missing key answers 404 NoSuchKey", level::must,
-      "NoSuchKey 404", check_no_such_key);
+  add("error.no-such-key", "A missing key answers 404 NoSuchKey", level::must, "NoSuchKey 404",
+      check_no_such_key);
   add("error.no-such-bucket", "A missing bucket answers 404 NoSuchBucket", level::must,
       "NoSuchBucket 404", check_no_such_bucket);
   add("error.xml-shape", "Error bodies are <Error> with <Code> and <Message>", level::must,
@@ -104,12 +107,12 @@ void add_error_checks(std::vector<check_definition>& catalog) {
       "Body application/xml", check_content_type);
   add("error.request-id", "Error bodies carry a <RequestId>", level::should,
       "<RequestId>..</RequestId>", check_request_id);
-  add("error.resource", "Error bodies carry a <Resource>", level::may,
-      "<Resource>..</Resource>", check_resource);
+  add("error.resource", "Error bodies carry a <Resource>", level::may, "<Resource>..</Resource>",
+      check_resource);
   add("error.head-no-body", "HEAD of a missing key answers 404 with no body", level::must,
       "HEAD errors carry no body", check_head_no_body);
-  add("error.head-no-such-bucket", "HEAD in a missing bucket answers 404 with no body",
-      level::must, "NoSuchBucket 404; HEAD errors carry no body", check_head_no_such_bucket);
+  add("error.head-no-such-bucket", "HEAD in a missing bucket answers 404 with no body", level::must,
+      "NoSuchBucket 404; HEAD errors carry no body", check_head_no_such_bucket);
 }
 
 } // namespace s3fault::audit

@@ -61,8 +61,8 @@ void check_multipart_suffix(check_context& ctx) {
     const std::string suffix = "-" + std::to_string(object->part_count()) + "\"";
     const bool met = etag.size() > suffix.size() &&
                      etag.compare(etag.size() - suffix.size(), suffix.size(), suffix) == 0;
-    ctx.expect(met, "HEAD " + object->name + ": ETag ending in -" +
-                        std::to_string(object->part_count()),
+    ctx.expect(met,
+               "HEAD " + object->name + ": ETag ending in -" + std::to_string(object->part_count()),
                "HEAD " + object->name + ": " + observed_etag(head));
   }
 }
@@ -125,8 +125,8 @@ void check_changes_with_content(check_context& ctx) {
 } // namespace
 
 void add_etag_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "etag", std::move(title), strength, std::move(clause), run});
   };
   add("etag.single-put-md5", "A single PUT's ETag is the quoted MD5 of its body", level::must,
@@ -142,13 +142,13 @@ void add_etag_checks(std::vector<check_definition>& catalog) {
       check_multipart_md5_of_md5s);
   add("etag.multipart-suffix", "A multipart ETag ends in -N, N the part count", level::should,
       "N = part count", check_multipart_suffix);
-  add("etag.multipart-not-body-md5", "A multipart ETag is not the MD5 of the body",
-      level::should, "Multipart: not an MD5 of the body", check_multipart_not_body_md5);
+  add("etag.multipart-not-body-md5", "A multipart ETag is not the MD5 of the body", level::should,
+      "Multipart: not an MD5 of the body", check_multipart_not_body_md5);
   add("etag.complete-result", "CompleteMultipartUpload answers with the object's ETag",
       level::should, "Multipart: hex(md5(concat(binary md5 of each part)))-N",
       check_complete_result);
-  add("etag.upload-part-md5", "UploadPart answers with the quoted MD5 of the part",
-      level::should, "binary md5 of each part", check_upload_part_md5);
+  add("etag.upload-part-md5", "UploadPart answers with the quoted MD5 of the part", level::should,
+      "binary md5 of each part", check_upload_part_md5);
   add("etag.changes-with-content", "Replacing an object changes its ETag; If-Match sees it",
       level::must, "Readers can use it to detect a changed object between part reads (If-Match)",
       check_changes_with_content);

@@ -78,8 +78,7 @@ void check_content_range(check_context& ctx) {
 void check_content_length(check_context& ctx) {
   for_every_part_read(ctx, [&](const fixture& object, std::size_t number, const auto& part) {
     const auto label = part_label(object, number);
-    ctx.expect_header(part, "Content-Length", std::to_string(object.part_sizes[number - 1]),
-                      label);
+    ctx.expect_header(part, "Content-Length", std::to_string(object.part_sizes[number - 1]), label);
     ctx.expect_body(part, object.part_bytes(number), label);
   });
 }
@@ -113,9 +112,8 @@ void check_reassembly(check_context& ctx) {
     assembled.status = 206;
     assembled.body = joined;
     assembled.body_bytes = joined.size();
-    ctx.expect_body(assembled, object->data, object->name + " parts 1.." +
-                                                 std::to_string(object->part_count()) +
-                                                 " joined");
+    ctx.expect_body(assembled, object->data,
+                    object->name + " parts 1.." + std::to_string(object->part_count()) + " joined");
   }
 }
 
@@ -150,8 +148,7 @@ void check_head_part(check_context& ctx) {
     const auto label = "HEAD " + part_label(object, number);
     ctx.expect_status(part, 206, label);
     ctx.expect_header(part, "Content-Range", part_range(object, number), label);
-    ctx.expect_header(part, "Content-Length", std::to_string(object.part_sizes[number - 1]),
-                      label);
+    ctx.expect_header(part, "Content-Length", std::to_string(object.part_sizes[number - 1]), label);
     ctx.expect_header(part, "ETag", object.etag, label);
     ctx.expect_no_body(part, label);
   });
@@ -227,8 +224,7 @@ void check_highest_number(check_context& ctx) {
 }
 
 /// GET with ?partNumber=<text> (sent as is).
-client::response get_with_part_text(check_context& ctx, const fixture& object,
-                                    std::string text) {
+client::response get_with_part_text(check_context& ctx, const fixture& object, std::string text) {
   client::get_options options;
   options.extra_query.emplace_back("partNumber", std::move(text));
   return ctx.get(object, options);
@@ -236,8 +232,7 @@ client::response get_with_part_text(check_context& ctx, const fixture& object,
 
 void check_number_zero(check_context& ctx) {
   const auto& object = ctx.fixtures().multipart_uneven;
-  ctx.expect_error(get_with_part_text(ctx, object, "0"), 400, "InvalidArgument",
-                   "partNumber=0");
+  ctx.expect_error(get_with_part_text(ctx, object, "0"), 400, "InvalidArgument", "partNumber=0");
 }
 
 void check_number_over_limit(check_context& ctx) {
@@ -287,15 +282,14 @@ void check_incomplete_upload(check_context& ctx) {
 } // namespace
 
 void add_part_number_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "part", std::move(title), strength, std::move(clause), run});
   };
   add("part.status", "Every part read answers 206 Partial Content", level::must,
       "Response for a multipart object: 206 Partial Content", check_status);
-  add("part.content-range", "Every part read names its bytes and the object's total",
-      level::must, "Content-Range: bytes S-E/TOTAL (TOTAL is the whole object's size)",
-      check_content_range);
+  add("part.content-range", "Every part read names its bytes and the object's total", level::must,
+      "Content-Range: bytes S-E/TOTAL (TOTAL is the whole object's size)", check_content_range);
   add("part.content-length", "Every part read is exactly the part's bytes", level::must,
       "Content-Length = the part's size; it behaves like a ranged GET over that part's bytes",
       check_content_length);
@@ -325,17 +319,15 @@ void add_part_number_checks(std::vector<check_definition>& catalog) {
       level::must,
       "Non-multipart object, partNumber=1: 206 with the whole object and a full Content-Range",
       check_single_part_one);
-  add("part.single-object-part-two", "partNumber=2 of a single-PUT object is refused",
-      level::must, "partNumber>=2 on such an object: error (416 InvalidPartNumber)",
-      check_single_part_two);
+  add("part.single-object-part-two", "partNumber=2 of a single-PUT object is refused", level::must,
+      "partNumber>=2 on such an object: error (416 InvalidPartNumber)", check_single_part_two);
   add("part.zero-byte", "partNumber=1 of a zero-byte object succeeds with no Content-Range",
       level::must, "Zero-byte object, partNumber=1: success, no Content-Range, length 0",
       check_zero_byte);
   add("part.past-count", "A part past the count answers 416 InvalidPartNumber", level::must,
       "N greater than the part count: 416, code InvalidPartNumber", check_past_count);
   add("part.head-past-count", "HEAD of a part past the count answers 416", level::must,
-      "N greater than the part count: 416 (HEAD: the same status, no body)",
-      check_head_past_count);
+      "N greater than the part count: 416 (HEAD: the same status, no body)", check_head_past_count);
   add("part.highest-number", "partNumber=10000 of a 3-part object answers 416", level::must,
       "N in 1..10000 ... N greater than the part count: 416 InvalidPartNumber",
       check_highest_number);
@@ -343,11 +335,10 @@ void add_part_number_checks(std::vector<check_definition>& catalog) {
       "N not an integer in 1..10000: 400 InvalidArgument", check_number_zero);
   add("part.number-over-limit", "partNumber=10001 answers 400 InvalidArgument", level::must,
       "N not an integer in 1..10000: 400 InvalidArgument", check_number_over_limit);
-  add("part.number-not-integer", "partNumber=abc, 1.5, -1 answer 400 InvalidArgument",
-      level::must, "N not an integer in 1..10000: 400 InvalidArgument", check_number_not_integer);
-  add("part.with-range", "partNumber with a Range header answers 400 InvalidRequest",
-      level::must, "partNumber together with a Range header: 400 InvalidRequest",
-      check_with_range);
+  add("part.number-not-integer", "partNumber=abc, 1.5, -1 answer 400 InvalidArgument", level::must,
+      "N not an integer in 1..10000: 400 InvalidArgument", check_number_not_integer);
+  add("part.with-range", "partNumber with a Range header answers 400 InvalidRequest", level::must,
+      "partNumber together with a Range header: 400 InvalidRequest", check_with_range);
   add("part.incomplete-upload", "partNumber of an upload not yet completed answers 404 NoSuchKey",
       level::must, "partNumber on an upload that is not yet completed: 404 NoSuchKey",
       check_incomplete_upload);

@@ -69,8 +69,8 @@ void check_one_byte_object(check_context& ctx) {
 void check_across_parts(check_context& ctx) {
   const auto& object = ctx.fixtures().multipart_uneven;
   const auto boundary = object.part_offset(2);
-  expect_range_read(ctx, object, client::byte_range(boundary - 100, boundary + 99),
-                    boundary - 100, boundary + 99);
+  expect_range_read(ctx, object, client::byte_range(boundary - 100, boundary + 99), boundary - 100,
+                    boundary + 99);
   const auto second = object.part_offset(3);
   expect_range_read(ctx, object, client::byte_range(boundary - 1, second), boundary - 1, second);
 }
@@ -119,8 +119,8 @@ void check_full_read_accept_ranges(check_context& ctx) {
 } // namespace
 
 void add_range_checks(std::vector<check_definition>& catalog) {
-  const auto add = [&catalog](std::string id, std::string title, level strength,
-                              std::string clause, void (*run)(check_context&)) {
+  const auto add = [&catalog](std::string id, std::string title, level strength, std::string clause,
+                              void (*run)(check_context&)) {
     catalog.push_back({std::move(id), "range", std::move(title), strength, std::move(clause), run});
   };
   add("range.closed", "bytes=A-B reads exactly A..B", level::must,
@@ -131,24 +131,22 @@ void add_range_checks(std::vector<check_definition>& catalog) {
       "bytes=-N: 206 with Content-Range: bytes A-B/TOTAL", check_suffix);
   add("range.end-clamped", "An end past the object's end is clamped", level::must,
       "An end past the object's end is clamped", check_end_clamped);
-  add("range.suffix-longer", "A suffix longer than the object reads the whole object",
-      level::must, "A suffix longer than the object returns the whole object",
-      check_suffix_longer);
+  add("range.suffix-longer", "A suffix longer than the object reads the whole object", level::must,
+      "A suffix longer than the object returns the whole object", check_suffix_longer);
   add("range.last-byte", "bytes=L-L reads the last byte", level::must,
       "One range per request; 206 with Content-Range: bytes A-B/TOTAL", check_last_byte);
   add("range.one-byte-object", "Ranges over a one-byte object", level::must,
       "206 with Content-Range: bytes A-B/TOTAL", check_one_byte_object);
-  add("range.across-parts", "A range across part boundaries of a multipart object",
-      level::must, "One range per request; 206 with Content-Range: bytes A-B/TOTAL",
-      check_across_parts);
+  add("range.across-parts", "A range across part boundaries of a multipart object", level::must,
+      "One range per request; 206 with Content-Range: bytes A-B/TOTAL", check_across_parts);
   add("range.multipart-suffix", "A suffix longer than the last part of a multipart object",
       level::must, "bytes=-N: 206 with Content-Range: bytes A-B/TOTAL", check_multipart_suffix);
   add("range.start-past-end", "A start past the end answers 416 InvalidRange", level::must,
       "A start at or past the end: 416, code InvalidRange", check_start_past_end);
   add("range.start-at-end", "A start at the end answers 416 InvalidRange", level::must,
       "A start at or past the end: 416, code InvalidRange", check_start_at_end);
-  add("range.zero-byte", "Any range on a zero-byte object answers 416 InvalidRange",
-      level::must, "Any range on a zero-byte object: 416", check_zero_byte);
+  add("range.zero-byte", "Any range on a zero-byte object answers 416 InvalidRange", level::must,
+      "Any range on a zero-byte object: 416", check_zero_byte);
   add("range.head-ignored", "HEAD ignores Range", level::should, "HEAD ignores Range",
       check_head_ignores_range);
   add("range.accept-ranges", "HEAD sends Accept-Ranges: bytes", level::should,
