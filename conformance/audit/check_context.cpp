@@ -1,5 +1,7 @@
 #include "conformance/audit/check_context.hpp"
 
+#include "conformance/audit/exchange_capture.hpp"
+
 #include "conformance/s3/hashing.hpp"
 
 #include <algorithm>
@@ -7,13 +9,6 @@
 
 namespace s3fault::audit {
 namespace {
-
-// The headers a GetObject reader depends on; the reports show these for every exchange.
-constexpr std::string_view recorded_headers[] = {
-    "Content-Length",       "Content-Range",         "ETag",
-    "x-amz-mp-parts-count", "Accept-Ranges",         "Content-Type",
-    "Last-Modified",        "x-amz-checksum-crc32",  "x-amz-checksum-crc32c",
-    "x-amz-checksum-sha1",  "x-amz-checksum-sha256", "x-amz-checksum-type"};
 
 client::get_options with_hashed_body(client::get_options options) {
   options.read.target = client::body_target::memory();
@@ -41,6 +36,9 @@ std::string describe_status(const client::response& response) {
   if (response.error && !response.error->code.empty()) {
     text += " " + response.error->code;
   }
+  if (response.failure) {
+    text += " (" + response.failure.message + ")";
+  }
   return text;
 }
 
@@ -57,28 +55,15 @@ client::response check_context::recorded(client::response response, std::string 
 
 const client::response& check_context::record(const client::response& response,
                                               std::string request) {
-  exchange_record entry;
-  entry.request = std::move(request);
-  entry.status = response.status;
-  for (const auto name : recorded_headers) {
-    for (const auto value : response.headers_named(name)) {
-      entry.headers.emplace_back(std::string(name), std::string(value));
-    }
-  }
-  entry.body_bytes = response.body_bytes;
-  entry.body_sha256 = response.body_sha256.value_or("");
-  if (response.error) {
-    entry.error_code = response.error->code;
-  }
-  if (response.failure) {
-    entry.failure = response.failure.message;
-  }
-  entry.seconds = std::chrono::duration<double>(response.timing.total).count();
-  outcome_.exchanges.push_back(std::move(entry));
+  cite(capture_exchange(response, std::move(request)));
   if (!response.head_received() && !error_) {
     error_ = outcome_.exchanges.back().request + ": no response: " + response.failure.message;
   }
   return response;
+}
+
+void check_context::cite(exchange_record exchange) {
+  outcome_.exchanges.push_back(std::move(exchange));
 }
 
 client::response check_context::get_key(std::string_view bucket, std::string_view key,

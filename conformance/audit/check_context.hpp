@@ -42,6 +42,8 @@ public:
                             const client::get_options& options = {});
   /// Records a response of another operation; `request` is how the report names it.
   const client::response& record(const client::response& response, std::string request);
+  /// Adds an exchange made earlier (a fixture's upload) to this check's evidence.
+  void cite(exchange_record exchange);
   /// Keys a check created beyond the fixtures, removed with them at the end.
   void created_key(std::string key);
 

@@ -1,5 +1,7 @@
 #include "conformance/audit/fixtures.hpp"
 
+#include "conformance/audit/exchange_capture.hpp"
+
 #include <random>
 
 namespace s3fault::audit {
@@ -44,6 +46,7 @@ void upload_single(client::s3_client& client, const std::string& bucket, fixture
   const auto put =
       client.put_object(bucket, object.key, client::body_source::from_view(object.data), options);
   require_ok("uploading fixture " + object.name + " (PUT " + object.key + ")", put);
+  object.upload_exchanges.push_back(capture_exchange(put, "PUT /" + bucket + "/" + object.key));
   object.upload_etag = header_or_empty(put, "ETag");
 }
 
@@ -66,6 +69,9 @@ void upload_multipart(client::s3_client& client, const std::string& bucket, fixt
                                                 std::to_string(number) + ")",
                                             part));
     }
+    object.upload_exchanges.push_back(
+        capture_exchange(part, "PUT /" + bucket + "/" + object.key +
+                                   "?partNumber=" + std::to_string(number) + "&uploadId=..."));
     object.part_etags.push_back(header_or_empty(part, "ETag"));
     parts.push_back({static_cast<int>(number), object.part_etags.back(), "", ""});
   }
@@ -75,6 +81,8 @@ void upload_multipart(client::s3_client& client, const std::string& bucket, fixt
     throw store_unusable(describe_failure(
         "uploading fixture " + object.name + " (CompleteMultipartUpload)", completed.raw));
   }
+  object.upload_exchanges.push_back(
+      capture_exchange(completed.raw, "POST /" + bucket + "/" + object.key + "?uploadId=..."));
   object.upload_etag = completed.value->etag;
 }
 

@@ -2,6 +2,7 @@
 // The objects an audit reads: one of each shape the contract talks about, uploaded by the audit
 // itself (single PUT, multipart with an uneven last part, multipart with equal parts, zero bytes,
 // one byte) so that every expected byte, size and ETag is known before the first check runs.
+#include "conformance/audit/audit_types.hpp"
 #include "conformance/client/s3_client.hpp"
 
 #include <cstdint>
@@ -28,6 +29,9 @@ struct fixture {
   std::string etag;                      // HEAD after upload, as sent
   std::string last_modified;             // HEAD after upload, as sent
   std::string content_type;              // what the audit uploaded with
+  /// The upload's exchanges (PUT, or UploadPart... and CompleteMultipartUpload), for the checks
+  /// that judge what the store answered to them.
+  std::vector<exchange_record> upload_exchanges;
 
   bool multipart() const { return !part_sizes.empty(); }
   std::uint64_t size() const { return data.size(); }

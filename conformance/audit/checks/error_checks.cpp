@@ -51,13 +51,21 @@ void check_xml_shape(check_context& ctx) {
   const auto root = document.document_element();
   ctx.expect(std::string_view(root.name()) == "Error", "root element <Error>",
              std::string("root element <") + root.name() + ">");
-  for (const char* field : {"Code", "Message"}) {
-    const auto text = error_field(missing.body, field);
-    ctx.expect(text && !text->empty(), std::string("a non-empty <") + field + ">",
-               text ? (text->empty() ? std::string("an empty <") + field + ">"
-                                     : std::string("<") + field + ">" + *text)
-                    : std::string("no <") + field + ">");
-  }
+  const auto code = error_field(missing.body, "Code");
+  ctx.expect(code && !code->empty(), "a non-empty <Code>",
+             code ? "<Code>" + *code : std::string("no <Code>"));
+  const auto message = error_field(missing.body, "Message");
+  ctx.expect(message.has_value(), "a <Message>",
+             message ? "<Message>" + *message : std::string("no <Message>"));
+}
+
+void check_message_text(check_context& ctx) {
+  const auto missing = get_missing_key(ctx);
+  const auto message = error_field(missing.body, "Message");
+  ctx.expect(message && !message->empty(), "a <Message> that says what went wrong",
+             message
+                 ? (message->empty() ? std::string("an empty <Message>") : "<Message>" + *message)
+                 : std::string("no <Message>"));
 }
 
 void check_content_type(check_context& ctx) {
@@ -103,6 +111,8 @@ void add_error_checks(std::vector<check_definition>& catalog) {
       "NoSuchBucket 404", check_no_such_bucket);
   add("error.xml-shape", "Error bodies are <Error> with <Code> and <Message>", level::must,
       "<Error><Code>..</Code><Message>..</Message>...</Error>", check_xml_shape);
+  add("error.message-text", "Error bodies say in <Message> what went wrong", level::should,
+      "<Message>..</Message>", check_message_text);
   add("error.content-type", "Error bodies are sent as application/xml", level::should,
       "Body application/xml", check_content_type);
   add("error.request-id", "Error bodies carry a <RequestId>", level::should,

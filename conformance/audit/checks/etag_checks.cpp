@@ -29,6 +29,9 @@ void check_zero_byte(check_context& ctx) {
 void check_put_response(check_context& ctx) {
   for (const fixture* object :
        {&ctx.fixtures().single, &ctx.fixtures().one_byte, &ctx.fixtures().empty}) {
+    for (const auto& exchange : object->upload_exchanges) {
+      ctx.cite(exchange);
+    }
     ctx.expect(object->upload_etag == object->etag,
                object->name + ": PUT response ETag = HEAD ETag " + object->etag,
                object->name + ": PUT response ETag " +
@@ -80,6 +83,7 @@ void check_multipart_not_body_md5(check_context& ctx) {
 
 void check_complete_result(check_context& ctx) {
   for (const fixture* object : ctx.fixtures().multipart()) {
+    ctx.cite(object->upload_exchanges.back());
     ctx.expect(object->upload_etag == object->etag,
                object->name + ": CompleteMultipartUpload <ETag> = HEAD ETag " + object->etag,
                object->name + ": CompleteMultipartUpload <ETag> " +
@@ -90,6 +94,7 @@ void check_complete_result(check_context& ctx) {
 void check_upload_part_md5(check_context& ctx) {
   for (const fixture* object : ctx.fixtures().multipart()) {
     for (std::size_t number = 1; number <= object->part_count(); ++number) {
+      ctx.cite(object->upload_exchanges[number - 1]);
       const auto expected = md5_etag(object->part_bytes(number));
       const auto& seen = object->part_etags[number - 1];
       ctx.expect(seen == expected,

@@ -1,0 +1,75 @@
+// The catalog's shape: enough checks, unique IDs named after their area, every one described
+// (title, clause) so that a report line explains itself.
+#include "conformance/audit/audit_runner.hpp"
+#include "conformance/audit/check_catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace s3fault::audit {
+namespace {
+
+TEST(Catalog, HasAtLeastFortyChecksWithUniqueIds) {
+  const auto& catalog = audit_catalog();
+  EXPECT_GE(catalog.size(), 40u);
+  std::set<std::string> ids;
+  for (const auto& check : catalog) {
+    EXPECT_TRUE(ids.insert(check.id).second) << "duplicate ID " << check.id;
+  }
+}
+
+TEST(Catalog, EveryCheckIsDescribedAndNamedAfterItsArea) {
+  for (const auto& check : audit_catalog()) {
+    EXPECT_EQ(check.id.rfind(check.area + ".", 0), 0u) << check.id;
+    EXPECT_FALSE(check.title.empty()) << check.id;
+    EXPECT_FALSE(check.clause.empty()) << check.id;
+    EXPECT_TRUE(static_cast<bool>(check.run)) << check.id;
+    EXPECT_NE(area_title(check.area), check.area) << "no title for area " << check.area;
+  }
+}
+
+TEST(Catalog, AreasAreContiguousSoTheTableGroupsThem) {
+  std::set<std::string> finished;
+  std::string current;
+  for (const auto& check : audit_catalog()) {
+    if (check.area != current) {
+      EXPECT_FALSE(finished.count(check.area)) << check.area << " appears twice";
+      finished.insert(current);
+      current = check.area;
+    }
+  }
+}
+
+TEST(Catalog, CoversEveryClauseGroupOfTheContract) {
+  std::set<std::string> areas;
+  for (const auto& check : audit_catalog()) {
+    areas.insert(check.area);
+  }
+  for (const char* area : {"part", "range", "cond", "etag", "error", "agree", "checksum"}) {
+    EXPECT_TRUE(areas.count(area)) << area;
+  }
+}
+
+TEST(Catalog, TheCountHeaderChecksCoverGetAndHead) {
+  const auto chosen = select_checks({"part.*count-header"});
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen[0]->id, "part.count-header");
+  EXPECT_EQ(chosen[1]->id, "part.head-count-header");
+  EXPECT_EQ(chosen[0]->strength, level::must);
+}
+
+TEST(SelectChecks, GlobsPickInCatalogOrderWithoutDuplicates) {
+  const auto chosen = select_checks({"range.suffix*", "range.*"});
+  std::size_t ranges = 0;
+  for (const auto& check : audit_catalog()) {
+    ranges += check.area == "range";
+  }
+  EXPECT_EQ(chosen.size(), ranges);
+  EXPECT_EQ(chosen.front()->id, "range.closed");
+  EXPECT_TRUE(select_checks({"no.such.*"}).empty());
+  EXPECT_EQ(select_checks({"*"}).size(), audit_catalog().size());
+}
+
+} // namespace
+} // namespace s3fault::audit
