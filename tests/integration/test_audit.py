@@ -1,0 +1,220 @@
+"""`s3fault audit` as a user runs it: the real binary against `s3fault origin` (every check
+passes), against the origin behind `s3fault proxy` with a fault (exactly the checks that fault
+breaks fail, and no others), against Ceph RGW and s3rver (runs to completion), and the ways it
+refuses to start.
+
+    S3FAULT_STORE_ENV unset: the origin tests (AuditOriginTest)
+    S3FAULT_STORE_ENV set:   AuditStoreTest against that store
+"""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+import xml.dom.minidom
+
+import harness
+
+
+def catalog_ids() -> list[str]:
+    listed = subprocess.run([str(harness.proxy_binary()), "audit", "--list"], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL, check=True)
+    return [line.split()[0] for line in listed.stdout.splitlines() if line.strip()]
+
+
+class AuditRun:
+    """One `s3fault audit` process, run to the end, with its JSON and JUnit files read back."""
+
+    def __init__(self, tmp, name: str, args: list[str], timeout: float = 600):
+        self.json_path = tmp / f"{name}.json"
+        self.junit_path = tmp / f"{name}.xml"
+        command = [str(harness.proxy_binary()), "audit", "--color", "never",
+                   "--json", str(self.json_path), "--junit", str(self.junit_path), *args]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                stdin=subprocess.DEVNULL, env=harness.clean_client_env())
+        self.code = result.returncode
+        self.stdout = result.stdout
+        self.stderr = result.stderr
+        self.report = json.loads(self.json_path.read_text()) if self.json_path.exists() else None
+
+    def describe(self) -> str:
+        return f"exit {self.code}\nstdout:\n{self.stdout[-6000:]}\nstderr:\n{self.stderr[-3000:]}"
+
+    def verdicts(self) -> dict[str, str]:
+        return {check["id"]: check["verdict"] for check in self.report["checks"]}
+
+    def not_passed(self) -> dict[str, str]:
+        return {id_: v for id_, v in self.verdicts().items() if v != "PASS"}
+
+    def junit(self):
+        return xml.dom.minidom.parse(str(self.junit_path))
+
+
+class AuditOriginTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = harness.scratch_root() / harness.unique_bucket_name("audit")
+        self.tmp.mkdir(parents=True)
+        self.origin = harness.OriginProcess()
+        self.origin.start()
+        self.addCleanup(harness.stop_and_check, self.origin)
+        self.store = self.origin.store()
+        self.keys = ["--access-key", self.store.access_key, "--secret-key", self.store.secret_key]
+
+    def audit(self, name: str, endpoint: str, *extra: str) -> AuditRun:
+        return AuditRun(self.tmp, name, ["--endpoint", endpoint, *self.keys, *extra])
+
+    def start_proxy(self, *args: str) -> harness.ProxyProcess:
+        proxy = harness.ProxyProcess(self.origin.url, list(args))
+        proxy.start()
+        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
+        return proxy
+
+    def assert_no_buckets_left(self):
+        client = harness.boto3_client(self.origin.url, self.store)
+        self.assertEqual(client.list_buckets()["Buckets"], [], "the audit left its bucket behind")
+
+    def test_origin_passes_every_check(self):
+        run = self.audit("origin", self.origin.url)
+        self.assertEqual(run.code, 0, run.describe())
+        ids = catalog_ids()
+        self.assertGreaterEqual(len(ids), 40)
+        self.assertEqual(list(run.verdicts()), ids, "one result per catalog entry, in order")
+        self.assertEqual(run.not_passed(), {}, run.describe())
+        summary = run.report["summary"]
+        self.assertEqual((summary["passed"], summary["failed"], summary["exit_status"]),
+                         (len(ids), 0, 0))
+        self.assertIn(f"{len(ids)} passed, 0 failed, 0 deviations, 0 skipped, 0 errors",
+                      run.stdout)
+        self.assertIn("every MUST check passed", run.stdout)
+        suites = run.junit().getElementsByTagName("testsuites")[0]
+        self.assertEqual(suites.getAttribute("tests"), str(len(ids)))
+        self.assertEqual(suites.getAttribute("failures"), "0")
+        self.assertEqual(len(run.junit().getElementsByTagName("testcase")), len(ids))
+        for check in run.report["checks"]:
+            self.assertGreater(check["seconds"], 0, check["id"])
+            self.assertTrue(check["exchanges"], f"{check['id']} shows no exchange")
+        self.assert_no_buckets_left()
+
+    def test_parts_count_stripped_fails_exactly_the_parts_count_checks(self):
+        proxy = self.start_proxy("--preset", "rustfs-parts-count")
+        run = self.audit("rustfs", proxy.url)
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"part.count-header": "FAIL",
+                                            "part.head-count-header": "FAIL"}, run.describe())
+        self.assertIn("2 MUST checks not met: part.count-header, part.head-count-header",
+                      run.stdout)
+        failing = [check for check in run.report["checks"] if check["verdict"] == "FAIL"]
+        for check in failing:
+            unmet = [e for e in check["expectations"] if not e["met"]]
+            # 3 + 2 parts of the two multipart fixtures, each without its count.
+            self.assertEqual(len(unmet), 5, check)
+            for point in unmet:
+                self.assertIn("no x-amz-mp-parts-count", point["observed"])
+        failures = run.junit().getElementsByTagName("failure")
+        self.assertEqual(len(failures), 2)
+
+    def test_content_range_stripped_fails_part_and_range_reads_and_no_others(self):
+        proxy = self.start_proxy("--preset", "no-content-range")
+        run = self.audit("no-content-range", proxy.url)
+        self.assertEqual(run.code, 1, run.describe())
+        expected = {"part.content-range", "part.totals-agree", "part.single-object-part-one",
+                    "range.closed", "range.open-ended", "range.suffix", "range.end-clamped",
+                    "range.suffix-longer", "range.last-byte", "range.one-byte-object",
+                    "range.across-parts", "range.multipart-suffix"}
+        self.assertEqual(run.not_passed(), {id_: "FAIL" for id_ in expected}, run.describe())
+
+    def test_invalid_part_for_a_missing_part_is_a_deviation(self):
+        # What RGW-like stores answer (ceph s3-tests expect it): 400 InvalidPart, not 416.
+        proxy = self.start_proxy(
+            "--fault", "error InvalidPart 400 op=GetObject,HeadObject key=*multipart-uneven "
+                       "part=4-10000",
+            "--fault", "error InvalidPart 400 op=GetObject,HeadObject key=*multipart-equal "
+                       "part=3-10000",
+            "--fault", "error InvalidPart 400 op=GetObject,HeadObject key=*single part=2-10000")
+        run = self.audit("invalid-part", proxy.url)
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {
+            "part.single-object-part-two": "DEVIATION", "part.past-count": "DEVIATION",
+            "part.head-past-count": "DEVIATION", "part.highest-number": "DEVIATION"},
+            run.describe())
+        reasons = {c["id"]: c["reason"] for c in run.report["checks"]}
+        self.assertIn("400 InvalidPart instead of 416 InvalidPartNumber",
+                      reasons["part.past-count"])
+        self.assertIn("DEVIATION", run.stdout)
+        types = {f.getAttribute("type") for f in run.junit().getElementsByTagName("failure")}
+        self.assertEqual(types, {"DEVIATION"})
+
+    def test_checks_glob_and_strict(self):
+        run = self.audit("parts-only", self.origin.url, "--checks", "part.*count*,etag.zero-byte",
+                         "--strict")
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(sorted(run.verdicts()),
+                         ["etag.zero-byte", "part.count-absent-plain", "part.count-absent-single",
+                          "part.count-header", "part.head-count-header", "part.head-past-count",
+                          "part.past-count"])
+        # A SHOULD failure decides the exit status only with --strict.
+        proxy = self.start_proxy("--preset", "parts-count-low")
+        lenient = self.audit("should-lenient", proxy.url, "--checks", "part.count-absent-single")
+        strict = self.audit("should-strict", proxy.url, "--checks", "part.count-absent-single",
+                            "--strict")
+        self.assertEqual((lenient.code, strict.code), (0, 1),
+                         lenient.describe() + strict.describe())
+        self.assertEqual(lenient.verdicts(), {"part.count-absent-single": "FAIL"})
+
+    def test_unusable_stores_exit_2_with_the_reason(self):
+        closed_port = harness.pick_free_port()
+        unreachable = self.audit("unreachable", f"http://127.0.0.1:{closed_port}")
+        self.assertEqual(unreachable.code, 2, unreachable.describe())
+        self.assertIn(f"the store at http://127.0.0.1:{closed_port} cannot be audited",
+                      unreachable.stderr)
+        self.assertIn("connect", unreachable.stderr)
+        wrong = AuditRun(self.tmp, "wrong-secret", ["--endpoint", self.origin.url, "--access-key",
+                                                    self.store.access_key, "--secret-key", "nope"])
+        self.assertEqual(wrong.code, 2, wrong.describe())
+        self.assertIn("403", wrong.stderr)
+        self.assertIn("SignatureDoesNotMatch", wrong.stderr)
+        self.assertNotIn("nope", wrong.stderr + wrong.stdout, "the secret is never printed")
+        nothing = self.audit("no-checks", self.origin.url, "--checks", "nothing.*")
+        self.assertEqual(nothing.code, 2, nothing.describe())
+        self.assertIn("selects no check", nothing.stderr)
+        self.assert_no_buckets_left()
+
+    def test_no_endpoint_audits_an_embedded_origin(self):
+        run = AuditRun(self.tmp, "embedded", [])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertIn("no --endpoint: auditing the embedded origin at http://127.0.0.1:",
+                      run.stdout)
+        self.assertEqual(run.not_passed(), {})
+
+
+class AuditStoreTest(unittest.TestCase):
+    """A real store: the audit runs every check to a verdict and cleans up after itself."""
+
+    def test_audit_runs_to_completion(self):
+        store = harness.store_under_test()
+        tmp = harness.scratch_root() / harness.unique_bucket_name("audit")
+        tmp.mkdir(parents=True)
+        run = AuditRun(tmp, store.name, ["--endpoint", store.endpoint, "--access-key",
+                                         store.access_key, "--secret-key", store.secret_key,
+                                         "--region", store.region])
+        self.assertIn(run.code, (0, 1), run.describe())
+        self.assertEqual(list(run.verdicts()), catalog_ids(), run.describe())
+        errors = {id_: v for id_, v in run.verdicts().items() if v == "ERROR"}
+        self.assertEqual(errors, {}, run.describe())
+        self.assertEqual(run.code, run.report["summary"]["exit_status"])
+        totals = run.report["summary"]
+        self.assertIn(f"{totals['passed']} passed, {totals['failed']} failed", run.stdout)
+        run.junit()  # parses
+        bucket = run.report["bucket"]
+        client = harness.boto3_client(store.endpoint, store)
+        names = [b["Name"] for b in client.list_buckets()["Buckets"]]
+        self.assertNotIn(bucket, names, "the audit left its bucket behind")
+        print(f"{store.name}: {totals}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    if os.environ.get("S3FAULT_STORE_ENV"):
+        unittest.main(defaultTest="AuditStoreTest")
+    else:
+        unittest.main(argv=sys.argv[:1] + (sys.argv[1:] or ["AuditOriginTest"]))
