@@ -1,5 +1,7 @@
 #include "cli/audit_command.hpp"
 
+#include "cli/stop_signals.hpp"
+
 #include "conformance/audit/audit_reports.hpp"
 #include "conformance/audit/audit_runner.hpp"
 #include "conformance/audit/check_catalog.hpp"
@@ -104,6 +106,11 @@ int run_audit_command(const audit_options& options) {
     std::cerr << "s3fault audit: --access-key and --secret-key go together\n";
     return 2;
   }
+  // Ctrl-C stops after the check in progress and still removes the fixtures; a second one ends
+  // the process at once. Blocked before any thread starts, so only the signal thread takes it.
+  static std::atomic<bool> stop_requested{false};
+  block_stop_signals();
+  stop_on_signals([] { stop_requested = true; });
   // No --endpoint: the embedded origin, started here, is the store under audit.
   std::unique_ptr<origin::embedded_origin> embedded;
   audit::audit_settings settings;
@@ -139,6 +146,7 @@ int run_audit_command(const audit_options& options) {
   settings.keep = options.keep;
   settings.check_globs = globs;
   settings.strict = options.strict;
+  settings.stop_requested = &stop_requested;
 
   audit::text_report table(std::cout, use_colour(options.colour));
   audit::audit_observer observer;
@@ -174,6 +182,9 @@ int run_audit_command(const audit_options& options) {
   if (!written) {
     return 2;
   }
+  if (report.interrupted) {
+    return 130;
+  }
   return audit::audit_exit_status(report);
 }
 
@@ -190,7 +201,8 @@ std::function<int()> add_audit_command(CLI::App& app) {
       "Verdicts: PASS, FAIL, DEVIATION (a known alternative other stores show, still not a\n"
       "pass), SKIP (optional feature absent) and ERROR (no answer).\n"
       "Exit status: 0 when every MUST check passed (with --strict, every SHOULD too), 1 when\n"
-      "not, 2 when the store cannot be used at all (the reason is printed).\n\n"
+      "not, 2 when the store cannot be used at all (the reason is printed), 130 when stopped\n"
+      "by Ctrl-C (after the check in progress; the fixtures are still removed).\n\n"
       "Examples:\n"
       "  s3fault audit                                   # the embedded origin\n"
       "  s3fault audit --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"

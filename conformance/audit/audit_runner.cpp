@@ -94,7 +94,12 @@ audit_report run_audit(const audit_settings& settings, const audit_observer& obs
   }
 
   std::vector<std::string> created_keys;
+  report.checks_selected = checks.size();
   for (const check_definition* check : checks) {
+    if (settings.stop_requested != nullptr && settings.stop_requested->load()) {
+      report.interrupted = true;
+      break;
+    }
     report.results.push_back(run_one(*check, client, fixtures, created_keys));
     if (observer.check_done) {
       observer.check_done(report.results.back());

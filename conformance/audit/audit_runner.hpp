@@ -4,6 +4,7 @@
 #include "conformance/audit/audit_types.hpp"
 #include "conformance/audit/fixtures.hpp"
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct audit_settings {
   std::vector<std::string> check_globs{"*"}; // IDs to run (fnmatch globs)
   bool strict = false;
   fixture_plan plan{};
+  /// Set (from another thread) to stop after the check in progress; the fixtures are still
+  /// removed and the report says how many checks ran.
+  const std::atomic<bool>* stop_requested = nullptr;
 };
 
 /// The catalog entries whose ID matches any of `globs`, in catalog order.

@@ -83,6 +83,8 @@ struct audit_report {
   std::string started_at;   // ISO 8601 UTC
   double seconds = 0;
   bool strict = false;
+  std::size_t checks_selected = 0; // results has fewer when interrupted
+  bool interrupted = false;        // stopped by a signal before every check ran
   std::vector<check_result> results;
 };
 

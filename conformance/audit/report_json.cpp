@@ -69,6 +69,7 @@ std::string json_report(const audit_report& report) {
                                    {"started_at", report.started_at},
                                    {"seconds", report.seconds},
                                    {"strict", report.strict},
+                                   {"interrupted", report.interrupted},
                                    {"summary",
                                     {{"checks", report.results.size()},
                                      {"passed", totals.passed},

@@ -108,6 +108,12 @@ void text_report::finish(const audit_report& report) {
        << totals.skipped << " skipped, " << totals.errors
        << (totals.errors == 1 ? " error" : " errors") << " (" << report.results.size()
        << " checks in " << format_duration(report.seconds) << ")\n";
+  if (report.interrupted) {
+    out_ << paint("interrupted: " + std::to_string(report.results.size()) + " of " +
+                      std::to_string(report.checks_selected) + " checks ran",
+                  yellow)
+         << "\n";
+  }
   std::string not_met;
   for (const auto& result : report.results) {
     if (is_gating_failure(result, report.strict)) {

@@ -9,6 +9,7 @@ refuses to start.
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import unittest
@@ -178,6 +179,27 @@ class AuditOriginTest(unittest.TestCase):
         nothing = self.audit("no-checks", self.origin.url, "--checks", "nothing.*")
         self.assertEqual(nothing.code, 2, nothing.describe())
         self.assertIn("selects no check", nothing.stderr)
+        self.assert_no_buckets_left()
+
+    def test_ctrl_c_stops_after_the_check_in_progress_and_cleans_up(self):
+        # Every GET waits 200 ms, so the audit is still early in its catalog when it is stopped.
+        proxy = self.start_proxy("--fault", "delay 200ms op=GetObject")
+        command = [str(harness.proxy_binary()), "audit", "--color", "never", "--endpoint",
+                   proxy.url, *self.keys]
+        audit = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, stdin=subprocess.DEVNULL,
+                                 env=harness.clean_client_env())
+        self.addCleanup(lambda: audit.poll() is None and audit.kill())
+        lines = []
+        for line in audit.stdout:
+            lines.append(line)
+            if "part.status" in line:
+                break
+        audit.send_signal(signal.SIGINT)
+        rest, errors = audit.communicate(timeout=60)
+        output = "".join(lines) + rest
+        self.assertEqual(audit.returncode, 130, output + errors)
+        self.assertRegex(output, r"interrupted: \d+ of \d+ checks ran")
         self.assert_no_buckets_left()
 
     def test_no_endpoint_audits_an_embedded_origin(self):
