@@ -10,6 +10,7 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
+
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -17,6 +18,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
+#include <span>
 
 #include <fcntl.h>
 #include <openssl/err.h>
@@ -324,17 +326,35 @@ struct http_connection::impl {
     return {};
   }
 
-  error_code write_buffers(const std::array<asio::const_buffer, 2>& buffers) {
+  /// Writes `head` (may be empty) then `data`. Empty buffers are left out of the sequence:
+  /// Beast's ssl_stream writes only the first buffer of a large sequence, an empty one writes 0
+  /// bytes, and async_write takes a 0-byte write as the end (the rest would be lost silently).
+  error_code write_buffers(std::string_view head, std::string_view data) {
     lowest().expires_after(options.timeouts.write);
+    std::array<asio::const_buffer, 2> buffers;
+    std::size_t count = 0;
+    for (const auto piece : {head, data}) {
+      if (!piece.empty()) {
+        buffers[count++] = asio::buffer(piece.data(), piece.size());
+      }
+    }
+    const auto sequence = std::span<const asio::const_buffer>(buffers.data(), count);
     error_code ec;
-    auto done = [&](error_code e, std::size_t) { ec = e; };
+    std::size_t written = 0;
+    auto done = [&](error_code e, std::size_t n) {
+      ec = e;
+      written = n;
+    };
     run([&] {
       if (secure) {
-        asio::async_write(*secure, buffers, done);
+        asio::async_write(*secure, sequence, done);
       } else {
-        asio::async_write(*plain, buffers, done);
+        asio::async_write(*plain, sequence, done);
       }
     });
+    if (!ec && written != head.size() + data.size()) {
+      ec = asio::error::broken_pipe; // never expected; a silent short write must not pass
+    }
     return ec;
   }
 
@@ -343,8 +363,7 @@ struct http_connection::impl {
     std::string_view pending_head = head;
     std::uint64_t sent = 0;
     auto write = [&](std::string_view data) -> transport_error {
-      const error_code ec = write_buffers({asio::buffer(pending_head.data(), pending_head.size()),
-                                           asio::buffer(data.data(), data.size())});
+      const error_code ec = write_buffers(pending_head, data);
       pending_head = {};
       if (ec) {
         const std::string why = ec == beast::error::timeout

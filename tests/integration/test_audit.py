@@ -97,6 +97,16 @@ class AuditOriginTest(unittest.TestCase):
             self.assertTrue(check["exchanges"], f"{check['id']} shows no exchange")
         self.assert_no_buckets_left()
 
+    def test_over_https_through_the_proxy_every_check_passes(self):
+        proxy = self.start_proxy("--tls-self-signed")
+        self.assertTrue(proxy.url.startswith("https://"), proxy.url)
+        refused = self.audit("tls-verified", proxy.url)
+        self.assertEqual(refused.code, 2, refused.describe())
+        self.assertIn("certificate verify failed", refused.stderr)
+        run = self.audit("tls", proxy.url, "--insecure")
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.not_passed(), {}, run.describe())
+
     def test_parts_count_stripped_fails_exactly_the_parts_count_checks(self):
         proxy = self.start_proxy("--preset", "rustfs-parts-count")
         run = self.audit("rustfs", proxy.url)

@@ -524,6 +524,34 @@ TEST_F(TlsConnection, InsecureAcceptsASelfSignedCertificate) {
   EXPECT_EQ(seen_name, "") << "no SNI for an IP literal";
 }
 
+// Regression: bodies past the first 256 KiB write were silently dropped over TLS (Beast's
+// ssl_stream wrote only an empty leading buffer, and async_write took 0 bytes as done).
+TEST_F(TlsConnection, UploadsEveryBodyByteInSeveralChunks) {
+  for (const std::size_t size :
+       {std::size_t{1}, std::size_t{256 * 1024}, std::size_t{1024 * 1024 + 17}}) {
+    std::string received;
+    scripted_server server(
+        [&](peer& connection, int) {
+          received = connection.read_request();
+          if (!received.empty()) {
+            connection.send(http_response(200, "OK", ""));
+          }
+        },
+        context_);
+    auto options = options_for(server);
+    options.tls.insecure = true;
+    http_connection connection(options);
+    std::string body(size, 'b');
+    body.back() = 'z';
+    s3::http_request_view request{
+        "PUT", "/b/k", {{"Host", "h"}, {"Content-Length", std::to_string(body.size())}}};
+    const auto out = connection.exchange(request, body_source::from_view(body), {});
+    ASSERT_TRUE(out.ok()) << size << ": " << out.describe();
+    ASSERT_GE(received.size(), body.size());
+    EXPECT_EQ(received.substr(received.size() - body.size()), body) << size;
+  }
+}
+
 TEST_F(TlsConnection, VerificationRejectsAnUnknownCertificate) {
   scripted_server server(serve_all(http_response(200, "OK", "")), context_);
   http_connection connection(options_for(server));
