@@ -1,7 +1,10 @@
 // s3fault: one binary, one subcommand per job.
 #include "cli/audit_command.hpp"
+#include "cli/demo_command.hpp"
+#include "cli/gate_command.hpp"
 #include "cli/origin_command.hpp"
 #include "cli/proxy_command.hpp"
+#include "cli/read_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -13,6 +16,9 @@ int main(int argc, char** argv) {
   auto run_proxy = s3fault::cli::add_proxy_command(app);
   auto run_origin = s3fault::cli::add_origin_command(app);
   auto run_audit = s3fault::cli::add_audit_command(app);
+  auto run_gate = s3fault::cli::add_gate_command(app);
+  auto run_demo = s3fault::cli::add_demo_command(app);
+  auto run_read = s3fault::cli::add_read_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -28,6 +34,15 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("audit")) {
     return run_audit();
+  }
+  if (app.got_subcommand("gate")) {
+    return run_gate();
+  }
+  if (app.got_subcommand("demo")) {
+    return run_demo();
+  }
+  if (app.got_subcommand("read")) {
+    return run_read();
   }
   return 2;
 }

@@ -120,6 +120,9 @@ asio::awaitable<bool> client_session::serve_exchange() {
 
   record.method = std::string(request.get().method_string());
   record.target = std::string(request.get().target());
+  if (const auto range = request.get().find(http::field::range); range != request.get().end()) {
+    record.range = std::string(range->value());
+  }
   std::string why;
   const auto framing = request_body_framing(request, why);
   bool keep_open = false;
@@ -541,6 +544,9 @@ asio::awaitable<void> client_session::send_local_error(unsigned status, std::str
 void client_session::log_exchange(const exchange_record& record) {
   if (owner_.logger->should_log(spdlog::level::info)) {
     owner_.logger->info(format_exchange(record, owner_.config.format));
+  }
+  if (owner_.config.on_exchange) {
+    owner_.config.on_exchange(record);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ struct proxy_config {
   std::shared_ptr<faults::rule_store> faults;
   /// Domains for recognising virtual-host style requests (BUCKET.DOMAIN) when classifying.
   std::vector<std::string> s3_domains;
+
+  /// Called once per exchange when it has ended (after its log line), on the worker thread that
+  /// served it: the gate counts a reader's traffic with it. Must be quick and thread-safe.
+  std::function<void(const exchange_record&)> on_exchange;
 };
 
 } // namespace s3fault::proxy

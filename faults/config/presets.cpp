@@ -59,12 +59,13 @@ std::string fill_placeholders(std::string_view spec,
 const std::vector<preset>& presets() {
   static const std::vector<preset> all = {
       {"rustfs-parts-count",
-       "Removes x-amz-mp-parts-count from GetObject and HeadObject responses, as RustFS did. The "
+       "Removes x-amz-mp-parts-count from GetObject and HeadObject responses to partNumber "
+       "requests (the only ones that carry it), as RustFS did. The "
        "header tells a part-wise reader how many parts a multipart object has; a reader that "
        "trusts it and takes a missing count to mean \"one part\" reads part 1 only and returns a "
        "silently truncated object. A robust reader takes the total size from Content-Range and "
        "fetches whatever its part reads did not cover.",
-       {"strip-header x-amz-mp-parts-count op=GetObject,HeadObject"},
+       {"strip-header x-amz-mp-parts-count op=GetObject,HeadObject query=partNumber"},
        {}},
       {"slowdown-storm",
        "Answers a share of all requests (default 50%) with 503 SlowDown before they reach the "

@@ -71,8 +71,8 @@ class FaultRulesTest(unittest.TestCase):
                           if k.lower() not in PER_RESPONSE | {"x-amz-mp-parts-count"}]
         self.assertEqual(keep(proxied), keep(direct))
         self.assertEqual(proxied.body, direct.body)
-        # A plain GET is not a partNumber read, but the preset strips on every GetObject: the
-        # header was never there, so the two agree.
+        # A plain GET is not a partNumber read: the preset does not match it (and the header
+        # was never there).
         plain = harness.signed_raw_request(proxy.url, self.store, "GET", path)
         self.assertEqual(plain.status, 200)
 

@@ -38,10 +38,11 @@ json definition_of(const std::string& preset_text) {
   return build.rules.empty() ? json() : build.rules[0].definition;
 }
 
-TEST(presets, rustfs_parts_count_strips_the_header_from_get_and_head) {
+TEST(presets, rustfs_parts_count_strips_the_header_from_part_reads) {
   EXPECT_EQ(definition_of("rustfs-parts-count"), json::parse(R"({
       "name": "rustfs-parts-count", "enabled": true,
-      "match": {"operations": ["GetObject", "HeadObject"]}, "schedule": {},
+      "match": {"operations": ["GetObject", "HeadObject"], "query": {"partNumber": "*"}},
+      "schedule": {},
       "actions": [{"type": "strip-header", "name": "x-amz-mp-parts-count"}]})"));
 }
 

@@ -1,0 +1,283 @@
+#include "cli/gate_command.hpp"
+
+#include "cli/stop_signals.hpp"
+#include "conformance/gate/gate_reports.hpp"
+#include "conformance/gate/object_shapes.hpp"
+#include "conformance/readers/readers.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace s3fault::cli {
+namespace {
+
+struct gate_options {
+  std::string reader;
+  std::string upstream;
+  std::string access_key;
+  std::string secret_key;
+  std::string region;
+  std::vector<std::string> scenarios;
+  std::vector<std::string> shapes;
+  double timeout_seconds = 60;
+  std::string json_file;
+  std::string junit_file;
+  std::string colour = "auto";
+  std::uint64_t seed = 1;
+  std::string work_dir;
+  bool list = false;
+};
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
+  std::vector<std::string> globs;
+  for (const auto& argument : arguments) {
+    std::size_t start = 0;
+    while (true) {
+      const auto comma = argument.find(',', start);
+      const auto piece = argument.substr(start, comma - start);
+      if (!piece.empty()) {
+        globs.push_back(piece);
+      }
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+  }
+  if (globs.empty()) {
+    globs.push_back("*");
+  }
+  return globs;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
+
+/// `builtin:NAME` runs this binary's `s3fault read NAME`, like any other reader command.
+std::optional<std::string> reader_command(const std::string& reader, std::string& error) {
+  constexpr std::string_view prefix = "builtin:";
+  if (reader.rfind(prefix, 0) != 0) {
+    return reader;
+  }
+  const std::string name = reader.substr(prefix.size());
+  if (readers::find_reader(name) == nullptr) {
+    error = "--reader " + reader + ": no built-in reader '" + name + "' (known:";
+    for (const auto& known : readers::reader_names()) {
+      error += " builtin:" + std::string(known);
+    }
+    error += ")";
+    return std::nullopt;
+  }
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
+  return shell_quote(self) + " read " + name +
+         " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
+}
+
+void print_catalog() {
+  std::cout << "Scenarios (--scenarios):\n";
+  for (const auto& s : gate::scenarios()) {
+    std::cout << "  " << s.name << std::string(s.name.size() < 28 ? 28 - s.name.size() : 1, ' ')
+              << gate::to_string(s.expect)
+              << std::string(18 - gate::to_string(s.expect).size(), ' ') << s.title << "\n";
+  }
+  std::cout << "Shapes (--shapes):\n";
+  for (const auto& shape : gate::object_shapes()) {
+    std::cout << "  " << shape.name
+              << std::string(shape.name.size() < 28 ? 28 - shape.name.size() : 1, ' ')
+              << shape.title << "\n";
+  }
+  std::cout << "Built-in readers (--reader builtin:NAME):";
+  for (const auto& name : readers::reader_names()) {
+    std::cout << " " << name;
+  }
+  std::cout << "\n";
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "s3fault gate: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+int run_gate_command(const gate_options& options) {
+  if (options.list) {
+    print_catalog();
+    return 0;
+  }
+  if (options.reader.empty()) {
+    std::cerr << "s3fault gate: --reader is required (a command, or builtin:NAME; --list shows "
+                 "the built-in readers)\n";
+    return 2;
+  }
+  if (options.access_key.empty() != options.secret_key.empty()) {
+    std::cerr << "s3fault gate: --access-key and --secret-key go together\n";
+    return 2;
+  }
+  std::string error;
+  const auto command = reader_command(options.reader, error);
+  if (!command) {
+    std::cerr << "s3fault gate: " << error << "\n";
+    return 2;
+  }
+  gate::gate_settings settings;
+  settings.reader = options.reader;
+  settings.reader_command = *command;
+  settings.upstream = options.upstream;
+  settings.credentials = {
+      options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
+      options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
+                                 : options.secret_key,
+      ""};
+  if (options.upstream.empty()) {
+    settings.credentials = {"s3fault", "s3fault-secret", ""}; // the embedded origin's keys
+  }
+  settings.region = options.region.empty() ? env_or("AWS_REGION", "us-east-1") : options.region;
+  settings.scenario_globs = split_globs(options.scenarios);
+  settings.shape_globs = split_globs(options.shapes);
+  settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
+  settings.seed = options.seed;
+
+  namespace fs = std::filesystem;
+  const bool own_work_dir = options.work_dir.empty();
+  if (own_work_dir) {
+    std::string pattern = (fs::temp_directory_path() / "s3fault-gate.XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      std::cerr << "s3fault gate: cannot create a scratch directory in "
+                << fs::temp_directory_path() << "\n";
+      return 2;
+    }
+    settings.work_dir = pattern;
+  } else {
+    settings.work_dir = options.work_dir;
+  }
+
+  // Ctrl-C ends the run in progress at its next check and stops; the reader's group is killed.
+  static std::atomic<bool> stop_requested{false};
+  block_stop_signals();
+  stop_on_signals([] { stop_requested = true; });
+  settings.stop_requested = &stop_requested;
+
+  const bool colour =
+      options.colour == "always" ||
+      (options.colour == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
+  gate::gate_text_report table(std::cout, colour);
+  gate::gate_observer observer;
+  observer.started = [&](const std::string& upstream, const std::string& proxy) {
+    table.begin(options.reader, upstream, proxy);
+  };
+  observer.run_done = [&](const gate::run_result& run) { table.run_done(run); };
+  gate::gate_report report;
+  try {
+    report = gate::run_gate(settings, observer);
+  } catch (const std::exception& failure) {
+    std::cerr << "s3fault gate: " << failure.what() << "\n";
+    if (own_work_dir) {
+      fs::remove_all(settings.work_dir);
+    }
+    return 2;
+  }
+  if (own_work_dir) {
+    fs::remove_all(settings.work_dir);
+  }
+  table.finish(report);
+  bool written = true;
+  if (!options.json_file.empty()) {
+    written = write_file(options.json_file, gate::gate_json_report(report)) && written;
+  }
+  if (!options.junit_file.empty()) {
+    written = write_file(options.junit_file, gate::gate_junit_report(report)) && written;
+  }
+  if (!written) {
+    return 2;
+  }
+  if (report.interrupted) {
+    return 130;
+  }
+  return gate::gate_exit_status(report);
+}
+
+} // namespace
+
+std::function<int()> add_gate_command(CLI::App& app) {
+  auto options = std::make_shared<gate_options>();
+  auto* command = app.add_subcommand(
+      "gate",
+      "Puts an S3 reader through store misbehaviours and fails when it returns wrong bytes\n"
+      "silently, hangs, or gives up where the right bytes could be had.\n"
+      "For each object shape and fault scenario (--list shows them) it uploads the object\n"
+      "straight to the store, installs the scenario's fault rules in a proxy started in this\n"
+      "process, runs the reader against the proxy and compares what it wrote with the object.\n\n"
+      "The reader command runs under bash -c in its own process group with these placeholders\n"
+      "(shell-quoted) and environment variables:\n"
+      "  {endpoint} S3FAULT_ENDPOINT   the proxy, http://127.0.0.1:PORT\n"
+      "  {bucket}   S3FAULT_BUCKET     {key} S3FAULT_KEY\n"
+      "  {output}   S3FAULT_OUTPUT     where to write the object (or write it to stdout)\n"
+      "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, HOME (scratch)\n"
+      "It must exit 0 when it read the object and non-zero when it failed.\n\n"
+      "Verdicts: CORRECT; REJECTED (non-zero exit); SILENT_CORRUPTION (exit 0, wrong bytes);\n"
+      "HUNG (killed at --timeout). Expectations: must-recover (only CORRECT passes),\n"
+      "must-not-corrupt (CORRECT or REJECTED pass), informational. SILENT_CORRUPTION and HUNG\n"
+      "always fail. Exit status: 0 when every run passed, 1 when one failed, 2 when the gate\n"
+      "could not run (bad options, the store refused the fixtures).\n\n"
+      "Examples:\n"
+      "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
+      "  s3fault gate --reader builtin:robust-parts       # passes\n"
+      "  s3fault gate --reader examples/readers/aws-cli.sh --junit gate.xml\n"
+      "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}'"
+      "\n    --scenarios 'strip-*,truncate-*' --shapes 'mp-*'");
+  command->add_option("--reader", options->reader,
+                      "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
+                      "builtin:ranged");
+  command->add_option("--upstream", options->upstream,
+                      "The store, http(s)://HOST:PORT; default: an embedded origin started here");
+  command->add_option("--access-key", options->access_key,
+                      "Access key for --upstream (default: $AWS_ACCESS_KEY_ID)");
+  command->add_option("--secret-key", options->secret_key,
+                      "Secret key for --upstream (default: $AWS_SECRET_ACCESS_KEY)");
+  command->add_option("--region", options->region, "Region (default: $AWS_REGION, else us-east-1)");
+  command->add_option("--scenarios", options->scenarios,
+                      "Only the scenarios matching these globs (comma-separated or repeated)");
+  command->add_option("--shapes", options->shapes,
+                      "Only the object shapes matching these globs (comma-separated or repeated)");
+  command
+      ->add_option("--timeout", options->timeout_seconds,
+                   "Seconds a reader may run before it is killed and judged HUNG")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--json", options->json_file,
+                      "Write every run (verdict, why, bytes, traffic) as JSON");
+  command->add_option("--junit", options->junit_file,
+                      "Write JUnit XML: one testsuite per scenario, one testcase per shape");
+  command->add_option("--color", options->colour, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of the fault rules' dice and object bytes")
+      ->capture_default_str();
+  command->add_option("--work-dir", options->work_dir,
+                      "Keep outputs and the reader's HOME here (default: a temporary directory, "
+                      "removed afterwards)");
+  command->add_flag("--list", options->list, "Print scenarios, shapes and built-in readers");
+  return [options]() { return run_gate_command(*options); };
+}
+
+} // namespace s3fault::cli

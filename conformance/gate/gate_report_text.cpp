@@ -1,0 +1,110 @@
+#include "conformance/gate/gate_reports.hpp"
+
+#include <cstdio>
+
+namespace s3fault::gate {
+namespace {
+
+const char* verdict_colour(const run_result& run) {
+  if (!run.judged.passed) {
+    return "31";
+  }
+  return run.judged.result == verdict::correct ? "32" : "33";
+}
+
+std::string padded(std::string_view text, std::size_t width) {
+  std::string line(text);
+  if (line.size() < width) {
+    line.append(width - line.size(), ' ');
+  }
+  return line;
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
+}
+
+} // namespace
+
+std::string describe_traffic(const traffic& seen) {
+  std::string text;
+  for (const auto& [operation, count] : seen.by_operation) {
+    text += (text.empty() ? "" : " + ") + std::to_string(count) + " " + operation;
+  }
+  if (text.empty()) {
+    text = "no requests";
+  }
+  text += ", " + std::to_string(seen.retries) + (seen.retries == 1 ? " retry" : " retries");
+  text += ", " + std::to_string(seen.faults_injected) +
+          (seen.faults_injected == 1 ? " fault" : " faults");
+  text += ", " + mebibytes(seen.bytes_to_reader) + " to the reader";
+  return text;
+}
+
+std::string gate_text_report::paint(std::string_view text, const char* code) const {
+  if (!colour_) {
+    return std::string(text);
+  }
+  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
+}
+
+void gate_text_report::begin(const std::string& reader, const std::string& upstream,
+                             const std::string& proxy) {
+  out_ << paint("s3fault gate", "1") << ": reader " << reader << "\n"
+       << "store " << upstream << ", fault proxy " << proxy << "\n\n";
+  out_.flush();
+}
+
+void gate_text_report::run_done(const run_result& run) {
+  out_ << "  " << paint(padded(run.judged.passed ? "pass" : "FAIL", 5), verdict_colour(run))
+       << paint(padded(to_string(run.judged.result), 18), verdict_colour(run))
+       << padded(run.scenario, 27) << padded(run.shape, 15) << padded(to_string(run.expect), 17)
+       << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen) << "\n";
+  if (!run.judged.passed || run.judged.result != verdict::correct) {
+    out_ << std::string(25, ' ') << run.judged.why << "\n";
+  }
+  if (!run.judged.passed && !run.stderr_tail.empty()) {
+    std::string tail = run.stderr_tail;
+    std::size_t at = 0;
+    while ((at = tail.find('\n', at)) != std::string::npos) {
+      tail.replace(at, 1, "\n" + std::string(27, ' '));
+      at += 28;
+    }
+    out_ << std::string(25, ' ') << "| " << tail << "\n";
+  }
+  out_.flush();
+}
+
+void gate_text_report::finish(const gate_report& report) {
+  const auto totals = count_runs(report);
+  out_ << "\n";
+  if (report.interrupted) {
+    out_ << paint("interrupted: " + std::to_string(report.runs.size()) + " of " +
+                      std::to_string(report.runs_planned) + " runs done",
+                  "33")
+         << "\n";
+  }
+  out_ << paint(std::to_string(totals.passed) + " passed", "32") << ", "
+       << paint(std::to_string(totals.failed) + " failed", totals.failed ? "31" : "32") << " ("
+       << totals.correct << " correct, " << totals.rejected << " rejected, "
+       << totals.silent_corruption << " silent corruption, " << totals.hung << " hung; "
+       << seconds_text(report.seconds) << ")\n";
+  for (const auto& run : report.runs) {
+    if (!run.judged.passed) {
+      out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "
+           << to_string(run.judged.result) << " where " << to_string(run.expect) << ": "
+           << run.judged.why << "\n";
+    }
+  }
+  out_.flush();
+}
+
+} // namespace s3fault::gate

@@ -1,0 +1,32 @@
+#pragma once
+// The gate's outputs from one gate_report: a table for people (one line per run, printed as
+// runs finish, the failures explained), JSON for tools (docs/readers.md is rendered from it),
+// JUnit XML for CI (one testcase per scenario and shape).
+#include "conformance/gate/gate_runner.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace s3fault::gate {
+
+class gate_text_report {
+public:
+  gate_text_report(std::ostream& out, bool colour) : out_(out), colour_(colour) {}
+  void begin(const std::string& reader, const std::string& upstream, const std::string& proxy);
+  void run_done(const run_result& run);
+  /// "N passed, N failed (...)" and the failed runs again, one line each.
+  void finish(const gate_report& report);
+
+private:
+  std::string paint(std::string_view text, const char* code) const;
+  std::ostream& out_;
+  bool colour_;
+};
+
+/// "3 GetObject + 1 HeadObject, 2 retries, 3 faults, 20.0 MiB to the reader"
+std::string describe_traffic(const traffic& seen);
+
+std::string gate_json_report(const gate_report& report);
+std::string gate_junit_report(const gate_report& report);
+
+} // namespace s3fault::gate

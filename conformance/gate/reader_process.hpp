@@ -1,0 +1,38 @@
+#pragma once
+// Runs a reader command the way CI would: `bash -c COMMAND` in its own process group, with the
+// run's endpoint, credentials, bucket, key and output path as placeholders and environment
+// variables; stdout and stderr to files; killed (the whole group) at the deadline.
+#include <chrono>
+#include <map>
+#include <string>
+
+namespace s3fault::gate {
+
+struct reader_invocation {
+  std::string command; // with {endpoint} {bucket} {key} {output} placeholders
+  std::string endpoint;
+  std::string access_key;
+  std::string secret_key;
+  std::string region;
+  std::string bucket;
+  std::string key;
+  std::string output_path; // where the reader should write the object
+  std::string stdout_path; // what it printed (the object, for readers that write to stdout)
+  std::string stderr_path;
+  std::string home; // HOME for the reader (a scratch directory: no user config leaks in)
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+};
+
+struct reader_exit {
+  bool timed_out = false; // killed at the deadline (the process group got SIGKILL)
+  int exit_code = -1;     // when it exited; 128 + signal when a signal ended it
+  double seconds = 0;
+  std::string failure; // the command could not be started at all
+};
+
+/// `{endpoint}` ... replaced in `command` (values are shell-quoted).
+std::string expand_placeholders(const reader_invocation& run);
+/// Runs it to the end or to the deadline.
+reader_exit run_reader(const reader_invocation& run);
+
+} // namespace s3fault::gate

@@ -1,0 +1,301 @@
+#include "conformance/readers/reader_support.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace s3fault::readers {
+namespace {
+
+std::string errno_text(std::string_view what, const std::string& path) {
+  return std::string(what) + " " + path + ": " + std::strerror(errno);
+}
+
+/// "503 SlowDown" or "412": the status with the S3 error code when there is one.
+std::string status_and_code(const client::response& response) {
+  std::string text = std::to_string(response.status);
+  if (response.error && !response.error->code.empty()) {
+    text += " " + response.error->code;
+  }
+  return text;
+}
+
+bool is_local_failure(const client::response& response) {
+  const auto& ec = response.failure.ec;
+  return ec == client::client_errc::local_io || ec == client::client_errc::sink_aborted ||
+         ec == client::client_errc::invalid_request;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> parse_decimal(std::string_view text) {
+  if (text.empty() || text.size() > 19) {
+    return std::nullopt;
+  }
+  std::uint64_t value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') {
+      return std::nullopt;
+    }
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value;
+}
+
+std::optional<content_range> parse_content_range(std::string_view value) {
+  constexpr std::string_view unit = "bytes ";
+  if (value.substr(0, unit.size()) != unit) {
+    return std::nullopt;
+  }
+  value.remove_prefix(unit.size());
+  const auto dash = value.find('-');
+  const auto slash = value.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) {
+    return std::nullopt;
+  }
+  const auto first = parse_decimal(value.substr(0, dash));
+  const auto last = parse_decimal(value.substr(dash + 1, slash - dash - 1));
+  const auto total = parse_decimal(value.substr(slash + 1));
+  if (!first || !last || !total || *first > *last || *last >= *total) {
+    return std::nullopt;
+  }
+  return content_range{*first, *last, *total};
+}
+
+output_file::~output_file() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+  }
+}
+
+bool output_file::open(const std::string& path, std::string& error) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    error = errno_text("cannot create", path);
+    return false;
+  }
+  return true;
+}
+
+bool output_file::write_at(std::uint64_t offset, std::string_view bytes, std::string& error) const {
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      error = errno_text("cannot write to", path_);
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return true;
+}
+
+bool output_file::resize(std::uint64_t size, std::string& error) const {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+    error = errno_text("cannot set the length of", path_);
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::uint64_t> output_file::length() const {
+  struct stat info {};
+  if (::fstat(fd_, &info) != 0) {
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+client::read_options range_writer::read_options() {
+  client::read_options options;
+  options.target =
+      client::body_target::callback([this](std::string_view chunk) { return deliver(chunk); });
+  return options;
+}
+
+bool range_writer::deliver(std::string_view chunk) {
+  if (limit_ && written_ + chunk.size() > *limit_) {
+    problem_ = "the store sent more than the " + std::to_string(*limit_) + " bytes expected";
+    return false;
+  }
+  if (!file_.write_at(offset_ + written_, chunk, problem_)) {
+    return false;
+  }
+  written_ += chunk.size();
+  return true;
+}
+
+void request_log::line(std::string_view text) {
+  // One write per line under the lock: the ranged reader's threads share the stream.
+  std::string whole = reader_ + ": ";
+  whole += text;
+  whole += '\n';
+  std::lock_guard lock(mutex_);
+  out_ << whole << std::flush;
+}
+
+std::string summarize(const client::response& response) {
+  if (!response.head_received()) {
+    return "no response: " + (response.failure.message.empty() ? std::string("(no detail)")
+                                                               : response.failure.message);
+  }
+  std::string text = status_and_code(response);
+  // A complete response without body bytes but with a length is a HEAD: its length is the
+  // object's, not a short body.
+  const bool head_answer =
+      !response.failure && response.body_bytes == 0 && response.content_length.value_or(0) > 0;
+  if (head_answer) {
+    text += ", Content-Length " + std::to_string(*response.content_length);
+  } else {
+    text += ", " + std::to_string(response.body_bytes) +
+            (response.body_bytes == 1 ? " byte" : " bytes");
+    if (response.content_length && *response.content_length != response.body_bytes) {
+      text += " of Content-Length " + std::to_string(*response.content_length);
+    }
+  }
+  if (const auto range = response.header("Content-Range")) {
+    text += ", Content-Range " + std::string(*range);
+  }
+  if (const auto count = response.header("x-amz-mp-parts-count")) {
+    text += ", parts count " + std::string(*count);
+  }
+  if (response.failure) {
+    text += ", failed: " + response.failure.message;
+  }
+  return text;
+}
+
+std::string describe_status(const client::response& response) {
+  if (!response.head_received()) {
+    return response.failure.message.empty() ? std::string("no response") : response.failure.message;
+  }
+  std::string text = std::to_string(response.status);
+  if (response.error && !response.error->code.empty()) {
+    text += " " + response.error->code;
+    if (!response.error->message.empty()) {
+      text += " (" + response.error->message + ")";
+    }
+  } else if (!response.reason.empty()) {
+    text += " " + response.reason;
+  }
+  if (response.failure) {
+    text += ", " + response.failure.message;
+  }
+  return text;
+}
+
+attempt_verdict judge_transport(const client::response& response, const range_writer* writer) {
+  if (response.failure) {
+    if (writer != nullptr && !writer->problem().empty()) {
+      return attempt_verdict::fail(writer->problem());
+    }
+    if (is_local_failure(response)) {
+      return attempt_verdict::fail(response.failure.message);
+    }
+    return attempt_verdict::retry(response.failure.message);
+  }
+  if (response.status == 500 || response.status == 503) {
+    return attempt_verdict::retry(status_and_code(response));
+  }
+  if (response.status == 412) {
+    return attempt_verdict::fail("the object changed since the first read (If-Match refused: " +
+                                 status_and_code(response) + ")");
+  }
+  const bool success = response.status >= 200 && response.status < 300;
+  if (writer != nullptr && success && response.content_length &&
+      response.body_bytes != *response.content_length) {
+    return attempt_verdict::retry("short body: " + std::to_string(response.body_bytes) + " of " +
+                                  std::to_string(*response.content_length) + " bytes");
+  }
+  return attempt_verdict::accept();
+}
+
+std::chrono::milliseconds request_runner::backoff_before(unsigned next_attempt) const {
+  // Doubling from the first backoff up to a cap; jittered to [half, whole] so that parallel
+  // readers hit by the same SlowDown do not come back in step.
+  using rep = std::chrono::milliseconds::rep;
+  const rep cap = std::max<rep>(first_backoff_.count(), 20000);
+  rep ceiling = std::max<rep>(first_backoff_.count(), 0);
+  for (unsigned attempt = 2; attempt < next_attempt && ceiling < cap; ++attempt) {
+    ceiling *= 2;
+  }
+  ceiling = std::min(ceiling, cap);
+  if (ceiling <= 1) {
+    return std::chrono::milliseconds(ceiling);
+  }
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  std::uniform_int_distribution<rep> pick(ceiling / 2, ceiling);
+  return std::chrono::milliseconds(pick(engine));
+}
+
+request_runner::outcome
+request_runner::run(std::string_view what, const std::function<client::response()>& send,
+                    const std::function<attempt_verdict(const client::response&)>& judge) {
+  outcome result;
+  for (unsigned attempt = 1;; ++attempt) {
+    ++requests_;
+    if (attempt > 1) {
+      ++retries_;
+    }
+    result.response = send();
+    const auto verdict = judge(result.response);
+    std::string line = std::string(what) + " -> " + summarize(result.response);
+    if (attempt > 1 || verdict.what == attempt_verdict::kind::retry) {
+      line += " [attempt " + std::to_string(attempt) + "/" + std::to_string(max_attempts_) + "]";
+    }
+    // The reason is often the failure or status the summary already shows.
+    if (!verdict.reason.empty() && line.find(verdict.reason) == std::string::npos) {
+      line += ": " + verdict.reason;
+    }
+    switch (verdict.what) {
+    case attempt_verdict::kind::accept:
+      log_.line(line);
+      return result;
+    case attempt_verdict::kind::fail:
+      log_.line(line);
+      result.error = std::string(what) + ": " + verdict.reason;
+      return result;
+    case attempt_verdict::kind::retry:
+      break;
+    }
+    if (attempt >= max_attempts_) {
+      log_.line(line + "; giving up");
+      result.error = std::string(what) + ": gave up after " + std::to_string(attempt) +
+                     (attempt == 1 ? " attempt" : " attempts") + ", last: " + verdict.reason;
+      return result;
+    }
+    const auto pause = backoff_before(attempt + 1);
+    log_.line(line + "; retrying in " + std::to_string(pause.count()) + "ms");
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+read_result failed_read(std::string error, const request_runner& runner, std::uint64_t bytes) {
+  read_result result;
+  result.ok = false;
+  result.error = std::move(error);
+  result.bytes_written = bytes;
+  result.requests = runner.requests();
+  result.retries = runner.retries();
+  return result;
+}
+
+read_result finished_read(const request_runner& runner, std::uint64_t bytes) {
+  read_result result;
+  result.ok = true;
+  result.bytes_written = bytes;
+  result.requests = runner.requests();
+  result.retries = runner.retries();
+  return result;
+}
+
+} // namespace s3fault::readers

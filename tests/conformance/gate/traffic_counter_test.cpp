@@ -1,0 +1,61 @@
+// Counting a reader's traffic from exchange records: only the watched key, per operation,
+// retries after failures and faults, bytes.
+#include "conformance/gate/traffic_counter.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s3fault::gate {
+namespace {
+
+proxy::exchange_record exchange(std::string method, std::string target, unsigned status,
+                                std::string faults = "", std::string outcome = "ok") {
+  proxy::exchange_record record;
+  record.method = std::move(method);
+  record.target = std::move(target);
+  record.status = status;
+  record.response_bytes = 100;
+  record.faults = std::move(faults);
+  record.outcome = std::move(outcome);
+  return record;
+}
+
+TEST(TrafficCounter, CountsOnlyTheWatchedKeyPerOperation) {
+  traffic_counter counter;
+  counter.watch("b", "k");
+  counter.count(exchange("GET", "/b/k?partNumber=1", 206));
+  counter.count(exchange("GET", "/b/k?partNumber=2", 206));
+  counter.count(exchange("HEAD", "/b/k", 200));
+  counter.count(exchange("GET", "/b/other", 200));
+  const auto seen = counter.snapshot();
+  EXPECT_EQ(seen.requests, 3u);
+  EXPECT_EQ(seen.by_operation.at("GetObject"), 2u);
+  EXPECT_EQ(seen.by_operation.at("HeadObject"), 1u);
+  EXPECT_EQ(seen.bytes_to_reader, 300u);
+  EXPECT_EQ(seen.retries, 0u);
+}
+
+TEST(TrafficCounter, ARepeatAfterAFailureOrAFaultIsARetry) {
+  traffic_counter counter;
+  counter.watch("b", "k");
+  counter.count(exchange("GET", "/b/k?partNumber=1", 503, "slow:error"));
+  counter.count(exchange("GET", "/b/k?partNumber=1", 206));
+  counter.count(exchange("GET", "/b/k?partNumber=2", 206, "", "fault: body cut short"));
+  counter.count(exchange("GET", "/b/k?partNumber=2", 206));
+  counter.count(exchange("GET", "/b/k?partNumber=2", 206)); // after a success: not a retry
+  const auto seen = counter.snapshot();
+  EXPECT_EQ(seen.retries, 2u);
+  EXPECT_EQ(seen.errors, 2u);
+  EXPECT_EQ(seen.faults_injected, 1u);
+}
+
+TEST(TrafficCounter, WatchStartsFromZero) {
+  traffic_counter counter;
+  counter.watch("b", "k");
+  counter.count(exchange("GET", "/b/k", 200, "a:strip-header,b:truncate"));
+  EXPECT_EQ(counter.snapshot().faults_injected, 2u);
+  counter.watch("b", "k2");
+  EXPECT_EQ(counter.snapshot().requests, 0u);
+}
+
+} // namespace
+} // namespace s3fault::gate

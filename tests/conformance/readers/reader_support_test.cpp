@@ -1,0 +1,170 @@
+// The readers' shared pieces on plain values: Content-Range and header numbers, the catalog,
+// and output files that cannot be written.
+#include "conformance/readers/reader_support.hpp"
+#include "tests/conformance/readers/readers_test_support.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace s3fault::readers {
+namespace {
+
+TEST(ContentRange, ReadsFirstLastAndTotal) {
+  const auto range = parse_content_range("bytes 5242880-10485759/11534336");
+  ASSERT_TRUE(range);
+  EXPECT_EQ(range->first, 5242880u);
+  EXPECT_EQ(range->last, 10485759u);
+  EXPECT_EQ(range->total, 11534336u);
+  EXPECT_EQ(range->length(), 5242880u);
+  EXPECT_TRUE(parse_content_range("bytes 0-0/1"));
+}
+
+TEST(ContentRange, RefusesWhatCannotPlaceBytes) {
+  for (const auto* text :
+       {"", "bytes */100", "bytes 0-9/*", "bytes 10-9/100", "bytes 0-100/100", "items 0-9/100",
+        "bytes 0-9", "bytes -9/100", "bytes 0-9/100 ", "bytes 0x1-9/100", "Bytes 0-9/100"}) {
+    EXPECT_FALSE(parse_content_range(text)) << "'" << text << "'";
+  }
+}
+
+TEST(HeaderNumbers, AreDigitsOnly) {
+  EXPECT_EQ(parse_decimal("3"), 3u);
+  EXPECT_EQ(parse_decimal("10000"), 10000u);
+  for (const auto* text : {"", "-1", "3 ", " 3", "3.0", "0x3", "99999999999999999999"}) {
+    EXPECT_FALSE(parse_decimal(text)) << "'" << text << "'";
+  }
+}
+
+client::response answer(unsigned status, std::string code = "") {
+  client::response response;
+  response.status = status;
+  if (!code.empty()) {
+    response.error = client::s3_error{code, "", "", "", ""};
+  }
+  return response;
+}
+
+/// A runner over scripted responses: each attempt takes the next one.
+struct scripted_run {
+  std::vector<client::response> script;
+  std::size_t sent = 0;
+
+  request_runner::outcome run(request_runner& runner) {
+    return runner.run(
+        "GET partNumber=1", [&] { return script.at(sent++); },
+        [](const client::response& response) { return judge_transport(response, nullptr); });
+  }
+};
+
+TEST(RequestRunner, RetriesA503AndCountsEveryAttempt) {
+  std::ostringstream out;
+  request_log log(out, "test");
+  read_request request;
+  request.backoff = std::chrono::milliseconds(0);
+  request_runner runner(request, log);
+  scripted_run script{{answer(503, "SlowDown"), answer(500, "InternalError"), answer(200)}};
+  const auto outcome = script.run(runner);
+  EXPECT_TRUE(outcome.ok()) << outcome.error;
+  EXPECT_EQ(outcome.response.status, 200u);
+  EXPECT_EQ(runner.requests(), 3u);
+  EXPECT_EQ(runner.retries(), 2u);
+  EXPECT_NE(out.str().find("test: GET partNumber=1 -> 503 SlowDown, 0 bytes [attempt 1/5]; "
+                           "retrying in 0ms\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("test: GET partNumber=1 -> 200, 0 bytes [attempt 3/5]\n"),
+            std::string::npos)
+      << out.str();
+}
+
+TEST(RequestRunner, GivesUpAfterMaxAttempts) {
+  std::ostringstream out;
+  request_log log(out, "test");
+  read_request request;
+  request.max_attempts = 2;
+  request.backoff = std::chrono::milliseconds(0);
+  request_runner runner(request, log);
+  scripted_run script{{answer(503, "SlowDown"), answer(503, "SlowDown"), answer(200)}};
+  const auto outcome = script.run(runner);
+  EXPECT_EQ(outcome.error, "GET partNumber=1: gave up after 2 attempts, last: 503 SlowDown");
+  EXPECT_EQ(script.sent, 2u);
+  EXPECT_NE(out.str().find("; giving up"), std::string::npos) << out.str();
+}
+
+TEST(RequestRunner, A412OrA404IsFinal) {
+  std::ostringstream out;
+  request_log log(out, "test");
+  read_request request;
+  request_runner runner(request, log);
+  scripted_run changed{{answer(412, "PreconditionFailed"), answer(200)}};
+  EXPECT_EQ(changed.run(runner).error,
+            "GET partNumber=1: the object changed since the first read (If-Match refused: 412 "
+            "PreconditionFailed)");
+  scripted_run missing{{answer(404, "NoSuchKey"), answer(200)}};
+  // Not judge_transport's business: accepted, for the reader to decide.
+  EXPECT_TRUE(missing.run(runner).ok());
+  EXPECT_EQ(runner.retries(), 0u);
+}
+
+TEST(ReaderCatalog, FindsEachReaderByName) {
+  EXPECT_EQ(reader_names(),
+            (std::vector<std::string_view>{"naive-parts", "robust-parts", "ranged"}));
+  EXPECT_EQ(find_reader("naive-parts"), &read_naive_parts);
+  EXPECT_EQ(find_reader("robust-parts"), &read_robust_parts);
+  EXPECT_EQ(find_reader("ranged"), &read_ranged);
+  EXPECT_EQ(find_reader("naive"), nullptr);
+  EXPECT_EQ(find_reader(""), nullptr);
+  for (const auto name : reader_names()) {
+    const auto algorithm = reader_algorithm(name);
+    EXPECT_EQ(std::count(algorithm.begin(), algorithm.end(), '\n'), 1) << name;
+  }
+  EXPECT_TRUE(reader_algorithm("nope").empty());
+}
+
+TEST(ReaderOutput, AnUncreatableFileFailsBeforeAnyRequest) {
+  for (const auto name : reader_names()) {
+    auto request =
+        testing::request_for("http://127.0.0.1:9", "object", "/nonexistent-dir/s3fault/out");
+    const auto run = testing::run_reader(find_reader(name), request);
+    EXPECT_FALSE(run.result.ok) << name;
+    EXPECT_NE(run.result.error.find("cannot create /nonexistent-dir/s3fault/out"),
+              std::string::npos)
+        << run.result.error;
+    EXPECT_EQ(run.result.requests, 0u) << name;
+  }
+}
+
+TEST(ReaderOutput, NoStoreListeningIsAFailureAfterTheRetries) {
+  std::string url;
+  {
+    origin::embedded_origin gone;
+    url = gone.url();
+  }
+  testing::scratch_dir dir;
+  auto request = testing::request_for(url, "object", dir.file("out"));
+  request.max_attempts = 3;
+  const auto robust = testing::run_reader(read_robust_parts, request);
+  EXPECT_FALSE(robust.result.ok);
+  EXPECT_NE(robust.result.error.find("gave up after 3 attempts"), std::string::npos)
+      << robust.result.error;
+  EXPECT_EQ(robust.result.requests, 3u);
+  EXPECT_EQ(robust.result.retries, 2u);
+  const auto naive = testing::run_reader(read_naive_parts, request);
+  EXPECT_FALSE(naive.result.ok);
+  EXPECT_EQ(naive.result.requests, 1u);
+}
+
+TEST(ReaderOutput, AMissingObjectFailsEveryReaderWithoutRetries) {
+  testing::test_store store;
+  testing::scratch_dir dir;
+  for (const auto name : reader_names()) {
+    const auto run = testing::run_reader(
+        find_reader(name), testing::request_for(store.url(), "missing", dir.file("out")));
+    EXPECT_FALSE(run.result.ok) << name;
+    EXPECT_NE(run.result.error.find("404"), std::string::npos) << name << ": " << run.result.error;
+    EXPECT_EQ(run.result.requests, 1u) << name;
+  }
+}
+
+} // namespace
+} // namespace s3fault::readers

@@ -1,0 +1,185 @@
+#!/bin/bash
+# Gates every example reader in examples/readers/ with `s3fault gate` and regenerates
+# docs/readers.md from the reports.
+#
+#   tests/gate/gate-readers.sh [--bin PATH] [--out DIR]
+#
+#   --bin PATH  the s3fault binary (default: build/s3fault)
+#   --out DIR   where the reports go (default: docs/readers); the document is written beside it,
+#               as DIR.md (docs/readers.md by default)
+#
+# For each reader - aws-cli, boto3-download-file, boto3-naive-parts, rclone, s3cmd, aws-sdk-js,
+# minio-js - it runs, from the repository root:
+#
+#   BIN gate --reader examples/readers/<file> --json DIR/<reader>.json --timeout 60
+#
+# (the gate starts its own embedded store and fault-injecting proxy on 127.0.0.1 and stops them)
+# and writes DIR/<reader>.meta.json: the reader's name and file, its client and the client's
+# version, the exact gate command, the gate's exit status and the date in UTC. Then it runs
+# docs/readers/render_readers.py.
+# Gate exit status 1 (some run had a verdict its scenario does not accept: the reader has bugs)
+# is expected and recorded; 2 (the gate could not run) or anything else stops this script with
+# an error, as does a client that is not installed (tests/deps.sh installs them all).
+# Prints one line per reader: "<reader>: N runs, N passed, N failed (exit E)".
+# The gate's own output goes to a scratch directory under ${TMPDIR:-/tmp}, kept when something
+# fails. Needs: python3, node, and the clients of the readers (tests/deps.sh).
+set -euo pipefail
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$script_dir/../.." && pwd)
+
+usage() { echo "usage: tests/gate/gate-readers.sh [--bin PATH] [--out DIR]" >&2; exit 2; }
+bin=$root/build/s3fault
+out=$root/docs/readers
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) usage ;;
+  esac
+done
+
+# Paths given relative to the caller's directory become absolute; everything below runs from
+# the repository root, where paths inside the repository are shown relative to it.
+abs_path() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+shown_path() { case "$1" in "$root"/*) echo "${1#"$root"/}" ;; *) echo "$1" ;; esac; }
+bin=$(abs_path "$bin")
+out=$(abs_path "$out")
+out=${out%/}
+if [ ! -x "$bin" ]; then
+  echo "gate-readers.sh: $bin is not an executable (build it: tests/build.sh)" >&2
+  exit 2
+fi
+command -v python3 >/dev/null || { echo "gate-readers.sh: python3 not found" >&2; exit 2; }
+mkdir -p "$out"
+cd "$root"
+bin_shown=$(shown_path "$bin")
+out_shown=$(shown_path "$out")
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/s3fault-gate-readers.XXXXXX")
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [ "$status" = 0 ]; then
+    rm -rf "$scratch"
+  else
+    echo "gate-readers.sh: failed; logs kept in $scratch" >&2
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- client versions: each prints one line, or fails when the client is missing ----------------
+first_line() { printf '%s\n' "${1%%$'\n'*}"; }
+# The readers prefer Debian's clients in /usr/bin; so does this.
+client_path() { if [ -x "/usr/bin/$1" ]; then echo "/usr/bin/$1"; else command -v "$1"; fi; }
+# The version field of tests/node/node_modules/<package>/package.json (installed by tests/deps.sh).
+npm_version() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
+    "$root/tests/node/node_modules/$1/package.json"
+}
+node_version() { local node; node=$(command -v node) && "$node" --version; }
+
+version_aws_cli() {
+  local aws v
+  aws=$(client_path aws) || return 1
+  v=$("$aws" --version 2>&1) || return 1  # awscli v1 prints it on stderr
+  first_line "$v"
+}
+version_boto3() {
+  # The readers run with /usr/bin/python3 (their #! line).
+  /usr/bin/python3 -c 'import boto3, botocore
+print(f"boto3 {boto3.__version__} (botocore {botocore.__version__})")'
+}
+version_rclone() {
+  local rclone v
+  rclone=$(client_path rclone) || return 1
+  v=$("$rclone" version) || return 1
+  first_line "$v"
+}
+version_s3cmd() {
+  local s3cmd v
+  s3cmd=$(client_path s3cmd) || return 1
+  v=$("$s3cmd" --version) || return 1
+  first_line "$v"
+}
+version_aws_sdk_js() {
+  local v n
+  v=$(npm_version @aws-sdk/client-s3) || return 1
+  n=$(node_version) || return 1
+  echo "@aws-sdk/client-s3 $v (node $n)"
+}
+version_minio_js() {
+  local v n
+  v=$(npm_version minio) || return 1
+  n=$(node_version) || return 1
+  echo "minio $v (node $n)"
+}
+
+# --- one reader ------------------------------------------------------------------------------
+# gate_reader KEY FILE CLIENT VERSION_FUNCTION: run the gate, write the meta file.
+gate_reader() {
+  local key=$1 file=$2 client=$3 version_fn=$4
+  local reader=examples/readers/$file
+  [ -x "$reader" ] || { echo "gate-readers.sh: $key: $reader is not an executable" >&2; return 1; }
+  local version
+  if ! version=$("$version_fn" 2>"$scratch/$key.version.err") || [ -z "$version" ]; then
+    echo "gate-readers.sh: $key: no version of $client (install it: tests/deps.sh):" >&2
+    cat "$scratch/$key.version.err" >&2
+    return 1
+  fi
+
+  local json=$out/$key.json
+  local cmd=("$bin_shown" gate --reader "$reader" --json "$(shown_path "$json")" --timeout 60)
+  # The command as shown: shell-quoted, as it could be pasted into a shell at the root.
+  local shown="" arg
+  for arg in "${cmd[@]}"; do
+    shown+=" $(printf '%q' "$arg")"
+  done
+  shown=${shown# }
+
+  local date status=0
+  date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  echo "gate-readers.sh: $key: $shown" >&2
+  rm -f "$json"
+  "${cmd[@]}" </dev/null >"$scratch/$key.gate.out" 2>&1 || status=$?
+  if [ "$status" != 0 ] && [ "$status" != 1 ]; then
+    echo "gate-readers.sh: $key: s3fault gate exited with status $status:" >&2
+    tail -n 40 "$scratch/$key.gate.out" >&2
+    return 1
+  fi
+  [ -f "$json" ] || { echo "gate-readers.sh: $key: no report written to $json" >&2; return 1; }
+
+  python3 - "$out/$key.meta.json" "$key" "$reader" "$client" "$version" "$shown" "$status" \
+    "$date" <<'EOF'
+import json, sys
+path, key, reader, client, version, command, status, date = sys.argv[1:]
+meta = {"key": key, "reader": key, "reader_command": reader, "client": client,
+        "client_version": version, "command": command, "gate_exit_status": int(status),
+        "date": date}
+with open(path, "w", encoding="utf-8", newline="\n") as f:
+    json.dump(meta, f, indent=2)
+    f.write("\n")
+EOF
+
+  python3 - "$json" "$key" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+print(f"{sys.argv[2]}: {s['runs']} runs, {s['passed']} passed, {s['failed']} failed "
+      f"(exit {s['exit_status']})")
+EOF
+}
+
+gate_reader aws-cli aws-cli.sh "AWS CLI" version_aws_cli
+gate_reader boto3-download-file boto3-download-file.py boto3 version_boto3
+gate_reader boto3-naive-parts boto3-naive-parts.py boto3 version_boto3
+gate_reader rclone rclone.sh rclone version_rclone
+gate_reader s3cmd s3cmd.sh s3cmd version_s3cmd
+gate_reader aws-sdk-js aws-sdk-js.mjs "AWS SDK for JavaScript v3" version_aws_sdk_js
+gate_reader minio-js minio-js.mjs "MinIO JavaScript client" version_minio_js
+
+python3 "$root/docs/readers/render_readers.py" --results "$out_shown" --output "$out_shown.md"
+echo "gate-readers.sh: wrote $out_shown/*.json and $out_shown.md" >&2

@@ -1,0 +1,184 @@
+"""`s3fault gate` and `s3fault demo` as a user runs them: the built-in readers (the naive one
+fails exactly where the bug is, the robust one passes), reader commands with placeholders and
+stdout output, a hung reader killed at the timeout, bad options, and the one-command demo.
+The aws cli example reader is gated in GateExampleReadersTest."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+import xml.dom.minidom
+from pathlib import Path
+
+import harness
+
+REPO = Path(__file__).resolve().parents[2]
+MULTIPART_SHAPES = {"mp-20MiB-8-8-4", "mp-16MiB-8-8", "mp-8MiB+1"}
+
+
+class GateRun:
+    """One `s3fault gate` process, run to the end, with its JSON and JUnit read back."""
+
+    def __init__(self, tmp: Path, name: str, args: list[str], timeout: float = 1200):
+        self.json_path = tmp / f"{name}.json"
+        self.junit_path = tmp / f"{name}.xml"
+        command = [str(harness.proxy_binary()), "gate", "--color", "never",
+                   "--json", str(self.json_path), "--junit", str(self.junit_path), *args]
+        started = time.monotonic()
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                stdin=subprocess.DEVNULL, cwd=REPO,
+                                env=harness.clean_client_env())
+        self.elapsed = time.monotonic() - started
+        self.code = result.returncode
+        self.stdout = result.stdout
+        self.stderr = result.stderr
+        self.report = json.loads(self.json_path.read_text()) if self.json_path.exists() else None
+
+    def describe(self) -> str:
+        return f"exit {self.code}\nstdout:\n{self.stdout[-8000:]}\nstderr:\n{self.stderr[-3000:]}"
+
+    def verdicts(self) -> dict[tuple[str, str], str]:
+        return {(r["scenario"], r["shape"]): r["verdict"] for r in self.report["runs"]}
+
+    def failed(self) -> dict[tuple[str, str], str]:
+        return {(r["scenario"], r["shape"]): r["verdict"] for r in self.report["runs"]
+                if not r["passed"]}
+
+
+def scratch(purpose: str) -> Path:
+    path = harness.scratch_root() / harness.unique_bucket_name(purpose)
+    path.mkdir(parents=True)
+    return path
+
+
+class GateBuiltinReadersTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = scratch("gate")
+
+    def test_naive_parts_is_caught_silently_truncating(self):
+        run = GateRun(self.tmp, "naive", ["--reader", "builtin:naive-parts"])
+        self.assertEqual(run.code, 1, run.describe())
+        verdicts = run.verdicts()
+        for shape in MULTIPART_SHAPES:
+            self.assertEqual(verdicts[("strip-parts-count", shape)], "SILENT_CORRUPTION",
+                             run.describe())
+            self.assertEqual(verdicts[("baseline", shape)], "CORRECT", run.describe())
+        for shape in ("empty", "1KiB", "single-20MiB"):
+            self.assertEqual(verdicts[("strip-parts-count", shape)], "CORRECT", run.describe())
+        truncated = next(r for r in run.report["runs"]
+                         if (r["scenario"], r["shape"]) == ("strip-parts-count", "mp-20MiB-8-8-4"))
+        self.assertEqual((truncated["expected_bytes"], truncated["actual_bytes"],
+                          truncated["first_difference"], truncated["exit_code"]),
+                         (20 * harness.MIB, 8 * harness.MIB, 8 * harness.MIB, 0))
+        self.assertEqual(truncated["traffic"]["by_operation"], {"GetObject": 1})
+        self.assertEqual(truncated["traffic"]["faults_injected"], 1)
+        self.assertIn("SILENT_CORRUPTION", run.stdout)
+        totals = run.report["summary"]
+        self.assertRegex(run.stdout, rf"{totals['passed']} passed, {totals['failed']} failed")
+        suites = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("testsuites")[0]
+        self.assertEqual(suites.getAttribute("failures"), str(totals["failed"]))
+        self.assertEqual(len(run.report["runs"]), totals["runs"])
+
+    def test_robust_parts_passes_every_scenario(self):
+        run = GateRun(self.tmp, "robust", ["--reader", "builtin:robust-parts"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.failed(), {})
+        verdicts = run.verdicts()
+        for shape in MULTIPART_SHAPES:
+            self.assertEqual(verdicts[("strip-parts-count", shape)], "CORRECT")
+            self.assertEqual(verdicts[("slowdown-first-2", shape)], "CORRECT")
+        slowdown = next(r for r in run.report["runs"]
+                        if (r["scenario"], r["shape"]) == ("slowdown-first-2", "1KiB"))
+        self.assertEqual(slowdown["traffic"]["retries"], 2, slowdown)
+        self.assertEqual(slowdown["traffic"]["faults_injected"], 2, slowdown)
+        self.assertEqual(verdicts[("slowdown-always", "1KiB")], "REJECTED")
+        self.assertIn("0 failed", run.stdout)
+
+    def test_ranged_reader_passes_every_scenario(self):
+        run = GateRun(self.tmp, "ranged", ["--reader", "builtin:ranged"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.failed(), {})
+
+
+class GateCommandsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = scratch("gate-cmd")
+        self.bin = str(harness.proxy_binary())
+
+    def test_placeholders_and_stdout_output(self):
+        to_file = (f"'{self.bin}' read robust-parts --endpoint {{endpoint}} --bucket {{bucket}} "
+                   f"--key {{key}} --output {{output}}")
+        to_stdout = (f"'{self.bin}' read robust-parts --endpoint \"$S3FAULT_ENDPOINT\" "
+                     f"--bucket \"$S3FAULT_BUCKET\" --key \"$S3FAULT_KEY\" --output -")
+        for name, command in (("file", to_file), ("stdout", to_stdout)):
+            run = GateRun(self.tmp, name, ["--reader", command, "--scenarios",
+                                           "baseline,strip-parts-count", "--shapes",
+                                           "1KiB,mp-8MiB+1"])
+            self.assertEqual(run.code, 0, run.describe())
+            self.assertEqual(set(run.verdicts().values()), {"CORRECT"}, run.describe())
+            self.assertEqual(len(run.report["runs"]), 4)
+
+    def test_a_hung_reader_is_killed_at_the_timeout(self):
+        run = GateRun(self.tmp, "hung", ["--reader", "sleep 60", "--timeout", "1",
+                                         "--scenarios", "baseline", "--shapes", "1KiB"])
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {("baseline", "1KiB"): "HUNG"})
+        self.assertLess(run.elapsed, 20, "the gate waited for the sleeping reader")
+        self.assertIn("1 failed", run.stdout)
+
+    def test_exit_zero_with_nothing_written_is_silent_corruption(self):
+        run = GateRun(self.tmp, "liar", ["--reader", "true", "--scenarios", "baseline",
+                                         "--shapes", "1KiB,empty"])
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {("baseline", "1KiB"): "SILENT_CORRUPTION",
+                                          ("baseline", "empty"): "CORRECT"})
+        liar = next(r for r in run.report["runs"] if r["shape"] == "1KiB")
+        self.assertEqual((liar["actual_bytes"], liar["first_difference"]), (0, 0))
+
+    def test_bad_options_exit_2(self):
+        unknown = subprocess.run([self.bin, "gate", "--reader", "builtin:nope"],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(unknown.returncode, 2)
+        self.assertIn("builtin:robust-parts", unknown.stderr)
+        nothing = subprocess.run([self.bin, "gate", "--reader", "true", "--scenarios", "x*"],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(nothing.returncode, 2)
+        self.assertIn("selects no scenario", nothing.stderr)
+        missing = subprocess.run([self.bin, "gate"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(missing.returncode, 2)
+        self.assertIn("--reader is required", missing.stderr)
+
+    def test_demo_shows_the_bug_and_the_fix(self):
+        demo = subprocess.run([self.bin, "demo", "--color", "never"], capture_output=True,
+                              text=True, timeout=300)
+        self.assertEqual(demo.returncode, 0, demo.stdout + demo.stderr)
+        self.assertIn("wrote 8388608 of 20971520 bytes, first difference at offset 8388608",
+                      demo.stdout)
+        self.assertIn("=> SILENT_CORRUPTION", demo.stdout)
+        self.assertIn("wrote 20971520 of 20971520 bytes, sha256 matches the object", demo.stdout)
+        self.assertIn("=> CORRECT", demo.stdout)
+
+
+class GateExampleReadersTest(unittest.TestCase):
+    def test_aws_cli_example_runs_every_scenario_to_a_verdict(self):
+        tmp = scratch("gate-aws")
+        run = GateRun(tmp, "aws-cli", ["--reader", "examples/readers/aws-cli.sh"])
+        self.assertIn(run.code, (0, 1), run.describe())
+        planned = {(r["scenario"], r["shape"]) for r in run.report["runs"]}
+        self.assertEqual(len(planned), run.report["summary"]["runs"])
+        listing = subprocess.run([str(harness.proxy_binary()), "gate", "--list"],
+                                 capture_output=True, text=True, timeout=60, check=True)
+        self.assertGreaterEqual(len(run.report["runs"]), 90, run.describe())
+        self.assertFalse(run.report["interrupted"])
+        for r in run.report["runs"]:
+            self.assertIn(r["verdict"], ("CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG"))
+        self.assertEqual(run.verdicts()[("baseline", "mp-20MiB-8-8-4")], "CORRECT",
+                         run.describe())
+        self.assertIn("baseline", listing.stdout)
+        print(f"aws cli: {run.report['summary']}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
