@@ -28,7 +28,11 @@ std::string mebibytes(std::uint64_t bytes) {
 
 std::string seconds_text(double seconds) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  if (seconds < 1) {
+    std::snprintf(text, sizeof text, "%.0f ms", seconds * 1000);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  }
   return text;
 }
 

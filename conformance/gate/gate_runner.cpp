@@ -6,6 +6,7 @@
 #include "conformance/origin/embedded_origin.hpp"
 #include "faults/config/build_rules.hpp"
 #include "faults/rule.hpp"
+#include "faults/s3_request.hpp"
 #include "proxy/embedded_proxy.hpp"
 
 #include <ctime>
@@ -155,8 +156,16 @@ public:
   }
   void observe(const proxy::exchange_record& exchange) {
     std::lock_guard lock(mutex_);
-    if (!armed_ || exchange.method != "GET" || exchange.status < 200 || exchange.status >= 300 ||
-        exchange.target.find(key_) == std::string::npos) {
+    if (!armed_ || exchange.method != "GET" || exchange.status < 200 || exchange.status >= 300) {
+      return;
+    }
+    // Compared decoded: targets carry keys URL-encoded ("mp-8MiB+1" arrives as "mp-8MiB%2B1").
+    const auto request = faults::classify_request({.method = exchange.method,
+                                                   .target = exchange.target,
+                                                   .host = "",
+                                                   .has_copy_source = false,
+                                                   .range = exchange.range});
+    if (request.bucket != bucket_ || request.key != key_) {
       return;
     }
     armed_ = false;
@@ -313,6 +322,11 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
       result.exit_code = exit.exit_code;
       result.seconds = exit.seconds;
       result.stderr_tail = tail_lines(dir / "stderr", 5);
+      if (result.judged.result == verdict::rejected && !result.stderr_tail.empty()) {
+        // How the reader explained its failure: its last line on stderr.
+        const auto last = result.stderr_tail.substr(result.stderr_tail.rfind('\n') + 1);
+        result.judged.why += ": " + last.substr(0, 200);
+      }
       result.seen = counter.snapshot();
       report.runs.push_back(std::move(result));
       if (observer.run_done) {
