@@ -17,11 +17,11 @@ constexpr std::array<reader_entry, 3> catalog{{
      "GET partNumber=1, N from x-amz-mp-parts-count (missing means 1), then parts 2..N appended.\n"
      "No length checks, no retries: returns part 1 alone when a store omits the parts count."},
     {"robust-parts", &read_robust_parts,
-     "Parts as naive-parts, but the total comes from Content-Range and what the parts missed is\n"
-     "read by byte range; If-Match, retries with backoff, offsets and final length checked."},
+     "Parts as naive-parts, the total from Content-Range, what the parts missed read by range;\n"
+     "If-Match, retries, offsets, final length, x-amz-checksum-* and an MD5 ETag checked."},
     {"ranged", &read_ranged,
-     "HEAD for size and ETag, then parallel ranged GETs (--concurrency) with If-Match, each\n"
-     "checked (206, Content-Range, length) and written at its offset; retries with backoff."},
+     "HEAD for size and ETag, parallel ranged GETs (--concurrency) with If-Match, each checked\n"
+     "(206, Content-Range, length) and placed; retries; an MD5 ETag checked (no checksums)."},
 }};
 
 } // namespace

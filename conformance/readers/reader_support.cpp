@@ -1,6 +1,9 @@
 #include "conformance/readers/reader_support.hpp"
 
+#include "conformance/s3/hashing.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -23,6 +26,38 @@ std::string status_and_code(const client::response& response) {
     text += " " + response.error->code;
   }
   return text;
+}
+
+/// The checksums a response can carry for its body, by header name and algorithm.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4> checksum_headers{{
+    {"x-amz-checksum-crc32", "crc32"},
+    {"x-amz-checksum-crc32c", "crc32c"},
+    {"x-amz-checksum-sha1", "sha1"},
+    {"x-amz-checksum-sha256", "sha256"},
+}};
+
+/// Whether the body is the whole object: no Content-Range (a 200), or one from 0 to the end.
+bool body_is_whole_object(const client::response& response) {
+  const auto header = response.header("Content-Range");
+  if (!header) {
+    return true;
+  }
+  const auto range = parse_content_range(*header);
+  return range && range->first == 0 && range->last + 1 == range->total;
+}
+
+bool is_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
 }
 
 bool is_local_failure(const client::response& response) {
@@ -75,7 +110,7 @@ output_file::~output_file() {
 
 bool output_file::open(const std::string& path, std::string& error) {
   path_ = path;
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     error = errno_text("cannot create", path);
     return false;
@@ -113,6 +148,31 @@ std::optional<std::uint64_t> output_file::length() const {
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(info.st_size);
+}
+
+bool output_file::read_at(std::uint64_t offset, std::uint64_t length,
+                          const std::function<void(std::string_view)>& consume,
+                          std::string& error) const {
+  std::string buffer(std::min<std::uint64_t>(length, 1024 * 1024), '\0');
+  while (length > 0) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(length, buffer.size()));
+    const ssize_t n = ::pread(fd_, buffer.data(), want, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      error = errno_text("cannot read back", path_);
+      return false;
+    }
+    if (n == 0) {
+      error = "cannot read back " + path_ + ": it ends before byte " + std::to_string(offset);
+      return false;
+    }
+    consume(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    offset += static_cast<std::uint64_t>(n);
+    length -= static_cast<std::uint64_t>(n);
+  }
+  return true;
 }
 
 client::read_options range_writer::read_options() {
@@ -217,6 +277,102 @@ attempt_verdict judge_transport(const client::response& response, const range_wr
                                   std::to_string(*response.content_length) + " bytes");
   }
   return attempt_verdict::accept();
+}
+
+attempt_verdict verify_body_checksums(const client::response& response, const output_file& file,
+                                      std::uint64_t offset, std::uint64_t length) {
+  const auto type = response.header("x-amz-checksum-type");
+  const bool full_object_type = type && client::iequals(*type, "FULL_OBJECT");
+  std::vector<std::string> notes;
+  for (const auto& [name, algorithm] : checksum_headers) {
+    const auto header = response.header(name);
+    if (!header) {
+      continue;
+    }
+    const std::string value(*header);
+    const std::string named = std::string(name) + " " + value;
+    // Base64 has no '-': "B64-N" is the composite of N part checksums.
+    if (value.find('-') != std::string::npos) {
+      notes.push_back(named + " is a checksum of part checksums, not of these bytes: not checked");
+      continue;
+    }
+    if (full_object_type && !body_is_whole_object(response)) {
+      notes.push_back(named + " is the whole object's (FULL_OBJECT) and this body is part of it: " +
+                      "not checked");
+      continue;
+    }
+    const auto expected = s3::base64_decode(value);
+    auto checksum = s3::checksum::create(algorithm);
+    if (!expected || expected->empty() || !checksum) {
+      notes.push_back(named + " is not a base64 digest: not checked");
+      continue;
+    }
+    std::string error;
+    if (!file.read_at(
+            offset, length, [&](std::string_view bytes) { checksum->update(bytes); }, error)) {
+      return attempt_verdict::fail(error);
+    }
+    const auto actual = checksum->base64_digest();
+    if (s3::base64_decode(actual) != expected) {
+      return attempt_verdict::retry(std::string(name) + " mismatch: expected " + value + ", got " +
+                                    actual + " over the " + std::to_string(length) +
+                                    " bytes received");
+    }
+    notes.push_back(std::string(name) + " checked");
+  }
+  if (notes.empty()) {
+    return attempt_verdict::accept("no x-amz-checksum-* in the response: bytes not checked");
+  }
+  std::string note;
+  for (const auto& text : notes) {
+    note += (note.empty() ? "" : "; ") + text;
+  }
+  return attempt_verdict::accept(note);
+}
+
+std::optional<std::string> etag_md5(const client::response& response, std::string& why_not) {
+  const auto etag = response.header("ETag");
+  if (!etag || etag->empty()) {
+    why_not = "no ETag";
+    return std::nullopt;
+  }
+  const std::string quoted(*etag);
+  if (const auto sse = response.header("x-amz-server-side-encryption");
+      sse && client::iequals(sse->substr(0, 7), "aws:kms")) {
+    why_not = "ETag " + quoted + " of an SSE-KMS object is not its MD5";
+    return std::nullopt;
+  }
+  if (response.has_header("x-amz-server-side-encryption-customer-algorithm")) {
+    why_not = "ETag " + quoted + " of an SSE-C object is not its MD5";
+    return std::nullopt;
+  }
+  if (quoted.find('-') != std::string::npos) {
+    why_not = "ETag " + quoted + " is a multipart ETag (an MD5 of part MD5s), not the object's MD5";
+    return std::nullopt;
+  }
+  const bool md5_form = quoted.size() == 34 && quoted.front() == '"' && quoted.back() == '"' &&
+                        std::all_of(quoted.begin() + 1, quoted.end() - 1, is_hex_digit);
+  if (!md5_form) {
+    why_not = "ETag " + quoted + " is not a quoted MD5";
+    return std::nullopt;
+  }
+  return lower(std::string_view(quoted).substr(1, 32));
+}
+
+std::string compare_md5(const output_file& file, std::uint64_t size, std::string_view md5_hex,
+                        std::string_view etag) {
+  s3::digest_stream md5(s3::digest_stream::kind::md5);
+  std::string error;
+  if (!file.read_at(
+          0, size, [&](std::string_view bytes) { md5.update(bytes); }, error)) {
+    return error;
+  }
+  const auto actual = s3::to_hex(md5.finish_raw());
+  if (actual == lower(md5_hex)) {
+    return {};
+  }
+  return "MD5 of the object (" + actual + ") does not match its ETag " + std::string(etag) +
+         ": the bytes were damaged on the way";
 }
 
 std::chrono::milliseconds request_runner::backoff_before(unsigned next_attempt) const {

@@ -1,14 +1,18 @@
 #pragma once
 // What the readers share: the output file written at offsets, one log line per request,
-// Content-Range parsing, and the retry loop with exponential backoff and jitter.
+// Content-Range parsing, the retry loop with exponential backoff and jitter, and the checks of
+// the bytes themselves: x-amz-checksum-* of a body, the MD5 ETag of a whole object.
 //
 //   request ──send──> response ──judge──> accept ──> the reader goes on
-//                          ^                ├─ retry (500, 503, transport, short body):
+//                          ^                ├─ retry (500, 503, transport, short body, a body
+//                          │                │    that does not match its x-amz-checksum-*):
 //                          └── backoff ─────┘    sleep first*2^(n-1), jittered, up to max_attempts
 //                                           └─ fail ──> the read fails with the reason
 //
 // Response bodies go straight to the output file through a `range_writer`: every attempt
 // writes from the same offset, so a retry overwrites the bytes of the attempt it replaces.
+// Checksums and MD5s are computed over the bytes read back from that file: the algorithm is only
+// known once the headers are in, and what is checked is then exactly what the reader hands on.
 #include "conformance/client/s3_client.hpp"
 #include "conformance/readers/readers.hpp"
 
@@ -19,6 +23,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace s3fault::readers {
 
@@ -45,7 +50,8 @@ public:
   output_file(const output_file&) = delete;
   output_file& operator=(const output_file&) = delete;
 
-  /// Creates or truncates `path`; false with `error` set when it cannot.
+  /// Creates or truncates `path` (opened for reading too, for the checks); false with `error`
+  /// set when it cannot.
   bool open(const std::string& path, std::string& error);
   /// Thread-safe. False with `error` set when the bytes could not all be written.
   bool write_at(std::uint64_t offset, std::string_view bytes, std::string& error) const;
@@ -53,6 +59,10 @@ public:
   bool resize(std::uint64_t size, std::string& error) const;
   /// The file's length now, or nullopt when it cannot be known.
   std::optional<std::uint64_t> length() const;
+  /// Thread-safe. Hands the `length` bytes from `offset` to `consume`, in chunks; false with
+  /// `error` set when they cannot all be read (the file is shorter, or a read failed).
+  bool read_at(std::uint64_t offset, std::uint64_t length,
+               const std::function<void(std::string_view)>& consume, std::string& error) const;
 
 private:
   int fd_ = -1;
@@ -71,6 +81,7 @@ public:
 
   /// A callback target bound to this writer, which must outlive the request.
   client::read_options read_options();
+  std::uint64_t offset() const { return offset_; }
   std::uint64_t written() const { return written_; }
   /// Why the writer stopped the body (a local write error, or more bytes than the limit).
   const std::string& problem() const { return problem_; }
@@ -110,9 +121,9 @@ std::string describe_status(const client::response& response);
 struct attempt_verdict {
   enum class kind { accept, retry, fail };
   kind what = kind::accept;
-  std::string reason; // for retry and fail
+  std::string reason; // for retry and fail; for accept, an optional note for the log line
 
-  static attempt_verdict accept() { return {}; }
+  static attempt_verdict accept(std::string note = {}) { return {kind::accept, std::move(note)}; }
   static attempt_verdict retry(std::string reason) { return {kind::retry, std::move(reason)}; }
   static attempt_verdict fail(std::string reason) { return {kind::fail, std::move(reason)}; }
 };
@@ -122,6 +133,29 @@ struct attempt_verdict {
 /// writer's limit, 412 (the object changed). Accept: nothing wrong at this level (the status may
 /// still be any other code; the reader decides). `writer` is null for HEAD.
 attempt_verdict judge_transport(const client::response& response, const range_writer* writer);
+
+/// Checks the body of an accepted 200 or 206 against the x-amz-checksum-crc32, -crc32c, -sha1 and
+/// -sha256 its response carries, over the `length` bytes at `offset` of `file` (where the body
+/// was written). Retry when one does not match (the bytes were damaged on the way: another
+/// attempt may get them whole), with a reason naming the checksum, the value the store sent and
+/// the one of the bytes; fail when the file cannot be read back. Otherwise accept, with a note
+/// for the log: what was checked, or why nothing was. Not checked: a composite value "B64-N" (a
+/// checksum of part checksums, not of these bytes), a FULL_OBJECT checksum on a body that is
+/// only part of the object, a value that is not base64, and no checksum at all.
+attempt_verdict verify_body_checksums(const client::response& response, const output_file& file,
+                                      std::uint64_t offset, std::uint64_t length);
+
+/// The MD5 (lower-case hex) that a response's ETag promises for the whole object: a quoted ETag
+/// of 32 hex digits, which S3 gives an object uploaded in one PUT. nullopt with `why_not` set for
+/// no ETag, a multipart ETag ("...-N", an MD5 of part MD5s), any other form, and objects under
+/// SSE-KMS or SSE-C (whose ETags are not MD5s of the bytes).
+std::optional<std::string> etag_md5(const client::response& response, std::string& why_not);
+
+/// Compares the MD5 of the first `size` bytes of `file` with `md5_hex`, promised by `etag`.
+/// Empty when they match; otherwise the error ("MD5 of the object (HEX) does not match its ETag
+/// ETAG: ..." or why the file could not be read back).
+std::string compare_md5(const output_file& file, std::uint64_t size, std::string_view md5_hex,
+                        std::string_view etag);
 
 /// Sends requests for one read with retries, and counts them. Thread-safe: the ranged reader's
 /// threads share one.

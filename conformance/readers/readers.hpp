@@ -7,9 +7,13 @@
 //                 appended; no length checks: the silent-truncation bug, on purpose
 //   robust-parts  parts as above, the total from Content-Range, whatever the parts did not
 //                 cover by byte range, If-Match, retries, every offset and the final length
-//                 checked
+//                 checked; x-amz-checksum-mode: ENABLED, each body checked against the plain
+//                 x-amz-checksum-* it comes with (a mismatch retried), a one-PUT object's
+//                 bytes against its MD5 ETag
 //   ranged        HEAD for the size and ETag, then parallel ranged GETs with If-Match, each
-//                 checked and written at its offset
+//                 checked and written at its offset; a one-PUT object's bytes checked against
+//                 its MD5 ETag (ranges carry no checksum: a multipart object's bytes are not
+//                 checked at all)
 //
 // Every request (each attempt of a retried one too) is logged as one line "READER: ..." on the
 // stream given. Nothing throws: a failed read is `ok == false` with the reason in `error`; the
@@ -50,9 +54,11 @@ using reader_function = read_result (*)(const read_request& request, std::ostrea
 /// no length. Fails only on a non-2xx status or a transport failure.
 read_result read_naive_parts(const read_request& request, std::ostream& log);
 /// Part-wise, but trusts only Content-Range: fetches what the parts did not cover by byte
-/// range, retries transient failures, and fails loudly on a changed object or a short total.
+/// range, retries transient failures (a body that does not match its checksum included), and
+/// fails loudly on a changed object, a short total, damaged bytes or an MD5 ETag not met.
 read_result read_robust_parts(const read_request& request, std::ostream& log);
-/// Range-wise: HEAD for the size, then `concurrency` threads of ranged GETs of `range_size`.
+/// Range-wise: HEAD for the size, then `concurrency` threads of ranged GETs of `range_size`;
+/// fails when a one-PUT object's bytes do not have the MD5 of its ETag.
 read_result read_ranged(const read_request& request, std::ostream& log);
 
 /// The reader called `name` ("naive-parts", "robust-parts", "ranged"), or nullptr.

@@ -5,13 +5,23 @@
 //        ├─ parts count N present: GET ?partNumber=2..N, each starting where the last ended,
 //        │    until TOTAL bytes are covered
 //        ├─ bytes still missing (no parts count, or one too low): GET Range bytes=COVERED-(TOTAL-1)
-//        └─ bytes written == TOTAL, else fail
+//        ├─ bytes written == TOTAL, else fail
+//        └─ ETag a quoted MD5 (one PUT): MD5 of the output == ETag, else fail
 //
 // Every request after the first carries If-Match: a 412 (or another ETag) means the object
 // changed between reads, and the read fails loudly. 500, 503, transport failures and short
 // bodies are retried with backoff. A parts count higher than the truth is harmless: the reader
 // stops asking for parts once TOTAL bytes are covered, and a 416 (or the 400 InvalidPart some
 // stores send) for a part while bytes are missing hands the rest to the byte range read.
+//
+// Every GET carries x-amz-checksum-mode: ENABLED. A body whose x-amz-checksum-crc32, -crc32c,
+// -sha1 or -sha256 is a plain digest (the whole object's, or the part's on a part read) and does
+// not match the bytes received is retried like a short body; when the attempts run out the read
+// fails naming the checksum, the value sent and the value of the bytes. Not checked: the
+// composite "B64-N" of a whole multipart object (a checksum of part checksums), the byte range
+// read (no checksum comes back for a range), stores that send no checksum. A multipart ETag
+// "MD5-N" cannot be checked either, so damage in the byte range read of a multipart object
+// passes (tests/conformance/readers/corrupted_bytes_test.cpp asserts it).
 #include "conformance/readers/reader_support.hpp"
 
 namespace s3fault::readers {
@@ -50,6 +60,9 @@ public:
     if (!output_.resize(total_, error)) {
       return failed_read(error, runner_, covered_);
     }
+    if (!check_md5()) {
+      return failed_read(error_, runner_, covered_);
+    }
     return finished_read(runner_, covered_);
   }
 
@@ -65,7 +78,9 @@ private:
           writer.emplace(output_, 0);
           return client_->get_object(request_.bucket, request_.key, part_options(1, *writer));
         },
-        [&](const client::response& response) { return judge_first_part(response, *writer); });
+        [&](const client::response& response) {
+          return checked(judge_first_part(response, *writer), response, *writer);
+        });
     if (!outcome.ok()) {
       error_ = outcome.error;
       return std::nullopt;
@@ -75,6 +90,7 @@ private:
     if (etag_.empty()) {
       log_.line("no ETag on the first response: later reads cannot detect a changed object");
     }
+    etag_md5_ = etag_md5(response, etag_md5_missing_);
     if (const auto range = response.header("Content-Range")) {
       const auto parsed = parse_content_range(*range); // judge_first_part checked it
       total_ = parsed->total;
@@ -134,7 +150,8 @@ private:
             return client_->get_object(request_.bucket, request_.key, part_options(part, *writer));
           },
           [&](const client::response& response) {
-            return judge_later_read(response, *writer, start, /*part_read=*/true);
+            return checked(judge_later_read(response, *writer, start, /*part_read=*/true), response,
+                           *writer);
           });
       if (!outcome.ok()) {
         error_ = outcome.error;
@@ -167,6 +184,7 @@ private:
           client::get_options options;
           options.range = range;
           options.if_match = etag_;
+          options.checksum_mode = true;
           options.read = writer->read_options();
           return client_->get_object(request_.bucket, request_.key, options);
         },
@@ -177,7 +195,7 @@ private:
             return attempt_verdict::fail("the range ends before the object's " +
                                          std::to_string(total_) + " bytes");
           }
-          return verdict;
+          return checked(std::move(verdict), response, *writer);
         });
     if (!outcome.ok()) {
       error_ = outcome.error;
@@ -223,6 +241,33 @@ private:
     return check_range_length(response, *parsed);
   }
 
+  /// An accepted 200 or 206 is then checked against the checksums it came with (a mismatch is
+  /// retried); other verdicts, and answers without the object's bytes, are left as they are.
+  attempt_verdict checked(attempt_verdict verdict, const client::response& response,
+                          const range_writer& writer) const {
+    if (verdict.what != attempt_verdict::kind::accept ||
+        (response.status != 200 && response.status != 206)) {
+      return verdict;
+    }
+    return verify_body_checksums(response, output_, writer.offset(), writer.written());
+  }
+
+  /// The whole object is in the output: when its ETag is an MD5 (one PUT), the bytes must have
+  /// it. False with `error_` set on a mismatch.
+  bool check_md5() {
+    if (!etag_md5_) {
+      log_.line("MD5 not checked: " + etag_md5_missing_);
+      return true;
+    }
+    error_ = compare_md5(output_, total_, *etag_md5_, etag_);
+    if (!error_.empty()) {
+      log_.line(error_);
+      return false;
+    }
+    log_.line("MD5 of the object matches its ETag " + etag_);
+    return true;
+  }
+
   /// The body must be as long as its Content-Range says.
   static attempt_verdict check_range_length(const client::response& response,
                                             const content_range& range) {
@@ -247,6 +292,7 @@ private:
     if (part > 1) {
       options.if_match = etag_;
     }
+    options.checksum_mode = true;
     options.read = writer.read_options();
     return options;
   }
@@ -256,9 +302,11 @@ private:
   request_runner runner_;
   output_file output_;
   std::optional<client::s3_client> client_;
-  std::uint64_t total_ = 0;   // the object's size, from the first read
-  std::uint64_t covered_ = 0; // bytes [0, covered_) are in the output
-  std::string etag_;          // of the first read; sent as If-Match afterwards
+  std::uint64_t total_ = 0;             // the object's size, from the first read
+  std::uint64_t covered_ = 0;           // bytes [0, covered_) are in the output
+  std::string etag_;                    // of the first read; sent as If-Match afterwards
+  std::optional<std::string> etag_md5_; // the MD5 the ETag promises (one-PUT objects)
+  std::string etag_md5_missing_;        // why the ETag promises none
   std::string error_;
 };
 

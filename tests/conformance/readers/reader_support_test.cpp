@@ -1,6 +1,8 @@
 // The readers' shared pieces on plain values: Content-Range and header numbers, the catalog,
-// and output files that cannot be written.
+// the checks of bodies against x-amz-checksum-* and of objects against MD5 ETags, and output
+// files that cannot be written.
 #include "conformance/readers/reader_support.hpp"
+#include "conformance/s3/hashing.hpp"
 #include "tests/conformance/readers/readers_test_support.hpp"
 
 #include <algorithm>
@@ -104,6 +106,132 @@ TEST(RequestRunner, A412OrA404IsFinal) {
   // Not judge_transport's business: accepted, for the reader to decide.
   EXPECT_TRUE(missing.run(runner).ok());
   EXPECT_EQ(runner.retries(), 0u);
+}
+
+client::response with_headers(client::header_list headers) {
+  client::response response = answer(206);
+  response.headers = std::move(headers);
+  return response;
+}
+
+/// An output file holding "hello, world" at offset 0.
+struct written_file {
+  testing::scratch_dir dir;
+  output_file file;
+  const std::string bytes = "hello, world";
+
+  written_file() {
+    std::string error;
+    EXPECT_TRUE(file.open(dir.file("out"), error)) << error;
+    EXPECT_TRUE(file.write_at(0, bytes, error)) << error;
+  }
+  std::string crc32() const {
+    auto sum = s3::checksum::create("crc32");
+    sum->update(bytes);
+    return sum->base64_digest();
+  }
+};
+
+TEST(BodyChecksums, AMatchingChecksumIsCheckedAndSaidSo) {
+  written_file out;
+  const auto verdict = verify_body_checksums(with_headers({{"x-amz-checksum-crc32", out.crc32()}}),
+                                             out.file, 0, out.bytes.size());
+  EXPECT_EQ(verdict.what, attempt_verdict::kind::accept);
+  EXPECT_EQ(verdict.reason, "x-amz-checksum-crc32 checked");
+}
+
+TEST(BodyChecksums, AMismatchIsRetriedNamingBothValues) {
+  written_file out;
+  // The checksum of other bytes: "hello, world" read one byte short.
+  const auto verdict = verify_body_checksums(with_headers({{"X-Amz-Checksum-CRC32", out.crc32()}}),
+                                             out.file, 0, out.bytes.size() - 1);
+  EXPECT_EQ(verdict.what, attempt_verdict::kind::retry);
+  auto sum = s3::checksum::create("crc32");
+  sum->update("hello, worl");
+  EXPECT_EQ(verdict.reason, "x-amz-checksum-crc32 mismatch: expected " + out.crc32() + ", got " +
+                                sum->base64_digest() + " over the 11 bytes received");
+}
+
+TEST(BodyChecksums, WhatDoesNotDescribeTheseBytesIsNotChecked) {
+  written_file out;
+  const auto size = out.bytes.size();
+  const auto composite = verify_body_checksums(
+      with_headers({{"x-amz-checksum-crc32", "AAAAAA==-3"}, {"x-amz-checksum-type", "COMPOSITE"}}),
+      out.file, 0, size);
+  EXPECT_EQ(composite.what, attempt_verdict::kind::accept);
+  EXPECT_EQ(composite.reason, "x-amz-checksum-crc32 AAAAAA==-3 is a checksum of part checksums, "
+                              "not of these bytes: not checked");
+  const auto whole_object =
+      verify_body_checksums(with_headers({{"Content-Range", "bytes 0-11/100"},
+                                          {"x-amz-checksum-crc32", "AAAAAA=="},
+                                          {"x-amz-checksum-type", "FULL_OBJECT"}}),
+                            out.file, 0, size);
+  EXPECT_EQ(whole_object.what, attempt_verdict::kind::accept);
+  EXPECT_NE(whole_object.reason.find("is the whole object's (FULL_OBJECT)"), std::string::npos)
+      << whole_object.reason;
+  const auto garbled =
+      verify_body_checksums(with_headers({{"x-amz-checksum-sha256", "%%%"}}), out.file, 0, size);
+  EXPECT_EQ(garbled.what, attempt_verdict::kind::accept);
+  EXPECT_EQ(garbled.reason, "x-amz-checksum-sha256 %%% is not a base64 digest: not checked");
+  const auto none = verify_body_checksums(with_headers({}), out.file, 0, size);
+  EXPECT_EQ(none.what, attempt_verdict::kind::accept);
+  EXPECT_EQ(none.reason, "no x-amz-checksum-* in the response: bytes not checked");
+}
+
+TEST(BodyChecksums, AFullObjectChecksumOfTheWholeObjectIsChecked) {
+  written_file out;
+  const auto verdict = verify_body_checksums(with_headers({{"Content-Range", "bytes 0-11/12"},
+                                                           {"x-amz-checksum-crc32", "AAAAAA=="},
+                                                           {"x-amz-checksum-type", "FULL_OBJECT"}}),
+                                             out.file, 0, out.bytes.size());
+  EXPECT_EQ(verdict.what, attempt_verdict::kind::retry);
+}
+
+TEST(BodyChecksums, BytesThatCannotBeReadBackFailTheRead) {
+  written_file out;
+  const auto verdict = verify_body_checksums(with_headers({{"x-amz-checksum-crc32", out.crc32()}}),
+                                             out.file, 5, out.bytes.size());
+  EXPECT_EQ(verdict.what, attempt_verdict::kind::fail);
+  EXPECT_NE(verdict.reason.find("cannot read back"), std::string::npos) << verdict.reason;
+}
+
+TEST(EtagMd5, OnlyAQuotedDigestOfAPlainObjectIsAnMd5) {
+  std::string why_not;
+  EXPECT_EQ(etag_md5(with_headers({{"ETag", "\"5D41402ABC4B2A76B9719D911017C592\""}}), why_not),
+            "5d41402abc4b2a76b9719d911017c592");
+  const std::vector<std::pair<client::header_list, std::string>> refused = {
+      {{}, "no ETag"},
+      {{{"ETag", "\"5d41402abc4b2a76b9719d911017c592-3\""}}, "is a multipart ETag"},
+      {{{"ETag", "5d41402abc4b2a76b9719d911017c592"}}, "is not a quoted MD5"},
+      {{{"ETag", "W/\"5d41402abc4b2a76b9719d911017c592\""}}, "is not a quoted MD5"},
+      {{{"ETag", "\"5d41402abc4b2a76b9719d911017c59\""}}, "is not a quoted MD5"},
+      {{{"ETag", "\"5d41402abc4b2a76b9719d911017c59g\""}}, "is not a quoted MD5"},
+      {{{"ETag", "\"5d41402abc4b2a76b9719d911017c592\""},
+        {"x-amz-server-side-encryption", "aws:kms"}},
+       "of an SSE-KMS object is not its MD5"},
+      {{{"ETag", "\"5d41402abc4b2a76b9719d911017c592\""},
+        {"x-amz-server-side-encryption-customer-algorithm", "AES256"}},
+       "of an SSE-C object is not its MD5"},
+  };
+  for (const auto& [headers, reason] : refused) {
+    why_not.clear();
+    EXPECT_FALSE(etag_md5(with_headers(headers), why_not)) << reason;
+    EXPECT_NE(why_not.find(reason), std::string::npos) << why_not;
+  }
+  // SSE-S3 keeps the MD5 ETag.
+  EXPECT_TRUE(etag_md5(with_headers({{"ETag", "\"5d41402abc4b2a76b9719d911017c592\""},
+                                     {"x-amz-server-side-encryption", "AES256"}}),
+                       why_not));
+}
+
+TEST(EtagMd5, TheOutputIsComparedWithTheEtag) {
+  written_file out;
+  const auto md5 = s3::md5_hex(out.bytes);
+  EXPECT_EQ(compare_md5(out.file, out.bytes.size(), md5, "\"" + md5 + "\""), "");
+  const auto other = s3::md5_hex("hello, worl");
+  EXPECT_EQ(compare_md5(out.file, out.bytes.size(), other, "\"" + other + "\""),
+            "MD5 of the object (" + md5 + ") does not match its ETag \"" + other +
+                "\": the bytes were damaged on the way");
 }
 
 TEST(ReaderCatalog, FindsEachReaderByName) {

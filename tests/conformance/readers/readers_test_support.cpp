@@ -46,8 +46,11 @@ test_store::test_store() : client_(origin_client(origin_.url())) {
   require(created.ok(), "CreateBucket data", created);
 }
 
-void test_store::put_single(const std::string& key, const std::string& data) {
-  const auto put = client_.put_object("data", key, client::body_source::from_view(data));
+void test_store::put_single(const std::string& key, const std::string& data,
+                            const std::string& checksum) {
+  client::put_options options;
+  options.checksum_algorithm = checksum;
+  const auto put = client_.put_object("data", key, client::body_source::from_view(data), options);
   require(put.ok(), "PUT " + key, put);
 }
 
@@ -58,18 +61,32 @@ void test_store::replace(const std::string& key, const std::string& data) const 
 }
 
 void test_store::put_multipart(const std::string& key, const std::string& data,
-                               const std::vector<std::uint64_t>& part_sizes) {
-  const auto created = client_.create_multipart_upload("data", key);
+                               const std::vector<std::uint64_t>& part_sizes,
+                               const std::string& checksum) {
+  client::put_options create;
+  create.checksum_algorithm = checksum;
+  const auto created = client_.create_multipart_upload("data", key, create);
   require(created.ok(), "CreateMultipartUpload " + key, created.raw);
   std::vector<client::completed_part> parts;
   std::uint64_t offset = 0;
   for (std::size_t i = 0; i < part_sizes.size(); ++i) {
     const auto number = static_cast<int>(i + 1);
+    client::upload_part_options options;
+    options.checksum_algorithm = checksum;
     const auto part = client_.upload_part(
         "data", key, created.value->upload_id, number,
-        client::body_source::from_view(std::string_view(data).substr(offset, part_sizes[i])));
+        client::body_source::from_view(std::string_view(data).substr(offset, part_sizes[i])),
+        options);
     require(part.ok(), "UploadPart " + std::to_string(number), part);
-    parts.push_back({number, std::string(part.header("ETag").value_or("")), "", ""});
+    std::string part_checksum;
+    if (!checksum.empty()) {
+      const auto value = part.header("x-amz-checksum-" + checksum);
+      require(value.has_value(), "UploadPart " + std::to_string(number) + " (no checksum back)",
+              part);
+      part_checksum = std::string(*value);
+    }
+    parts.push_back(
+        {number, std::string(part.header("ETag").value_or("")), part_checksum, checksum});
     offset += part_sizes[i];
   }
   if (offset != data.size()) {

@@ -37,13 +37,18 @@ public:
   test_store();
 
   std::string url() const { return origin_.url(); }
-  /// Uploads `data` with one PUT.
-  void put_single(const std::string& key, const std::string& data);
+  /// Uploads `data` with one PUT; with `checksum` ("crc32", "sha256", ...) the PUT carries
+  /// x-amz-checksum-<checksum> and the object keeps it.
+  void put_single(const std::string& key, const std::string& data,
+                  const std::string& checksum = "");
   /// The same as put_single, from any thread (its own client): to replace an object mid-read.
   void replace(const std::string& key, const std::string& data) const;
-  /// Uploads `data` as a multipart upload with parts of the sizes given (they must add up).
+  /// Uploads `data` as a multipart upload with parts of the sizes given (they must add up). With
+  /// `checksum`, every part carries x-amz-checksum-<checksum> and CompleteMultipartUpload names
+  /// each part's: the object gets a COMPOSITE checksum "B64-N", each part keeps its own.
   void put_multipart(const std::string& key, const std::string& data,
-                     const std::vector<std::uint64_t>& part_sizes);
+                     const std::vector<std::uint64_t>& part_sizes,
+                     const std::string& checksum = "");
 
 private:
   origin::embedded_origin origin_;
