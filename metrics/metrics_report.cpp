@@ -1,0 +1,179 @@
+#include "metrics/metrics_report.hpp"
+
+#include <cstdio>
+
+namespace s3fault::metrics {
+namespace {
+
+// Conventional latency buckets (seconds) for the Prometheus histograms.
+constexpr double bucket_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                    0.25,   0.5,   1,      2.5,   5,    10,    30,   60};
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+std::string escape_label(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+    }
+    out += c == '\n' ? 'n' : c;
+  }
+  return out;
+}
+
+template <class Each> void for_each_series(const traffic_metrics& metrics, Each each) {
+  for (std::size_t op = 0; op < metrics.operations().size(); ++op) {
+    for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
+      if (const series* s = metrics.find(op, sc)) {
+        each(metrics.operations()[op], traffic_metrics::status_class_name(sc), *s);
+      }
+    }
+  }
+}
+
+/// Histograms are per operation: the status classes of one operation merged into one family
+/// member by summing their bucket counts.
+void histogram_family(std::string& out, const traffic_metrics& metrics, const char* name,
+                      const char* help, latency_histogram series::*member) {
+  out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " histogram\n";
+  for (std::size_t op = 0; op < metrics.operations().size(); ++op) {
+    std::vector<const latency_histogram*> parts;
+    for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
+      if (const series* s = metrics.find(op, sc)) {
+        parts.push_back(&(s->*member));
+      }
+    }
+    std::uint64_t total = 0, sum = 0;
+    for (const auto* h : parts) {
+      total += h->count();
+      sum += h->sum_micros();
+    }
+    if (total == 0) {
+      continue;
+    }
+    const std::string label = "operation=\"" + escape_label(metrics.operations()[op]) + "\"";
+    for (const double bound : bucket_bounds) {
+      std::uint64_t below = 0;
+      for (const auto* h : parts) {
+        below += h->count_at_or_below(static_cast<std::uint64_t>(bound * 1e6));
+      }
+      out += std::string(name) + "_bucket{" + label + ",le=\"" + number(bound) + "\"} " +
+             std::to_string(below) + "\n";
+    }
+    out += std::string(name) + "_bucket{" + label + ",le=\"+Inf\"} " + std::to_string(total) + "\n";
+    out +=
+        std::string(name) + "_sum{" + label + "} " + number(static_cast<double>(sum) / 1e6) + "\n";
+    out += std::string(name) + "_count{" + label + "} " + std::to_string(total) + "\n";
+  }
+}
+
+nlohmann::json quantiles_ms(const latency_histogram& h) {
+  const auto ms = [](std::uint64_t us) { return static_cast<double>(us) / 1000.0; };
+  return {{"count", h.count()},
+          {"p50", ms(h.quantile(0.50))},
+          {"p90", ms(h.quantile(0.90))},
+          {"p99", ms(h.quantile(0.99))},
+          {"max", ms(h.max_micros())},
+          {"mean", h.count() ? ms(h.sum_micros()) / static_cast<double>(h.count()) : 0.0}};
+}
+
+} // namespace
+
+std::string prometheus_text(const traffic_metrics& metrics) {
+  std::string out;
+  const auto counter = [&](const char* name, const char* help,
+                           std::atomic<std::uint64_t> series::*member) {
+    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n";
+    for_each_series(metrics, [&](const std::string& op, std::string_view sc, const series& s) {
+      out += std::string(name) + "{operation=\"" + escape_label(op) + "\",status_class=\"" +
+             std::string(sc) + "\"} " + std::to_string((s.*member).load()) + "\n";
+    });
+  };
+  counter("s3fault_requests_total", "Exchanges that passed through the proxy.", &series::requests);
+  counter("s3fault_request_body_bytes_total", "Request body bytes relayed to the store.",
+          &series::bytes_in);
+  counter("s3fault_response_body_bytes_total", "Response body bytes sent to clients.",
+          &series::bytes_out);
+  counter("s3fault_retries_total",
+          "Requests repeating the operation, key and part or range of one that failed, was "
+          "faulted or came back short, within 60 s.",
+          &series::retries);
+  histogram_family(out, metrics, "s3fault_request_duration_seconds",
+                   "Request head received to exchange finished.", &series::duration);
+  histogram_family(out, metrics, "s3fault_time_to_first_byte_seconds",
+                   "Request head received to the store's response head.", &series::ttfb);
+  out += "# HELP s3fault_faults_injected_total Faults injected, per rule.\n"
+         "# TYPE s3fault_faults_injected_total counter\n";
+  for (const auto& [rule, count] : metrics.faults_by_rule()) {
+    out += "s3fault_faults_injected_total{rule=\"" + escape_label(rule) + "\"} " +
+           std::to_string(count) + "\n";
+  }
+  out += "# HELP s3fault_active_connections Client connections open now.\n"
+         "# TYPE s3fault_active_connections gauge\n"
+         "s3fault_active_connections " +
+         std::to_string(metrics.active_connections()) + "\n";
+  out += "# HELP s3fault_upstream_connections_total Store connections used, new or reused.\n"
+         "# TYPE s3fault_upstream_connections_total counter\n"
+         "s3fault_upstream_connections_total{reuse=\"new\"} " +
+         std::to_string(metrics.upstream_new()) +
+         "\n"
+         "s3fault_upstream_connections_total{reuse=\"reused\"} " +
+         std::to_string(metrics.upstream_reused()) + "\n";
+  return out;
+}
+
+nlohmann::json stats_json(const traffic_metrics& metrics) {
+  const double seconds = metrics.seconds_running();
+  nlohmann::json operations = nlohmann::json::array();
+  for_each_series(metrics, [&](const std::string& op, std::string_view sc, const series& s) {
+    const auto out = s.bytes_out.load();
+    const auto in = s.bytes_in.load();
+    operations.push_back(
+        {{"operation", op},
+         {"status_class", sc},
+         {"requests", s.requests.load()},
+         {"bytes_in", in},
+         {"bytes_out", out},
+         {"retries", s.retries.load()},
+         {"throughput_mib_s",
+          seconds > 0 ? static_cast<double>(in + out) / (1024.0 * 1024.0) / seconds : 0.0},
+         {"latency_ms", quantiles_ms(s.duration)},
+         {"ttfb_ms", quantiles_ms(s.ttfb)}});
+  });
+  return {{"seconds", seconds},
+          {"operations", operations},
+          {"faults_by_rule", metrics.faults_by_rule()},
+          {"active_connections", metrics.active_connections()},
+          {"upstream", {{"new", metrics.upstream_new()}, {"reused", metrics.upstream_reused()}}}};
+}
+
+std::string summary_table(const traffic_metrics& metrics) {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-24s %-6s %9s %9s %9s %9s %9s %9s %11s %8s\n", "operation",
+                "status", "requests", "p50 ms", "p90 ms", "p99 ms", "max ms", "ttfb p50", "MiB out",
+                "retries");
+  out += line;
+  for_each_series(metrics, [&](const std::string& op, std::string_view sc, const series& s) {
+    const auto ms = [](std::uint64_t us) { return static_cast<double>(us) / 1000.0; };
+    std::snprintf(
+        line, sizeof line, "%-24s %-6s %9llu %9.2f %9.2f %9.2f %9.2f %9.2f %11.1f %8llu\n",
+        op.c_str(), std::string(sc).c_str(), static_cast<unsigned long long>(s.requests.load()),
+        ms(s.duration.quantile(0.5)), ms(s.duration.quantile(0.9)), ms(s.duration.quantile(0.99)),
+        ms(s.duration.max_micros()), ms(s.ttfb.quantile(0.5)),
+        static_cast<double>(s.bytes_out.load()) / (1024.0 * 1024.0),
+        static_cast<unsigned long long>(s.retries.load()));
+    out += line;
+  });
+  for (const auto& [rule, count] : metrics.faults_by_rule()) {
+    out += "faults injected by rule " + rule + ": " + std::to_string(count) + "\n";
+  }
+  return out;
+}
+
+} // namespace s3fault::metrics

@@ -1,0 +1,90 @@
+#pragma once
+// What the proxy measures of the traffic passing through it, per S3 operation and status class:
+// requests, bytes each way, latency and time-to-first-byte histograms, retries; and overall:
+// faults injected per rule, active connections, store connections opened and reused.
+//
+// Recording is lock-free (relaxed atomics; a series is created once, on its first request) except
+// for the retry detector, which keeps a small map under a mutex. Reading takes a snapshot-free
+// view: counters may move while a report is written, each one is read once.
+#include "metrics/latency_histogram.hpp"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace s3fault::metrics {
+
+/// One finished exchange, as the proxy saw it.
+struct exchange_sample {
+  int operation = 0;              // index into operation_names()
+  std::string_view bucket, key;   // for retry detection
+  std::string_view part_or_range; // "part 2", "bytes=0-99" or empty
+  unsigned status = 0;            // 0: no response was sent
+  bool failed = false;            // error status, no answer, cut or reset body
+  std::string_view faults;        // "rule:action,rule:action" (empty: none)
+  std::uint64_t bytes_in = 0;     // request body bytes from the client
+  std::uint64_t bytes_out = 0;    // response body bytes to the client
+  std::uint64_t duration_us = 0;
+  std::optional<std::uint64_t> ttfb_us; // store's response head received
+  bool upstream_used = false, upstream_reused = false;
+};
+
+/// Counters of one (operation, status class) pair.
+struct series {
+  std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0}, retries{0};
+  latency_histogram duration, ttfb;
+};
+
+class traffic_metrics {
+public:
+  static constexpr std::size_t status_classes = 6; // 0: none, 1..5: 1xx..5xx
+
+  /// `operations`: the operation names, index = exchange_sample::operation.
+  explicit traffic_metrics(
+      std::vector<std::string> operations,
+      std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
+
+  void record(const exchange_sample& sample);
+  void connection_opened() { active_connections_.fetch_add(1, std::memory_order_relaxed); }
+  void connection_closed() { active_connections_.fetch_sub(1, std::memory_order_relaxed); }
+
+  // --- reading -----------------------------------------------------------------------------
+  const std::vector<std::string>& operations() const { return operations_; }
+  /// The series of (operation, status class), or null when it never had a request.
+  const series* find(std::size_t operation, std::size_t status_class) const;
+  std::map<std::string, std::uint64_t> faults_by_rule() const;
+  std::int64_t active_connections() const { return active_connections_.load(); }
+  std::uint64_t upstream_new() const { return upstream_new_.load(); }
+  std::uint64_t upstream_reused() const { return upstream_reused_.load(); }
+  double seconds_running() const;
+
+  static std::string_view status_class_name(std::size_t status_class); // "2xx", "none"
+
+private:
+  series& series_for(std::size_t operation, std::size_t status_class);
+  bool is_retry(const exchange_sample& sample);
+
+  std::vector<std::string> operations_;
+  std::vector<std::array<std::atomic<series*>, status_classes>> series_;
+  std::vector<std::unique_ptr<series>> owned_; // guarded by create_mutex_
+  std::mutex create_mutex_;
+  std::atomic<std::int64_t> active_connections_{0};
+  std::atomic<std::uint64_t> upstream_new_{0}, upstream_reused_{0};
+  mutable std::mutex faults_mutex_;
+  std::map<std::string, std::uint64_t> faults_;
+  std::mutex retry_mutex_;
+  // request signature -> when its last attempt failed (steady clock, microseconds)
+  std::unordered_map<std::string, std::int64_t> failed_recently_;
+  std::chrono::steady_clock::time_point started_;
+};
+
+} // namespace s3fault::metrics

@@ -1,0 +1,106 @@
+// Counters per operation and status class, retry detection, faults per rule, and the Prometheus
+// and JSON renderings of them.
+#include "metrics/metrics_report.hpp"
+#include "metrics/traffic_metrics.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s3fault::metrics {
+namespace {
+
+exchange_sample get(std::string_view key, unsigned status, std::string_view part = "",
+                    std::string_view faults = "", bool failed = false) {
+  exchange_sample sample;
+  sample.operation = 0;
+  sample.bucket = "b";
+  sample.key = key;
+  sample.part_or_range = part;
+  sample.status = status;
+  sample.failed = failed || status >= 400;
+  sample.faults = faults;
+  sample.bytes_out = 1000;
+  sample.duration_us = 2000;
+  sample.ttfb_us = 500;
+  sample.upstream_used = true;
+  sample.upstream_reused = true;
+  return sample;
+}
+
+TEST(TrafficMetrics, CountsPerOperationAndStatusClass) {
+  traffic_metrics metrics({"GetObject", "PutObject", "Other"});
+  metrics.record(get("k", 200));
+  metrics.record(get("k", 206, "part 1"));
+  metrics.record(get("missing", 404));
+  auto put = get("k", 200);
+  put.operation = 1;
+  put.bytes_in = 5;
+  put.bytes_out = 0;
+  metrics.record(put);
+  const series* ok = metrics.find(0, 2);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_EQ(ok->requests.load(), 2u);
+  EXPECT_EQ(ok->bytes_out.load(), 2000u);
+  EXPECT_EQ(metrics.find(0, 4)->requests.load(), 1u);
+  EXPECT_EQ(metrics.find(1, 2)->bytes_in.load(), 5u);
+  EXPECT_EQ(metrics.find(0, 5), nullptr);
+  EXPECT_EQ(metrics.upstream_reused(), 4u);
+}
+
+TEST(TrafficMetrics, RetriesAreRepeatsOfFailedOrFaultedRequests) {
+  traffic_metrics metrics({"GetObject", "Other"});
+  metrics.record(get("k", 503, "part 1", "slow:error"));
+  metrics.record(get("k", 206, "part 1")); // retry of a failure
+  metrics.record(get("k", 206, "part 1")); // after a success: a new read, not a retry
+  metrics.record(get("k", 206, "part 2", "cut:truncate"));
+  metrics.record(get("k", 206, "part 2")); // retry of a faulted (short) read
+  metrics.record(get("other", 206, "part 2"));
+  EXPECT_EQ(metrics.find(0, 2)->retries.load(), 2u);
+  EXPECT_EQ(metrics.faults_by_rule(),
+            (std::map<std::string, std::uint64_t>{{"cut", 1}, {"slow", 1}}));
+}
+
+TEST(TrafficMetrics, PrometheusTextHasCountersHistogramsAndGauges) {
+  traffic_metrics metrics({"GetObject", "Other"});
+  metrics.connection_opened();
+  metrics.record(get("k", 200));
+  metrics.record(get("k", 200));
+  const auto text = prometheus_text(metrics);
+  EXPECT_NE(text.find("s3fault_requests_total{operation=\"GetObject\",status_class=\"2xx\"} 2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE s3fault_request_duration_seconds histogram"), std::string::npos);
+  EXPECT_NE(text.find("s3fault_request_duration_seconds_bucket{operation=\"GetObject\","
+                      "le=\"0.001\"} 0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("s3fault_request_duration_seconds_bucket{operation=\"GetObject\","
+                      "le=\"0.0025\"} 2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("s3fault_request_duration_seconds_count{operation=\"GetObject\"} 2\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("s3fault_active_connections 1\n"), std::string::npos);
+  EXPECT_NE(text.find("s3fault_upstream_connections_total{reuse=\"reused\"} 2\n"),
+            std::string::npos);
+}
+
+TEST(TrafficMetrics, StatsJsonHasQuantiles) {
+  traffic_metrics metrics({"GetObject", "Other"});
+  for (int i = 1; i <= 100; ++i) {
+    auto sample = get("k" + std::to_string(i), 200);
+    sample.duration_us = static_cast<std::uint64_t>(i) * 1000;
+    metrics.record(sample);
+  }
+  const auto stats = stats_json(metrics);
+  ASSERT_EQ(stats["operations"].size(), 1u);
+  const auto& latency = stats["operations"][0]["latency_ms"];
+  EXPECT_NEAR(latency["p50"].get<double>(), 50.0, 50.0 / 32);
+  EXPECT_NEAR(latency["p99"].get<double>(), 99.0, 99.0 / 32);
+  EXPECT_EQ(latency["max"].get<double>(), 100.0);
+  EXPECT_EQ(stats["operations"][0]["requests"], 100);
+  const auto table = summary_table(metrics);
+  EXPECT_NE(table.find("GetObject"), std::string::npos) << table;
+}
+
+} // namespace
+} // namespace s3fault::metrics
