@@ -6,11 +6,15 @@
 #include "faults/action_registry.hpp"
 #include "faults/config/build_rules.hpp"
 #include "faults/config/presets.hpp"
+#include "metrics/metrics_report.hpp"
 #include "proxy/admin_server.hpp"
+#include "proxy/exchange_metrics.hpp"
 #include "proxy/proxy_server.hpp"
 
 #include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
+#include <fstream>
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -36,7 +40,8 @@ struct proxy_options {
   std::uint32_t max_header_bytes = 64 * 1024;
   std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
   std::optional<std::uint64_t> seed;
-  std::string admin; // HOST:PORT of the admin API; empty: none
+  std::string admin;  // HOST:PORT of the admin API; empty: none
+  std::string report; // JSON summary of the traffic written at exit; empty: none
 };
 
 // The fault part of --help: every action type and preset, from the registries themselves.
@@ -186,7 +191,11 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                       "Seed of the fault dice (default: from a rules file, else random; logged)");
   command->add_option("--admin", options->admin,
                       "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
-                      "rules, counters) on this loopback HOST:PORT; prints 'admin on URL'");
+                      "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
+                      "this loopback HOST:PORT; prints 'admin on URL'");
+  command->add_option("--report", options->report,
+                      "At exit, write the traffic measured (per S3 operation: requests, bytes, "
+                      "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
   command->add_option("--s3-domain", options->s3_domains,
                       "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
   command->footer(command->get_footer() + "\n" + faults_help());
@@ -211,13 +220,15 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                                              : std::random_device{}();
     config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
     config.faults->replace_all(std::move(rules->rules));
+    config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
     std::unique_ptr<proxy::admin_server> admin;
     if (!options->admin.empty()) {
       block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
 
       try {
         admin = std::make_unique<proxy::admin_server>(proxy::parse_listen_address(options->admin),
-                                                      config.faults, S3FAULT_VERSION, logger);
+                                                      config.faults, config.metrics,
+                                                      S3FAULT_VERSION, logger);
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";
         return 2;
@@ -226,7 +237,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     }
     // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
     std::optional<proxy::proxy_server> server;
-    return serve_until_stopped(
+    const int status = serve_until_stopped(
         "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
         [&](proxy::proxy_server& served) {
           logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
@@ -237,6 +248,18 @@ std::function<int()> add_proxy_command(CLI::App& app) {
             logger->info("rule {}: {}", r.name, r.definition.dump());
           }
         });
+    // The traffic as measured, for people (stderr: stdout carries only the listening line)
+    // and, with --report, for tools.
+    logger->info("traffic through the proxy:\n{}", metrics::summary_table(*config.metrics));
+    if (!options->report.empty()) {
+      std::ofstream report(options->report, std::ios::trunc);
+      report << metrics::stats_json(*config.metrics).dump(2) << "\n";
+      if (!report) {
+        std::cerr << "s3fault proxy: cannot write --report " << options->report << "\n";
+        return status == 0 ? 1 : status;
+      }
+    }
+    return status;
   };
 }
 

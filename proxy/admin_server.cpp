@@ -1,6 +1,7 @@
 #include "proxy/admin_server.hpp"
 
 #include "faults/admin_api.hpp"
+#include "metrics/metrics_report.hpp"
 #include "proxy/net.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -24,6 +25,7 @@ struct admin_server::impl {
   asio::io_context context{1};
   tcp::acceptor acceptor{context};
   std::shared_ptr<faults::rule_store> store;
+  std::shared_ptr<metrics::traffic_metrics> traffic;
   std::string version;
   std::shared_ptr<spdlog::logger> logger;
   std::thread thread;
@@ -51,6 +53,25 @@ struct admin_server::impl {
         co_return;
       }
       const auto& request = parser.get();
+      const std::string_view target(request.target().data(), request.target().size());
+      if (request.method() == http::verb::get && traffic &&
+          (target == "/metrics" || target == "/stats")) {
+        http::response<http::string_body> response{http::status::ok, request.version()};
+        if (target == "/metrics") {
+          response.set(http::field::content_type, "text/plain; version=0.0.4");
+          response.body() = metrics::prometheus_text(*traffic);
+        } else {
+          response.set(http::field::content_type, "application/json");
+          response.body() = metrics::stats_json(*traffic).dump(2) + "\n";
+        }
+        response.keep_alive(request.keep_alive());
+        response.prepare_payload();
+        co_await http::async_write(stream, response, use_ec(ec));
+        if (ec || !response.keep_alive()) {
+          co_return;
+        }
+        continue;
+      }
       const auto reply = faults::handle_admin_request(
           *store, std::string_view(request.method_string().data(), request.method_string().size()),
           std::string_view(request.target().data(), request.target().size()), request.body(),
@@ -72,9 +93,11 @@ struct admin_server::impl {
 };
 
 admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
-                           std::string version, std::shared_ptr<spdlog::logger> logger)
+                           std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
+                           std::shared_ptr<spdlog::logger> logger)
     : impl_(std::make_unique<impl>()) {
   impl_->store = std::move(store);
+  impl_->traffic = std::move(traffic);
   impl_->version = std::move(version);
   impl_->logger = std::move(logger);
   tcp::resolver resolver(impl_->context);

@@ -3,6 +3,7 @@
 #include "faults/s3_error_body.hpp"
 #include "proxy/body_relay.hpp"
 #include "proxy/completion_event.hpp"
+#include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -54,10 +55,16 @@ struct client_session::request_pump {
 client_session::client_session(worker& owner, std::unique_ptr<byte_stream> client, std::string peer)
     : owner_(owner), client_(std::move(client)), peer_(std::move(peer)) {
   owner_.sessions.insert(this);
+  if (owner_.config.metrics) {
+    owner_.config.metrics->connection_opened();
+  }
 }
 
 client_session::~client_session() {
   owner_.sessions.erase(this);
+  if (owner_.config.metrics) {
+    owner_.config.metrics->connection_closed();
+  }
 }
 
 void client_session::close_if_idle() {
@@ -122,6 +129,9 @@ asio::awaitable<bool> client_session::serve_exchange() {
   record.target = std::string(request.get().target());
   if (const auto range = request.get().find(http::field::range); range != request.get().end()) {
     record.range = std::string(range->value());
+  }
+  if (const auto host = request.get().find(http::field::host); host != request.get().end()) {
+    record.host = std::string(host->value());
   }
   std::string why;
   const auto framing = request_body_framing(request, why);
@@ -544,6 +554,9 @@ asio::awaitable<void> client_session::send_local_error(unsigned status, std::str
 void client_session::log_exchange(const exchange_record& record) {
   if (owner_.logger->should_log(spdlog::level::info)) {
     owner_.logger->info(format_exchange(record, owner_.config.format));
+  }
+  if (owner_.config.metrics) {
+    record_metrics(*owner_.config.metrics, record, owner_.config.s3_domains);
   }
   if (owner_.config.on_exchange) {
     owner_.config.on_exchange(record);

@@ -1,6 +1,7 @@
 #pragma once
 // Everything `s3fault proxy` is told on its command line, validated into plain values.
 #include "faults/rule_store.hpp"
+#include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
 #include "proxy/exchange_log.hpp"
 
@@ -51,6 +52,8 @@ struct proxy_config {
   /// Called once per exchange when it has ended (after its log line), on the worker thread that
   /// served it: the gate counts a reader's traffic with it. Must be quick and thread-safe.
   std::function<void(const exchange_record&)> on_exchange;
+  /// Traffic measurements (GET /metrics, /stats, --report); null: nothing is measured.
+  std::shared_ptr<metrics::traffic_metrics> metrics;
 };
 
 } // namespace s3fault::proxy

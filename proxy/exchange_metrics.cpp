@@ -1,0 +1,48 @@
+#include "proxy/exchange_metrics.hpp"
+
+#include "faults/s3_request.hpp"
+
+#include <algorithm>
+
+namespace s3fault::proxy {
+
+std::vector<std::string> metric_operation_names() {
+  std::vector<std::string> names;
+  for (const auto operation : faults::all_operations()) {
+    names.emplace_back(faults::operation_name(operation));
+  }
+  return names;
+}
+
+void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
+                    const std::vector<std::string>& s3_domains) {
+  faults::request_line line;
+  line.method = record.method;
+  line.target = record.target;
+  line.host = record.host;
+  line.range = record.range;
+  const auto request = faults::classify_request(line, s3_domains);
+  const auto& all = faults::all_operations();
+  const auto index = std::find(all.begin(), all.end(), request.operation) - all.begin();
+  const std::string part =
+      request.part_number ? "part " + std::to_string(*request.part_number) : record.range;
+  metrics::exchange_sample sample;
+  sample.operation = static_cast<int>(index);
+  sample.bucket = request.bucket;
+  sample.key = request.key;
+  sample.part_or_range = part;
+  sample.status = record.status;
+  sample.failed = record.status == 0 || record.status >= 400 || record.outcome != "ok";
+  sample.faults = record.faults;
+  sample.bytes_in = record.request_bytes;
+  sample.bytes_out = record.response_bytes;
+  sample.duration_us = static_cast<std::uint64_t>(std::max(0.0, record.duration_ms) * 1000.0);
+  if (record.ttfb_ms >= 0) {
+    sample.ttfb_us = static_cast<std::uint64_t>(record.ttfb_ms * 1000.0);
+  }
+  sample.upstream_used = record.upstream_used;
+  sample.upstream_reused = record.upstream_reused;
+  metrics.record(sample);
+}
+
+} // namespace s3fault::proxy

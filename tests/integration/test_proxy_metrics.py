@@ -1,0 +1,107 @@
+"""The proxy's traffic measurements from the outside: a client sends a known set of requests
+through `s3fault proxy --admin ... --report FILE`, and GET /metrics, GET /stats and the report
+written at exit count exactly those requests (per operation and status class, with the faults
+injected and the retries)."""
+
+import json
+import re
+import unittest
+import urllib.request
+
+import boto3
+import botocore.config
+
+import harness
+
+
+def fetch(url: str) -> tuple[str, str]:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.headers.get("Content-Type"), response.read().decode()
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    match = re.search(rf"^{re.escape(name)}{{{re.escape(wanted)}}} (\S+)$", text, re.MULTILINE)
+    return float(match.group(1)) if match else 0.0
+
+
+class ProxyMetricsTest(unittest.TestCase):
+    def test_counters_equal_the_requests_sent(self):
+        tmp = harness.scratch_root() / harness.unique_bucket_name("metrics")
+        tmp.mkdir(parents=True)
+        origin = harness.OriginProcess()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        store = origin.store()
+        report = tmp / "report.json"
+        proxy = harness.ProxyProcess(origin.url, [
+            "--admin", "127.0.0.1:0", "--report", str(report),
+            "--fault", "error SlowDown op=GetObject first=2 name=slow"])
+        proxy.start()
+        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                     if line.startswith("admin on "))
+        client = boto3.client(
+            "s3", endpoint_url=proxy.url, aws_access_key_id=store.access_key,
+            aws_secret_access_key=store.secret_key, region_name=store.region,
+            config=botocore.config.Config(retries={"total_max_attempts": 1},
+                                          s3={"addressing_style": "path"}))
+        bucket = harness.unique_bucket_name("metrics")
+        client.create_bucket(Bucket=bucket)
+        for i in range(3):
+            client.put_object(Bucket=bucket, Key=f"k{i}", Body=b"x" * 1000)
+        failures = 0
+        for _ in range(5):
+            try:
+                self.assertEqual(len(client.get_object(Bucket=bucket, Key="k0")["Body"].read()),
+                                 1000)
+            except client.exceptions.ClientError:
+                failures += 1
+        self.assertEqual(failures, 2)
+        client.head_object(Bucket=bucket, Key="k1")
+
+        kind, text = fetch(admin + "/metrics")
+        self.assertTrue(kind.startswith("text/plain"), kind)
+        self.assertEqual(metric(text, "s3fault_requests_total", operation="CreateBucket",
+                                status_class="2xx"), 1)
+        self.assertEqual(metric(text, "s3fault_requests_total", operation="PutObject",
+                                status_class="2xx"), 3)
+        self.assertEqual(metric(text, "s3fault_requests_total", operation="GetObject",
+                                status_class="2xx"), 3)
+        self.assertEqual(metric(text, "s3fault_requests_total", operation="GetObject",
+                                status_class="5xx"), 2)
+        self.assertEqual(metric(text, "s3fault_requests_total", operation="HeadObject",
+                                status_class="2xx"), 1)
+        self.assertEqual(metric(text, "s3fault_request_body_bytes_total", operation="PutObject",
+                                status_class="2xx"), 3000)
+        self.assertEqual(metric(text, "s3fault_response_body_bytes_total", operation="GetObject",
+                                status_class="2xx"), 3000)
+        self.assertEqual(metric(text, "s3fault_faults_injected_total", rule="slow"), 2)
+        # GET k0 after a failed GET k0 is a retry: the second 503 and the first 200.
+        self.assertEqual(metric(text, "s3fault_retries_total", operation="GetObject",
+                                status_class="5xx"), 1)
+        self.assertEqual(metric(text, "s3fault_retries_total", operation="GetObject",
+                                status_class="2xx"), 1)
+        self.assertEqual(metric(text, "s3fault_request_duration_seconds_count",
+                                operation="GetObject"), 5)
+        self.assertIn('s3fault_request_duration_seconds_bucket{operation="GetObject",le="+Inf"} 5',
+                      text)
+
+        kind, body = fetch(admin + "/stats")
+        stats = json.loads(body)
+        gets = next(o for o in stats["operations"]
+                    if o["operation"] == "GetObject" and o["status_class"] == "2xx")
+        self.assertEqual(gets["requests"], 3)
+        self.assertEqual(gets["latency_ms"]["count"], 3)
+        for q in ("p50", "p90", "p99", "max"):
+            self.assertGreater(gets["latency_ms"][q], 0)
+        self.assertLessEqual(gets["latency_ms"]["p50"], gets["latency_ms"]["max"])
+        self.assertEqual(stats["faults_by_rule"], {"slow": 2})
+
+        self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
+        written = json.loads(report.read_text())
+        self.assertEqual(sum(o["requests"] for o in written["operations"]), 1 + 3 + 5 + 1)
+        self.assertIn("traffic through the proxy", proxy.describe_stderr())
+
+
+if __name__ == "__main__":
+    unittest.main()
