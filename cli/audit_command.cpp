@@ -1,5 +1,6 @@
 #include "cli/audit_command.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/stop_signals.hpp"
 
 #include "conformance/audit/audit_reports.hpp"
@@ -37,45 +38,6 @@ struct audit_options {
   bool insecure = false;
 };
 
-std::string env_or(const char* name, std::string fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
-
-bool use_colour(const std::string& choice) {
-  if (choice == "always") {
-    return true;
-  }
-  if (choice == "never") {
-    return false;
-  }
-  return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
-}
-
-/// Splits "a,b" arguments so `--checks part.*,range.*` and repeated --checks both work.
-std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
-  std::vector<std::string> globs;
-  for (const auto& argument : arguments) {
-    std::size_t start = 0;
-    while (start <= argument.size()) {
-      const auto comma = argument.find(',', start);
-      const auto piece =
-          argument.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!piece.empty()) {
-        globs.push_back(piece);
-      }
-      if (comma == std::string::npos) {
-        break;
-      }
-      start = comma + 1;
-    }
-  }
-  if (globs.empty()) {
-    globs.push_back("*");
-  }
-  return globs;
-}
-
 void print_catalog(const std::vector<std::string>& globs) {
   for (const auto* check : audit::select_checks(globs)) {
     std::cout << check->id << std::string(check->id.size() < 36 ? 36 - check->id.size() : 1, ' ')
@@ -83,17 +45,6 @@ void print_catalog(const std::vector<std::string>& globs) {
               << std::string(8 - audit::to_string(check->strength).size(), ' ') << check->title
               << "\n";
   }
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::cerr << "s3fault audit: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
 }
 
 int run_audit_command(const audit_options& options) {
@@ -174,10 +125,11 @@ int run_audit_command(const audit_options& options) {
   }
   bool written = true;
   if (!options.json_file.empty()) {
-    written = write_file(options.json_file, audit::json_report(report)) && written;
+    written = write_report_file("audit", options.json_file, audit::json_report(report)) && written;
   }
   if (!options.junit_file.empty()) {
-    written = write_file(options.junit_file, audit::junit_report(report)) && written;
+    written =
+        write_report_file("audit", options.junit_file, audit::junit_report(report)) && written;
   }
   if (!written) {
     return 2;

@@ -3,6 +3,8 @@
 // readers: the naive part-wise one returns 8 MiB and exits 0; the robust one reads it all.
 #include "cli/demo_command.hpp"
 
+#include "cli/command_support.hpp"
+
 #include "conformance/audit/fixtures.hpp"
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/run_verdict.hpp"
@@ -209,8 +211,7 @@ std::function<int()> add_demo_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   return [colour]() {
-    const bool use = *colour == "always" || (*colour == "auto" && isatty(STDOUT_FILENO) &&
-                                             std::getenv("NO_COLOR") == nullptr);
+    const bool use = use_colour(*colour);
     return run_demo(use);
   };
 }

@@ -1,8 +1,10 @@
 #include "cli/gate_command.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/stop_signals.hpp"
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/object_shapes.hpp"
+#include "conformance/gate/reader_process.hpp"
 #include "conformance/readers/readers.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,41 +35,6 @@ struct gate_options {
   bool list = false;
 };
 
-std::string env_or(const char* name, std::string fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
-
-std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
-  std::vector<std::string> globs;
-  for (const auto& argument : arguments) {
-    std::size_t start = 0;
-    while (true) {
-      const auto comma = argument.find(',', start);
-      const auto piece = argument.substr(start, comma - start);
-      if (!piece.empty()) {
-        globs.push_back(piece);
-      }
-      if (comma == std::string::npos) {
-        break;
-      }
-      start = comma + 1;
-    }
-  }
-  if (globs.empty()) {
-    globs.push_back("*");
-  }
-  return globs;
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 /// `builtin:NAME` runs this binary's `s3fault read NAME`, like any other reader command.
 std::optional<std::string> reader_command(const std::string& reader, std::string& error) {
   constexpr std::string_view prefix = "builtin:";
@@ -84,7 +51,7 @@ std::optional<std::string> reader_command(const std::string& reader, std::string
     return std::nullopt;
   }
   const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return shell_quote(self) + " read " + name +
+  return gate::shell_quote(self) + " read " + name +
          " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
 }
 
@@ -106,17 +73,6 @@ void print_catalog() {
     std::cout << " " << name;
   }
   std::cout << "\n";
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::cerr << "s3fault gate: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
 }
 
 int run_gate_command(const gate_options& options) {
@@ -202,10 +158,12 @@ int run_gate_command(const gate_options& options) {
   table.finish(report);
   bool written = true;
   if (!options.json_file.empty()) {
-    written = write_file(options.json_file, gate::gate_json_report(report)) && written;
+    written =
+        write_report_file("gate", options.json_file, gate::gate_json_report(report)) && written;
   }
   if (!options.junit_file.empty()) {
-    written = write_file(options.junit_file, gate::gate_junit_report(report)) && written;
+    written =
+        write_report_file("gate", options.junit_file, gate::gate_junit_report(report)) && written;
   }
   if (!written) {
     return 2;

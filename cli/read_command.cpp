@@ -1,5 +1,7 @@
 #include "cli/read_command.hpp"
 
+#include "cli/command_support.hpp"
+
 #include "conformance/client/endpoint.hpp"
 #include "conformance/readers/readers.hpp"
 
@@ -31,11 +33,6 @@ struct read_options {
   unsigned max_attempts = 5;
   double timeout_seconds = 30;
 };
-
-std::string env_or(const char* name, std::string fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
 
 /// A temporary file for `--output -`: the readers write at offsets (and rewrite on retries),
 /// which a pipe cannot take, so the object goes to stdout only once it is complete.

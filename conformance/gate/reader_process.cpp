@@ -12,15 +12,6 @@
 namespace s3fault::gate {
 namespace {
 
-/// 'text' with every ' escaped, safe inside a bash command.
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos;
        at = text.find(from, at + to.size())) {
@@ -59,6 +50,14 @@ void end_group(pid_t group) {
 }
 
 } // namespace
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
 
 std::string expand_placeholders(const reader_invocation& run) {
   std::string command = run.command;

@@ -30,6 +30,8 @@ struct reader_exit {
   std::string failure; // the command could not be started at all
 };
 
+/// 'text' with every ' escaped: one word for bash, whatever it holds.
+std::string shell_quote(const std::string& text);
 /// `{endpoint}` ... replaced in `command` (values are shell-quoted).
 std::string expand_placeholders(const reader_invocation& run);
 /// Runs it to the end or to the deadline.
