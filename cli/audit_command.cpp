@@ -22,9 +22,7 @@ namespace {
 
 struct audit_options {
   std::string endpoint;
-  std::string access_key;
-  std::string secret_key;
-  std::string region;
+  store_access access;
   std::string bucket;
   bool keep = false;
   std::vector<std::string> checks;
@@ -33,9 +31,6 @@ struct audit_options {
   std::string junit_file;
   bool list = false;
   std::string colour = "auto";
-  double timeout_seconds = 30;
-  std::string ca_file;
-  bool insecure = false;
 };
 
 void print_catalog(const std::vector<std::string>& globs) {
@@ -53,7 +48,7 @@ int run_audit_command(const audit_options& options) {
     print_catalog(globs);
     return 0;
   }
-  if (options.access_key.empty() != options.secret_key.empty()) {
+  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     std::cerr << "s3fault audit: --access-key and --secret-key go together\n";
     return 2;
   }
@@ -65,7 +60,7 @@ int run_audit_command(const audit_options& options) {
   // No --endpoint: the embedded origin, started here, is the store under audit.
   std::unique_ptr<origin::embedded_origin> embedded;
   audit::audit_settings settings;
-  settings.client.endpoint = options.endpoint;
+  settings.client = store_client_config(options.endpoint, options.access, "s3fault-audit");
   if (options.endpoint.empty()) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
@@ -76,23 +71,6 @@ int run_audit_command(const audit_options& options) {
     settings.client.endpoint = embedded->url();
     std::cout << "no --endpoint: auditing the embedded origin at " << embedded->url() << "\n";
   }
-  settings.client.credentials = {
-      options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
-      options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
-                                 : options.secret_key,
-      ""};
-  settings.client.region = options.region.empty()
-                               ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
-                               : options.region;
-  settings.client.user_agent = "s3fault-audit";
-  settings.client.tls.ca_file = options.ca_file;
-  settings.client.tls.insecure = options.insecure;
-  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(options.timeout_seconds));
-  settings.client.timeouts.connect = timeout;
-  settings.client.timeouts.write = timeout;
-  settings.client.timeouts.first_byte = timeout;
-  settings.client.timeouts.read_idle = timeout;
   settings.bucket = options.bucket;
   settings.keep = options.keep;
   settings.check_globs = globs;
@@ -164,12 +142,7 @@ std::function<int()> add_audit_command(CLI::App& app) {
   command->add_option("--endpoint", options->endpoint,
                       "Store URL http(s)://HOST[:PORT]; default: an embedded origin started for "
                       "this audit");
-  command->add_option("--access-key", options->access_key,
-                      "Access key (default: $AWS_ACCESS_KEY_ID, else 's3fault')");
-  command->add_option("--secret-key", options->secret_key,
-                      "Secret key (default: $AWS_SECRET_ACCESS_KEY, else 's3fault-secret')");
-  command->add_option("--region", options->region,
-                      "Region to sign for (default: $AWS_REGION, else us-east-1)");
+  add_store_access_options(command, options->access, true);
   command->add_option("--bucket", options->bucket,
                       "Use this existing bucket (fixtures go under s3fault-audit/<random>/); "
                       "default: create s3fault-audit-<random>");
@@ -189,14 +162,6 @@ std::function<int()> add_audit_command(CLI::App& app) {
                    "always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  command
-      ->add_option("--timeout", options->timeout_seconds,
-                   "Seconds each request may take to connect, send, start answering or stall")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  command->add_option("--ca", options->ca_file, "PEM file of CAs to trust for an https endpoint");
-  command->add_flag("--insecure", options->insecure,
-                    "Do not verify the https endpoint's certificate");
   return [options]() { return run_audit_command(*options); };
 }
 

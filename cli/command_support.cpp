@@ -56,4 +56,47 @@ bool write_report_file(const std::string& command, const std::string& path,
   return true;
 }
 
+void add_store_access_options(CLI::App* command, store_access& access, bool with_tls) {
+  command->add_option("--access-key", access.access_key,
+                      "Access key (default: $AWS_ACCESS_KEY_ID, else 's3fault')");
+  command->add_option("--secret-key", access.secret_key,
+                      "Secret key (default: $AWS_SECRET_ACCESS_KEY, else 's3fault-secret')");
+  command->add_option("--region", access.region,
+                      "Region to sign for (default: $AWS_REGION, else us-east-1)");
+  command
+      ->add_option("--timeout", access.timeout_seconds,
+                   "Seconds each request may take to connect, send, start answering or stall")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  if (with_tls) {
+    command->add_option("--ca", access.ca_file, "PEM file of CAs to trust for an https endpoint");
+    command->add_flag("--insecure", access.insecure,
+                      "Do not verify the https endpoint's certificate");
+  }
+}
+
+client::client_config store_client_config(const std::string& endpoint, const store_access& access,
+                                          std::string user_agent) {
+  client::client_config config;
+  config.endpoint = endpoint;
+  config.credentials = {
+      access.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : access.access_key,
+      access.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
+                                : access.secret_key,
+      ""};
+  config.region = access.region.empty()
+                      ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
+                      : access.region;
+  config.user_agent = std::move(user_agent);
+  config.tls.ca_file = access.ca_file;
+  config.tls.insecure = access.insecure;
+  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(access.timeout_seconds));
+  config.timeouts.connect = timeout;
+  config.timeouts.write = timeout;
+  config.timeouts.first_byte = timeout;
+  config.timeouts.read_idle = timeout;
+  return config;
+}
+
 } // namespace s3fault::cli

@@ -1,6 +1,10 @@
 #pragma once
 // Small pieces the job subcommands (audit, gate, read, demo) share: defaults from the
 // environment, comma-separated glob options, when to colour, and writing a report file.
+#include "conformance/client/s3_client.hpp"
+
+#include <CLI/App.hpp>
+
 #include <string>
 #include <vector>
 
@@ -19,5 +23,26 @@ bool use_colour(const std::string& choice);
 /// false.
 bool write_report_file(const std::string& command, const std::string& path,
                        const std::string& text);
+
+/// How a job reaches a store it talks to directly (audit, read, bench): keys, region, deadlines
+/// and TLS trust.
+struct store_access {
+  std::string access_key;
+  std::string secret_key;
+  std::string region;
+  double timeout_seconds = 30;
+  std::string ca_file;
+  bool insecure = false;
+};
+
+/// Adds --access-key, --secret-key, --region and --timeout to `command` (and --ca and
+/// --insecure when `with_tls`).
+void add_store_access_options(CLI::App* command, store_access& access, bool with_tls);
+
+/// The client settings for `endpoint`: the keys and region given, else $AWS_ACCESS_KEY_ID,
+/// $AWS_SECRET_ACCESS_KEY, $AWS_REGION / $AWS_DEFAULT_REGION, else the embedded origin's
+/// defaults (s3fault / s3fault-secret / us-east-1); every deadline set to the timeout.
+client::client_config store_client_config(const std::string& endpoint, const store_access& access,
+                                          std::string user_agent);
 
 } // namespace s3fault::cli

@@ -1,5 +1,6 @@
 // s3fault: one binary, one subcommand per job.
 #include "cli/audit_command.hpp"
+#include "cli/bench_command.hpp"
 #include "cli/demo_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/origin_command.hpp"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   auto run_gate = s3fault::cli::add_gate_command(app);
   auto run_demo = s3fault::cli::add_demo_command(app);
   auto run_read = s3fault::cli::add_read_command(app);
+  auto run_bench = s3fault::cli::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -43,6 +45,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("read")) {
     return run_read();
+  }
+  if (app.got_subcommand("bench")) {
+    return run_bench();
   }
   return 2;
 }

@@ -25,13 +25,10 @@ struct read_options {
   std::string bucket;
   std::string key;
   std::string output;
-  std::string access_key;
-  std::string secret_key;
-  std::string region;
+  store_access access;
   unsigned concurrency = 4;
   std::size_t range_size = 8 * 1024 * 1024;
   unsigned max_attempts = 5;
-  double timeout_seconds = 30;
 };
 
 /// A temporary file for `--output -`: the readers write at offsets (and rewrite on retries),
@@ -90,21 +87,8 @@ private:
 
 readers::read_request make_request(const read_options& options) {
   readers::read_request request;
-  request.client.endpoint = options.endpoint;
-  request.client.credentials = {
-      options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
-      options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
-                                 : options.secret_key,
-      ""};
-  request.client.region =
-      options.region.empty() ? env_or("AWS_REGION", "us-east-1") : options.region;
-  request.client.user_agent = "s3fault-read/" + options.reader;
-  const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(options.timeout_seconds));
-  request.client.timeouts.connect = timeout;
-  request.client.timeouts.write = timeout;
-  request.client.timeouts.first_byte = timeout;
-  request.client.timeouts.read_idle = timeout;
+  request.client =
+      store_client_config(options.endpoint, options.access, "s3fault-read/" + options.reader);
   request.bucket = options.bucket;
   request.key = options.key;
   request.output_path = options.output;
@@ -116,7 +100,7 @@ readers::read_request make_request(const read_options& options) {
 
 int run_read_command(const read_options& options) {
   const std::string prefix = "s3fault read " + options.reader + ": ";
-  if (options.access_key.empty() != options.secret_key.empty()) {
+  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     std::cerr << prefix << "--access-key and --secret-key go together\n";
     return 2;
   }
@@ -196,12 +180,7 @@ std::function<int()> add_read_command(CLI::App& app) {
                    "Write the object here (created or truncated); '-' for stdout (the object is "
                    "spooled to a temporary file and printed once complete)")
       ->required();
-  command->add_option("--access-key", options->access_key,
-                      "Access key (default: $AWS_ACCESS_KEY_ID, else 's3fault')");
-  command->add_option("--secret-key", options->secret_key,
-                      "Secret key (default: $AWS_SECRET_ACCESS_KEY, else 's3fault-secret')");
-  command->add_option("--region", options->region,
-                      "Region to sign for (default: $AWS_REGION, else us-east-1)");
+  add_store_access_options(command, options->access, false);
   command->add_option("--concurrency", options->concurrency, "ranged: parallel ranged GETs")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
@@ -213,11 +192,6 @@ std::function<int()> add_read_command(CLI::App& app) {
                    "robust-parts, ranged: attempts per request (500, 503, transport failures and "
                    "short bodies are retried)")
       ->check(CLI::Range(1u, 100u))
-      ->capture_default_str();
-  command
-      ->add_option("--timeout", options->timeout_seconds,
-                   "Seconds each request may take to connect, send, start answering or stall")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   return [options]() { return run_read_command(*options); };
 }

@@ -2,6 +2,7 @@
 
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
+#include "conformance/client/run_naming.hpp"
 #include "faults/rule.hpp"
 
 #include <chrono>
@@ -11,26 +12,6 @@
 
 namespace s3fault::audit {
 namespace {
-
-std::string random_suffix() {
-  std::random_device device;
-  std::uniform_int_distribution<unsigned> digit(0, 35);
-  std::string text;
-  for (int i = 0; i < 10; ++i) {
-    const unsigned d = digit(device);
-    text += static_cast<char>(d < 10 ? '0' + d : 'a' + d - 10);
-  }
-  return text;
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
 
 check_result run_one(const check_definition& check, client::s3_client& client,
                      const fixture_set& fixtures, std::vector<std::string>& created_keys) {
@@ -77,12 +58,12 @@ audit_report run_audit(const audit_settings& settings, const audit_observer& obs
   audit_report report;
   report.endpoint = settings.client.endpoint;
   report.strict = settings.strict;
-  report.started_at = utc_now_iso8601();
+  report.started_at = client::utc_now_iso8601();
   const auto started = std::chrono::steady_clock::now();
 
   client::s3_client client(settings.client);
   const bool bucket_given = !settings.bucket.empty();
-  const std::string suffix = random_suffix();
+  const std::string suffix = client::random_name_suffix(10);
   report.bucket = bucket_given ? settings.bucket : "s3fault-audit-" + suffix;
   // Keys of one run share a prefix, so an existing bucket can hold several audits' leftovers.
   const std::string prefix = "s3fault-audit/" + suffix + "/";

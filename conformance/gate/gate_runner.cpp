@@ -1,6 +1,7 @@
 #include "conformance/gate/gate_runner.hpp"
 
 #include "conformance/audit/fixtures.hpp"
+#include "conformance/client/run_naming.hpp"
 #include "conformance/gate/object_shapes.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/origin/embedded_origin.hpp"
@@ -28,15 +29,6 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
     }
   }
   return false;
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
 }
 
 std::string read_file(const fs::path& path) {
@@ -125,17 +117,6 @@ void upload(client::s3_client& store, const std::string& bucket, const std::stri
   }
 }
 
-std::string random_suffix() {
-  std::random_device device;
-  std::uniform_int_distribution<unsigned> digit(0, 35);
-  std::string text;
-  for (int i = 0; i < 8; ++i) {
-    const unsigned d = digit(device);
-    text += static_cast<char>(d < 10 ? '0' + d : 'a' + d - 10);
-  }
-  return text;
-}
-
 /// Replaces the object after the reader's first successful GetObject of it. Runs on the
 /// proxy's only worker thread, so the reader's next request waits until the new object is in.
 class replace_trigger {
@@ -207,7 +188,7 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
 
   gate_report report;
   report.reader = settings.reader;
-  report.started_at = utc_now_iso8601();
+  report.started_at = client::utc_now_iso8601();
   report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
   const auto started = std::chrono::steady_clock::now();
   for (const auto* s : chosen_scenarios) {
@@ -232,7 +213,7 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   store_config.region = settings.region;
   store_config.user_agent = "s3fault-gate";
   client::s3_client store(store_config);
-  const std::string bucket = "s3fault-gate-" + random_suffix();
+  const std::string bucket = "s3fault-gate-" + client::random_name_suffix(8);
   if (const auto created = store.create_bucket(bucket); !created.ok()) {
     throw std::runtime_error("creating bucket " + bucket + " on " + upstream + ": " +
                              created.describe());

@@ -1,0 +1,352 @@
+#include "cli/bench_command.hpp"
+
+#include "cli/command_support.hpp"
+#include "cli/duration.hpp"
+#include "cli/stop_signals.hpp"
+#include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/store_sampler.hpp"
+#include "conformance/origin/embedded_origin.hpp"
+#include "faults/values.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+namespace s3fault::cli {
+namespace {
+
+struct bench_options {
+  std::string endpoint;
+  store_access access;
+  std::vector<std::string> ops{"get"};
+  std::vector<std::string> sizes{"1MiB"};
+  std::vector<std::string> concurrency{"1,8,32"};
+  std::string duration = "10s";
+  std::uint64_t count = 0;
+  unsigned rounds = 3;
+  unsigned objects = 8;
+  std::string part_size = "8MiB";
+  bool verify = false;
+  bool control = false;
+  std::vector<std::string> store_pids;
+  std::string csv_file;
+  std::string json_file;
+  std::string html_file;
+  std::string baseline_file;
+  std::string bucket;
+  bool keep = false;
+  unsigned attempts = 5;
+  std::uint64_t seed = 1;
+  std::string progress = "auto";
+};
+
+/// Splits `--x a,b --x c` into {a, b, c} (empty pieces dropped).
+std::vector<std::string> split_list(const std::vector<std::string>& arguments) {
+  std::vector<std::string> pieces;
+  for (const auto& argument : arguments) {
+    std::size_t start = 0;
+    for (;;) {
+      const auto comma = argument.find(',', start);
+      auto piece = argument.substr(start, comma - start);
+      if (!piece.empty()) {
+        pieces.push_back(std::move(piece));
+      }
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+  }
+  return pieces;
+}
+
+std::optional<unsigned long long> whole_number(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 18) {
+    return std::nullopt;
+  }
+  return std::stoull(text);
+}
+
+/// The command line as bench settings; every problem is collected, one line each.
+bench::bench_settings make_settings(const bench_options& options,
+                                    std::vector<std::string>& problems) {
+  bench::bench_settings settings;
+  settings.operations.clear();
+  for (const auto& name : split_list(options.ops)) {
+    if (const auto op = bench::parse_operation(name)) {
+      settings.operations.push_back(*op);
+    } else {
+      problems.push_back("--ops: '" + name +
+                         "' is not an operation (put, get, get-parts, get-ranges, list, delete)");
+    }
+  }
+  settings.sizes.clear();
+  for (const auto& text : split_list(options.sizes)) {
+    if (const auto size = faults::parse_size_text(text)) {
+      settings.sizes.push_back(*size);
+    } else {
+      problems.push_back("--sizes: '" + text + "' is not a size like 4KiB, 10MiB or 1048576");
+    }
+  }
+  settings.concurrencies.clear();
+  for (const auto& text : split_list(options.concurrency)) {
+    const auto level = whole_number(text);
+    if (level && *level >= 1 && *level <= 1024) {
+      settings.concurrencies.push_back(static_cast<unsigned>(*level));
+    } else {
+      problems.push_back("--concurrency: '" + text + "' is not a whole number from 1 to 1024");
+    }
+  }
+  if (options.count > 0) {
+    settings.count = options.count;
+  } else if (const auto duration = parse_duration(options.duration)) {
+    settings.duration = *duration;
+  } else {
+    problems.push_back("--duration: '" + options.duration +
+                       "' is not a duration like 10s or 500ms");
+  }
+  settings.rounds = options.rounds;
+  settings.objects = options.objects;
+  if (const auto part = faults::parse_size_text(options.part_size)) {
+    settings.part_size = *part;
+  } else {
+    problems.push_back("--part-size: '" + options.part_size + "' is not a size like 8MiB");
+  }
+  settings.verify = options.verify;
+  settings.control = options.control;
+  settings.max_attempts = options.attempts;
+  settings.seed = options.seed;
+  settings.bucket = options.bucket;
+  settings.keep = options.keep;
+  for (const auto& text : split_list(options.store_pids)) {
+    const auto pid = whole_number(text);
+    if (pid && *pid > 0 && *pid < 1u << 31) {
+      settings.store_pids.push_back(static_cast<int>(*pid));
+    } else {
+      problems.push_back("--store-pid: '" + text + "' is not a process ID");
+    }
+  }
+  if (problems.empty()) {
+    for (auto& problem : bench::validate(settings)) {
+      problems.push_back(std::move(problem));
+    }
+  }
+  return settings;
+}
+
+std::string about_time(const bench::bench_settings& settings, std::size_t cells) {
+  if (settings.count) {
+    return std::to_string(*settings.count) + " operations per run";
+  }
+  const double seconds = static_cast<double>(settings.duration.count()) / 1000.0 *
+                         static_cast<double>(cells * settings.rounds * (settings.control ? 2 : 1));
+  char text[96];
+  std::snprintf(text, sizeof text, "%.0f s per run, about %.1f min of runs",
+                static_cast<double>(settings.duration.count()) / 1000.0, seconds / 60.0);
+  return text;
+}
+
+int run_bench_command(const bench_options& options) {
+  std::vector<std::string> problems;
+  auto settings = make_settings(options, problems);
+  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
+    problems.emplace_back("--access-key and --secret-key go together");
+  }
+  std::optional<bench::baseline> earlier;
+  if (!options.baseline_file.empty()) {
+    std::string error;
+    earlier = bench::load_baseline(options.baseline_file, error);
+    if (!earlier) {
+      problems.push_back("--baseline: " + error);
+    }
+  }
+  for (const int pid : settings.store_pids) {
+    std::string error;
+    if (!bench::read_processes({pid}, error)) {
+      problems.push_back("--store-pid: " + error);
+    }
+  }
+  if (!problems.empty()) {
+    for (const auto& problem : problems) {
+      std::cerr << "s3fault bench: " << problem << "\n";
+    }
+    return 2;
+  }
+
+  // Ctrl-C ends the run in progress early, summarizes what ran and removes the fixtures.
+  static std::atomic<bool> stop_requested{false};
+  block_stop_signals();
+  stop_on_signals([] { stop_requested = true; });
+  settings.stop_requested = &stop_requested;
+
+  std::unique_ptr<origin::embedded_origin> embedded;
+  settings.client = store_client_config(options.endpoint, options.access, "s3fault-bench");
+  if (options.endpoint.empty()) {
+    try {
+      embedded = std::make_unique<origin::embedded_origin>();
+    } catch (const std::exception& error) {
+      std::cerr << "s3fault bench: cannot start the embedded origin: " << error.what() << "\n";
+      return 2;
+    }
+    settings.client.endpoint = embedded->url();
+    std::cout << "no --endpoint: benchmarking the embedded origin at " << embedded->url()
+              << " (in this process)\n";
+  }
+
+  const bool live_progress =
+      options.progress == "always" ||
+      (options.progress == "auto" && isatty(STDOUT_FILENO) && env_or("CI", "") != "true");
+  const auto cells = bench::plan_cells(settings);
+  bench::bench_observer observer;
+  observer.fixtures_ready = [&](const bench::bench_fixtures& fixtures) {
+    std::cout << "s3fault bench: " << settings.client.endpoint << ", bucket " << fixtures.bucket()
+              << "; " << cells.size() << (cells.size() == 1 ? " cell" : " cells") << " x "
+              << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
+              << (settings.control ? " x 2 control runs" : "") << ", "
+              << about_time(settings, cells.size()) << "\n";
+    std::cout.flush();
+  };
+  observer.progress = [&](const bench::run_position& position, const bench::run_progress& now) {
+    if (live_progress) {
+      std::cout << "\r\x1b[2K" << bench::progress_line(position, now, settings) << std::flush;
+    }
+  };
+  observer.run_done = [&](const bench::run_position& position, const bench::run_result& result) {
+    std::cout << (live_progress ? "\r\x1b[2K" : "") << bench::run_line(position, result) << "\n"
+              << std::flush;
+  };
+  observer.cleanup_problem = [](const std::string& problem) {
+    std::cerr << "s3fault bench: left behind: " << problem << "\n";
+  };
+
+  bench::bench_report report;
+  try {
+    report = bench::run_bench(settings, earlier ? &*earlier : nullptr, observer);
+  } catch (const bench::store_unusable& error) {
+    std::cerr << "s3fault bench: the store at " << settings.client.endpoint
+              << " cannot be benchmarked: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault bench: " << error.what() << "\n";
+    return 2;
+  }
+  bench::print_summary(std::cout, report);
+  if (options.keep) {
+    std::cout << "kept: bucket " << report.bucket << " and its s3fault-bench/ objects\n";
+  }
+  bool written = true;
+  if (!options.csv_file.empty()) {
+    written = write_report_file("bench", options.csv_file, bench::csv_report(report)) && written;
+  }
+  if (!options.json_file.empty()) {
+    written = write_report_file("bench", options.json_file, bench::json_report(report)) && written;
+  }
+  if (!options.html_file.empty()) {
+    written = write_report_file("bench", options.html_file, bench::html_report(report)) && written;
+  }
+  if (!written) {
+    return 2;
+  }
+  if (report.interrupted) {
+    return 130;
+  }
+  return bench::bench_exit_status(report);
+}
+
+} // namespace
+
+std::function<int()> add_bench_command(CLI::App& app) {
+  auto options = std::make_shared<bench_options>();
+  auto* command = app.add_subcommand(
+      "bench",
+      "Drives a store with S3 operations and measures it: for every cell (operation x object\n"
+      "size x concurrency) throughput in MiB/s and operations/s, latency and time to first\n"
+      "byte p50/p90/p99/max, errors and retries. SlowDown, 500, 502, 503, 504 and broken\n"
+      "connections are retried with full-jitter backoff (and counted), as SDKs do; every read is\n"
+      "checked for its length (--verify: its SHA-256 too).\n"
+      "Each cell runs --rounds times (rounds are the outer loop, so drift spreads over all\n"
+      "cells); the median is reported with min and max. --control runs each cell twice per\n"
+      "round, in alternating order, and reports the spread within the pairs as the noise band.\n"
+      "--baseline compares with an earlier --csv or --json file and flags only changes beyond\n"
+      "the noise band (the control band, else the rounds' own spread; at least 5 %).\n"
+      "The CSV, JSON and HTML files carry the printed figures with the same digits.\n"
+      "To measure through a proxy, point --endpoint at an `s3fault proxy`; its /metrics then\n"
+      "show the same traffic from the other side.\n"
+      "Exit status: 0 when every operation succeeded and nothing regressed against the\n"
+      "baseline, 1 when not, 2 for bad options or an unusable store, 130 after Ctrl-C.\n\n"
+      "Examples:\n"
+      "  s3fault bench                                  # the embedded origin, get 1MiB\n"
+      "  s3fault bench --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"
+      "    --ops put,get,get-parts --sizes 4KiB,8MiB,64MiB --concurrency 1,8,32 --csv run.csv\n"
+      "  s3fault bench --endpoint URL --ops get --sizes 10MiB --concurrency 32 --duration 10s \\\n"
+      "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)");
+  command->add_option("--endpoint", options->endpoint,
+                      "Store URL http(s)://HOST[:PORT]; default: an embedded origin in this "
+                      "process");
+  add_store_access_options(command, options->access, true);
+  command
+      ->add_option("--ops", options->ops,
+                   "Operations, comma-separated: put, get, get-parts (?partNumber of multipart "
+                   "objects), get-ranges (ranged GETs of --part-size), list, delete")
+      ->capture_default_str();
+  command->add_option("--sizes", options->sizes, "Object sizes, e.g. 4KiB,1MiB,8MiB,64MiB")
+      ->capture_default_str();
+  command->add_option("--concurrency", options->concurrency, "Concurrent clients, e.g. 1,8,32")
+      ->capture_default_str();
+  auto* duration = command
+                       ->add_option("--duration", options->duration,
+                                    "How long each run of a cell lasts, e.g. 10s, 500ms")
+                       ->capture_default_str();
+  command
+      ->add_option("--count", options->count, "Operations per run of a cell, instead of --duration")
+      ->check(CLI::PositiveNumber)
+      ->excludes(duration);
+  command->add_option("--rounds", options->rounds, "Runs of every cell; the median is reported")
+      ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  command
+      ->add_option("--objects", options->objects,
+                   "Objects per size that reads rotate over (and keys put overwrites)")
+      ->capture_default_str();
+  command
+      ->add_option("--part-size", options->part_size,
+                   "Part size of the get-parts objects and range size of get-ranges")
+      ->capture_default_str();
+  command->add_flag("--verify", options->verify,
+                    "Check the SHA-256 of every read (and the ETag of every put)");
+  command->add_flag("--control", options->control,
+                    "Run every cell twice per round and report the noise band");
+  command->add_option("--store-pid", options->store_pids,
+                      "Sample this process's memory, threads and CPU during every run "
+                      "(repeat or comma-separate for several; figures are summed)");
+  command->add_option("--csv", options->csv_file, "Write the per-cell figures as CSV");
+  command->add_option("--json", options->json_file,
+                      "Write the per-cell figures and every run as JSON");
+  command->add_option("--html", options->html_file,
+                      "Write one self-contained HTML page with SVG charts");
+  command->add_option("--baseline", options->baseline_file,
+                      "Compare with an earlier --csv or --json file of the same cells");
+  command->add_option("--bucket", options->bucket,
+                      "Use this existing bucket (objects under s3fault-bench/<random>/); "
+                      "default: create s3fault-bench-<random>");
+  command->add_flag("--keep", options->keep, "Leave the bucket and objects in place");
+  command
+      ->add_option("--attempts", options->attempts,
+                   "Attempts per request for SlowDown, 5xx and broken connections")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of the object bytes and backoff jitter")
+      ->capture_default_str();
+  command
+      ->add_option("--progress", options->progress,
+                   "Live progress line: auto (on a terminal, not when CI=true), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  return [options]() { return run_bench_command(*options); };
+}
+
+} // namespace s3fault::cli

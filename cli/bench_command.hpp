@@ -1,0 +1,11 @@
+#pragma once
+#include <CLI/App.hpp>
+
+#include <functional>
+
+namespace s3fault::cli {
+
+/// Adds `s3fault bench` to the app; the returned function runs it and gives the exit code.
+std::function<int()> add_bench_command(CLI::App& app);
+
+} // namespace s3fault::cli

@@ -1,0 +1,272 @@
+#include "conformance/bench/bench_fixtures.hpp"
+
+#include "conformance/s3/hashing.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+namespace s3fault::bench {
+namespace {
+
+// Objects start this far apart in the buffer: not a multiple of any block size, so no two
+// objects share aligned blocks a store could deduplicate.
+constexpr std::uint64_t window_stride = 4157;
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::string seeded_bytes(std::uint64_t length, std::uint64_t seed) {
+  std::string bytes(length, '\0');
+  std::uint64_t state = seed;
+  std::size_t at = 0;
+  for (; at + 8 <= bytes.size(); at += 8) {
+    const std::uint64_t word = splitmix64(state);
+    std::memcpy(bytes.data() + at, &word, 8);
+  }
+  const std::uint64_t word = splitmix64(state);
+  std::memcpy(bytes.data() + at, &word, bytes.size() - at);
+  return bytes;
+}
+
+std::string describe_answer(const client::response& answer) {
+  return answer.describe();
+}
+
+} // namespace
+
+bench_fixtures::bench_fixtures(const bench_settings& settings, std::string bucket,
+                               bool bucket_given, std::string prefix)
+    : settings_(settings), bucket_(std::move(bucket)), bucket_given_(bucket_given),
+      prefix_(std::move(prefix)), objects_(settings.objects) {
+  const std::uint64_t largest = *std::max_element(settings.sizes.begin(), settings.sizes.end());
+  buffer_ = seeded_bytes(largest + window_stride * objects_, settings.seed);
+}
+
+std::uint64_t bench_fixtures::window_offset(std::uint64_t index) const {
+  return (index % objects_) * window_stride;
+}
+
+std::string_view bench_fixtures::content(std::uint64_t size, std::uint64_t index) const {
+  return std::string_view(buffer_).substr(window_offset(index), size);
+}
+
+const bench_fixtures::digests& bench_fixtures::digests_of(std::uint64_t index, std::uint64_t offset,
+                                                          std::uint64_t length) const {
+  const std::lock_guard lock(digest_mutex_);
+  const auto key = std::make_tuple(index % objects_, offset, length);
+  auto found = digests_.find(key);
+  if (found == digests_.end()) {
+    const auto bytes = std::string_view(buffer_).substr(window_offset(index) + offset, length);
+    found = digests_.emplace(key, digests{s3::sha256_hex(bytes), s3::md5_hex(bytes)}).first;
+  }
+  return found->second;
+}
+
+const std::string& bench_fixtures::sha256_of(std::uint64_t index, std::uint64_t offset,
+                                             std::uint64_t length) const {
+  return digests_of(index, offset, length).sha256;
+}
+
+const std::string& bench_fixtures::md5_of(std::uint64_t index, std::uint64_t offset,
+                                          std::uint64_t length) const {
+  return digests_of(index, offset, length).md5;
+}
+
+std::string bench_fixtures::single_prefix(std::uint64_t size) const {
+  return prefix_ + std::to_string(size) + "/obj-";
+}
+
+std::string bench_fixtures::single_key(std::uint64_t size, std::uint64_t index) const {
+  return single_prefix(size) + std::to_string(index % objects_);
+}
+
+std::string bench_fixtures::multipart_key(std::uint64_t size, std::uint64_t index) const {
+  return prefix_ + std::to_string(size) + "/mp-" + std::to_string(index % objects_);
+}
+
+std::string bench_fixtures::put_key(std::uint64_t size, std::uint64_t index) const {
+  return prefix_ + std::to_string(size) + "/put-" + std::to_string(index % objects_);
+}
+
+std::string bench_fixtures::delete_key(std::uint64_t size, unsigned worker, std::uint64_t n) const {
+  return prefix_ + std::to_string(size) + "/del-" + std::to_string(worker) + "-" +
+         std::to_string(n);
+}
+
+void bench_fixtures::upload_single(client::s3_client& store, std::uint64_t size,
+                                   std::uint64_t index) const {
+  const auto key = single_key(size, index);
+  client::put_options options;
+  options.payload = client::payload_signing::unsigned_payload;
+  const auto answer =
+      store.put_object(bucket_, key, client::body_source::from_view(content(size, index)), options);
+  if (!answer.ok()) {
+    throw std::runtime_error("writing fixture " + key + ": " + describe_answer(answer));
+  }
+}
+
+void bench_fixtures::upload_multipart(client::s3_client& store, std::uint64_t size,
+                                      std::uint64_t index) const {
+  const auto key = multipart_key(size, index);
+  const auto created = store.create_multipart_upload(bucket_, key);
+  if (!created.ok()) {
+    throw std::runtime_error("starting the multipart upload of fixture " + key + ": " +
+                             describe_answer(created.raw));
+  }
+  const auto& upload_id = created.value->upload_id;
+  const auto bytes = content(size, index);
+  std::vector<client::completed_part> parts;
+  client::upload_part_options part_options;
+  part_options.payload = client::payload_signing::unsigned_payload;
+  for (std::uint64_t offset = 0; offset < size; offset += settings_.part_size) {
+    const int number = static_cast<int>(parts.size()) + 1;
+    const auto answer = store.upload_part(
+        bucket_, key, upload_id, number,
+        client::body_source::from_view(bytes.substr(offset, settings_.part_size)), part_options);
+    if (!answer.ok()) {
+      store.abort_multipart_upload(bucket_, key, upload_id);
+      throw std::runtime_error("uploading part " + std::to_string(number) + " of fixture " + key +
+                               ": " + describe_answer(answer));
+    }
+    client::completed_part part;
+    part.part_number = number;
+    part.etag = std::string(answer.header("ETag").value_or(""));
+    parts.push_back(std::move(part));
+  }
+  const auto completed = store.complete_multipart_upload(bucket_, key, upload_id, parts);
+  if (!completed.ok()) {
+    store.abort_multipart_upload(bucket_, key, upload_id);
+    throw std::runtime_error("completing the multipart upload of fixture " + key + ": " +
+                             describe_answer(completed.raw));
+  }
+}
+
+void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
+  client::s3_client store(settings_.client);
+  if (!bucket_given_) {
+    const auto answer = store.create_bucket(bucket_);
+    if (!answer.ok()) {
+      throw std::runtime_error("creating bucket " + bucket_ + ": " + describe_answer(answer));
+    }
+    bucket_created_ = true;
+  }
+  // Which objects the cells read: single-PUT ones and multipart ones, per size.
+  std::set<std::uint64_t> single_sizes;
+  std::set<std::uint64_t> multipart_sizes;
+  for (const auto& c : cells) {
+    if (c.op == operation::get || c.op == operation::get_ranges || c.op == operation::list) {
+      single_sizes.insert(c.size);
+    }
+    if (c.op == operation::get_parts) {
+      multipart_sizes.insert(c.size);
+    }
+  }
+  struct upload {
+    std::uint64_t size;
+    std::uint64_t index;
+    bool multipart;
+  };
+  std::vector<upload> uploads;
+  for (const auto size : single_sizes) {
+    for (unsigned i = 0; i < objects_; ++i) {
+      uploads.push_back({size, i, false});
+    }
+  }
+  for (const auto size : multipart_sizes) {
+    for (unsigned i = 0; i < objects_; ++i) {
+      uploads.push_back({size, i, true});
+    }
+  }
+  // Digests are computed now, not in the middle of a timed cell: whole objects, and the
+  // --part-size pieces that get-parts and get-ranges receive.
+  if (settings_.verify) {
+    for (const auto& c : cells) {
+      for (unsigned i = 0; i < objects_; ++i) {
+        digests_of(i, 0, c.size);
+        if (c.op == operation::get_parts || c.op == operation::get_ranges) {
+          for (std::uint64_t at = 0; at < c.size; at += settings_.part_size) {
+            digests_of(i, at, std::min(settings_.part_size, c.size - at));
+          }
+        }
+      }
+    }
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex failure_mutex;
+  std::string failure;
+  auto uploader = [&] {
+    try {
+      client::s3_client own(settings_.client);
+      for (std::size_t i = next++; i < uploads.size(); i = next++) {
+        {
+          const std::lock_guard lock(failure_mutex);
+          if (!failure.empty()) {
+            return;
+          }
+        }
+        const auto& item = uploads[i];
+        if (item.multipart) {
+          upload_multipart(own, item.size, item.index);
+        } else {
+          upload_single(own, item.size, item.index);
+        }
+      }
+    } catch (const std::exception& error) {
+      const std::lock_guard lock(failure_mutex);
+      if (failure.empty()) {
+        failure = error.what();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, parallel); ++t) {
+    threads.emplace_back(uploader);
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  if (!failure.empty()) {
+    throw std::runtime_error(failure);
+  }
+}
+
+void bench_fixtures::remove(const std::function<void(const std::string&)>& problem) {
+  client::s3_client store(settings_.client);
+  std::string token;
+  for (;;) {
+    client::list_objects_options options;
+    options.prefix = prefix_;
+    options.continuation_token = token;
+    const auto listed = store.list_objects_v2(bucket_, options);
+    if (!listed.ok()) {
+      problem("listing " + prefix_ + " in " + bucket_ + ": " + describe_answer(listed.raw));
+      return;
+    }
+    for (const auto& object : listed.value->contents) {
+      const auto answer = store.delete_object(bucket_, object.key);
+      if (!answer.ok()) {
+        problem("deleting " + object.key + ": " + describe_answer(answer));
+      }
+    }
+    if (!listed.value->is_truncated || listed.value->next_continuation_token.empty()) {
+      break;
+    }
+    token = listed.value->next_continuation_token;
+  }
+  if (bucket_created_) {
+    const auto answer = store.delete_bucket(bucket_);
+    if (!answer.ok()) {
+      problem("deleting bucket " + bucket_ + ": " + describe_answer(answer));
+    }
+  }
+}
+
+} // namespace s3fault::bench

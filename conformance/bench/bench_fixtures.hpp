@@ -1,0 +1,78 @@
+#pragma once
+// The objects a bench reads and writes. Every object is a window onto one buffer of seeded
+// random bytes (object i of a size starts at i * stride), so each object has its own content
+// while the process holds the largest size only once, and PUT bodies are sent without copies.
+//
+//   <prefix><size>/obj-<i>    single PUT, read by get and get-ranges, listed by list
+//   <prefix><size>/mp-<i>     multipart in --part-size parts, read by get-parts
+//   <prefix><size>/put-<i>    overwritten by put (i rotates over --objects)
+//   <prefix><size>/del-<w>-<n> written and deleted by delete
+#include "conformance/bench/bench_settings.hpp"
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace s3fault::bench {
+
+class bench_fixtures {
+public:
+  /// Names the bucket and prefix and fills the content buffer; nothing is sent yet.
+  bench_fixtures(const bench_settings& settings, std::string bucket, bool bucket_given,
+                 std::string prefix);
+
+  const std::string& bucket() const { return bucket_; }
+  bool bucket_given() const { return bucket_given_; }
+  const std::string& prefix() const { return prefix_; }
+  unsigned objects() const { return objects_; }
+
+  /// The bytes of object `index` (taken modulo --objects) of `size`.
+  std::string_view content(std::uint64_t size, std::uint64_t index) const;
+  /// Hex SHA-256 and MD5 of `length` bytes at `offset` of object `index` (computed once and
+  /// kept; `create` computes those the cells check, so none is computed inside a timed cell).
+  const std::string& sha256_of(std::uint64_t index, std::uint64_t offset,
+                               std::uint64_t length) const;
+  const std::string& md5_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;
+
+  std::string single_key(std::uint64_t size, std::uint64_t index) const;
+  std::string multipart_key(std::uint64_t size, std::uint64_t index) const;
+  std::string put_key(std::uint64_t size, std::uint64_t index) const;
+  std::string delete_key(std::uint64_t size, unsigned worker, std::uint64_t n) const;
+  /// The prefix ListObjectsV2 uses for the single-PUT objects of a size.
+  std::string single_prefix(std::uint64_t size) const;
+
+  /// Creates the bucket (unless given) and writes the objects the planned cells read, with up
+  /// to `parallel` uploads at once. Throws std::runtime_error naming the object and the store's
+  /// answer when one cannot be written.
+  void create(const std::vector<cell>& cells, unsigned parallel);
+  /// Deletes every object under the prefix and the bucket when it was created here. Problems
+  /// are reported to `problem` and do not stop the rest.
+  void remove(const std::function<void(const std::string&)>& problem);
+
+private:
+  std::uint64_t window_offset(std::uint64_t index) const;
+  void upload_single(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
+  void upload_multipart(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
+
+  const bench_settings& settings_;
+  std::string bucket_;
+  bool bucket_given_;
+  bool bucket_created_ = false;
+  std::string prefix_;
+  unsigned objects_;
+  std::string buffer_;
+  struct digests {
+    std::string sha256;
+    std::string md5;
+  };
+  mutable std::mutex digest_mutex_;
+  // (object index, offset, length) -> digests
+  mutable std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, digests> digests_;
+  const digests& digests_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;
+};
+
+} // namespace s3fault::bench

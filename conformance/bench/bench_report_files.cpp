@@ -1,0 +1,402 @@
+// The CSV and JSON files of a bench, and reading them back as a baseline.
+#include "conformance/bench/bench_reports.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace s3fault::bench {
+namespace {
+
+using json = nlohmann::json;
+
+std::string csv_field(std::string text) {
+  for (auto& c : text) {
+    if (c == '\n' || c == '\r') {
+      c = ' ';
+    }
+  }
+  if (text.find_first_of(",\"") == std::string::npos) {
+    return text;
+  }
+  std::string quoted = "\"";
+  for (const char c : text) {
+    quoted += c;
+    if (c == '"') {
+      quoted += '"';
+    }
+  }
+  return quoted + "\"";
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+/// A figure as JSON: the rounded value, which prints with at most the figure's decimals.
+json number(figure f, double value) {
+  return round_to(value, info(f).decimals);
+}
+
+std::vector<figure> file_figures(const bench_report& report) {
+  std::vector<figure> chosen;
+  const bool store = any_store_figures(report.summaries);
+  for (std::size_t i = 0; i < figure_count; ++i) {
+    if (!info(figure_at(i)).from_store || store) {
+      chosen.push_back(figure_at(i));
+    }
+  }
+  return chosen;
+}
+
+} // namespace
+
+std::string csv_report(const bench_report& report) {
+  const auto figures = file_figures(report);
+  const auto compared = compared_figures();
+  const bool noise = any_noise(report.summaries);
+  const bool versus = !report.baseline_source.empty();
+  std::vector<std::string> header{"operation", "size", "size_bytes", "concurrency", "runs"};
+  for (const auto f : figures) {
+    const std::string key(info(f).key);
+    header.insert(header.end(), {key, key + "_min", key + "_max"});
+  }
+  if (noise) {
+    for (const auto f : compared) {
+      header.push_back(std::string(info(f).key) + "_noise_percent");
+    }
+  }
+  if (versus) {
+    for (const auto f : compared) {
+      const std::string key(info(f).key);
+      header.insert(header.end(), {key + "_baseline", key + "_delta_percent",
+                                   key + "_threshold_percent", key + "_change"});
+    }
+  }
+  header.push_back("first_error");
+
+  std::ostringstream out;
+  auto write_row = [&](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      out << (i == 0 ? "" : ",") << csv_field(fields[i]);
+    }
+    out << "\n";
+  };
+  write_row(header);
+  for (const auto& summary : report.summaries) {
+    const auto& c = summary.measured;
+    std::vector<std::string> fields{std::string(to_string(c.op)), format_size(c.size),
+                                    std::to_string(c.size), std::to_string(c.concurrency),
+                                    std::to_string(summary.runs)};
+    for (const auto f : figures) {
+      const auto& s = summary.figures[static_cast<std::size_t>(f)];
+      if (s) {
+        fields.insert(fields.end(), {format_figure(f, s->median), format_figure(f, s->min),
+                                     format_figure(f, s->max)});
+      } else {
+        fields.insert(fields.end(), {"", "", ""});
+      }
+    }
+    if (noise) {
+      for (const auto f : compared) {
+        const auto& band = summary.noise_percent[static_cast<std::size_t>(f)];
+        fields.push_back(band ? format_percent(*band, false) : "");
+      }
+    }
+    if (versus) {
+      for (const auto f : compared) {
+        const auto& cmp = summary.versus_baseline[static_cast<std::size_t>(f)];
+        if (cmp) {
+          fields.insert(fields.end(),
+                        {format_figure(f, cmp->baseline), format_percent(cmp->delta_percent, true),
+                         format_percent(cmp->threshold_percent, false),
+                         std::string(change_word(f, *cmp))});
+        } else {
+          fields.insert(fields.end(), {"", "", "", ""});
+        }
+      }
+    }
+    fields.push_back(summary.first_error);
+    write_row(fields);
+  }
+  return out.str();
+}
+
+std::string json_report(const bench_report& report) {
+  const auto& settings = *report.settings;
+  json document;
+  document["tool"] = "s3fault bench";
+  document["endpoint"] = report.endpoint;
+  document["bucket"] = report.bucket;
+  document["started_at"] = report.started_at;
+  document["seconds"] = round_to(report.seconds, 1);
+  json& about = document["settings"];
+  about["operations"] = json::array();
+  for (const auto op : settings.operations) {
+    about["operations"].push_back(to_string(op));
+  }
+  about["sizes"] = settings.sizes;
+  about["concurrency"] = settings.concurrencies;
+  if (settings.count) {
+    about["count"] = *settings.count;
+  } else {
+    about["duration_ms"] = settings.duration.count();
+  }
+  about["rounds"] = settings.rounds;
+  about["objects"] = settings.objects;
+  about["part_size"] = settings.part_size;
+  about["verify"] = settings.verify;
+  about["control"] = settings.control;
+  about["store_pids"] = settings.store_pids;
+
+  document["cells"] = json::array();
+  for (const auto& summary : report.summaries) {
+    const auto& c = summary.measured;
+    json entry{{"operation", to_string(c.op)},
+               {"size", format_size(c.size)},
+               {"size_bytes", c.size},
+               {"concurrency", c.concurrency},
+               {"runs", summary.runs}};
+    entry["figures"] = json::object();
+    for (std::size_t i = 0; i < figure_count; ++i) {
+      const auto f = figure_at(i);
+      if (const auto& s = summary.figures[i]) {
+        entry["figures"][std::string(info(f).key)] = {{"median", number(f, s->median)},
+                                                      {"min", number(f, s->min)},
+                                                      {"max", number(f, s->max)}};
+      }
+      if (const auto& band = summary.noise_percent[i]) {
+        entry["noise_percent"][std::string(info(f).key)] = round_to(*band, 1);
+      }
+      if (const auto& cmp = summary.versus_baseline[i]) {
+        entry["baseline"][std::string(info(f).key)] = {
+            {"baseline", number(f, cmp->baseline)},
+            {"now", number(f, cmp->current)},
+            {"delta_percent", round_to(cmp->delta_percent, 1)},
+            {"threshold_percent", round_to(cmp->threshold_percent, 1)},
+            {"change", change_word(f, *cmp)}};
+      }
+    }
+    if (!summary.first_error.empty()) {
+      entry["first_error"] = summary.first_error;
+    }
+    if (!summary.store_error.empty()) {
+      entry["store_error"] = summary.store_error;
+    }
+    document["cells"].push_back(std::move(entry));
+  }
+
+  document["runs"] = json::array();
+  for (const auto& run : report.runs) {
+    json entry{{"operation", to_string(run.measured.op)},
+               {"size_bytes", run.measured.size},
+               {"concurrency", run.measured.concurrency},
+               {"round", run.round},
+               {"leg", run.leg},
+               {"seconds", round_to(run.seconds, 3)},
+               {"bytes", run.bytes}};
+    entry["figures"] = json::object();
+    for (std::size_t i = 0; i < figure_count; ++i) {
+      if (run.values[i]) {
+        entry["figures"][std::string(info(figure_at(i)).key)] =
+            number(figure_at(i), *run.values[i]);
+      }
+    }
+    if (!run.first_error.empty()) {
+      entry["first_error"] = run.first_error;
+    }
+    document["runs"].push_back(std::move(entry));
+  }
+  document["interrupted"] = report.interrupted;
+  if (!report.baseline_source.empty()) {
+    document["baseline"] = report.baseline_source;
+    document["regressions"] = regressions(report.summaries);
+  }
+  return document.dump(2) + "\n";
+}
+
+namespace {
+
+std::optional<baseline> parse_json_baseline(const std::string& text, const std::string& source,
+                                            std::string& error) {
+  const auto document = json::parse(text, nullptr, false);
+  if (document.is_discarded() || !document.is_object() || !document.contains("cells") ||
+      !document["cells"].is_array()) {
+    error = source + ": not the JSON of s3fault bench (no \"cells\" array)";
+    return std::nullopt;
+  }
+  baseline result;
+  result.source = source;
+  std::size_t index = 0;
+  for (const auto& entry : document["cells"]) {
+    ++index;
+    const std::string where = source + ": cells[" + std::to_string(index - 1) + "]";
+    if (!entry.is_object() || !entry.contains("operation") || !entry["operation"].is_string() ||
+        !entry.contains("size_bytes") || !entry["size_bytes"].is_number_unsigned() ||
+        !entry.contains("concurrency") || !entry["concurrency"].is_number_unsigned()) {
+      error = where + ": needs operation, size_bytes and concurrency";
+      return std::nullopt;
+    }
+    const auto op = parse_operation(entry["operation"].get<std::string>());
+    if (!op) {
+      error = where + ": operation \"" + entry["operation"].get<std::string>() + "\" is unknown";
+      return std::nullopt;
+    }
+    baseline_cell cell_figures;
+    cell_figures.op = *op;
+    cell_figures.size = entry["size_bytes"].get<std::uint64_t>();
+    cell_figures.concurrency = entry["concurrency"].get<unsigned>();
+    if (entry.contains("figures") && entry["figures"].is_object()) {
+      for (const auto& [key, value] : entry["figures"].items()) {
+        const auto f = figure_named(key);
+        if (!f || !value.is_object() || !value.contains("median") || !value["median"].is_number()) {
+          continue; // figures of a newer version are ignored
+        }
+        spread s;
+        s.median = value["median"].get<double>();
+        s.min = value.value("min", s.median);
+        s.max = value.value("max", s.median);
+        s.samples = entry.value("runs", std::size_t{1});
+        cell_figures.figures[static_cast<std::size_t>(*f)] = s;
+      }
+    }
+    if (entry.contains("noise_percent") && entry["noise_percent"].is_object()) {
+      for (const auto& [key, value] : entry["noise_percent"].items()) {
+        if (const auto f = figure_named(key); f && value.is_number()) {
+          cell_figures.noise_percent[static_cast<std::size_t>(*f)] = value.get<double>();
+        }
+      }
+    }
+    result.cells.push_back(cell_figures);
+  }
+  return result;
+}
+
+std::optional<double> number_field(const std::string& text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  std::size_t used = 0;
+  try {
+    const double value = std::stod(text, &used);
+    if (used == text.size()) {
+      return value;
+    }
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::optional<baseline> parse_csv_baseline(const std::string& text, const std::string& source,
+                                           std::string& error) {
+  std::istringstream lines(text);
+  std::string line;
+  if (!std::getline(lines, line)) {
+    error = source + ": empty";
+    return std::nullopt;
+  }
+  const auto header = split_csv_line(line);
+  std::map<std::string, std::size_t> column;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    column[header[i]] = i;
+  }
+  for (const char* needed : {"operation", "size_bytes", "concurrency"}) {
+    if (column.count(needed) == 0) {
+      error = source + ": line 1: no \"" + std::string(needed) +
+              "\" column (not the CSV of s3fault bench)";
+      return std::nullopt;
+    }
+  }
+  baseline result;
+  result.source = source;
+  std::size_t line_number = 1;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    if (line.empty() || line == "\r") {
+      continue;
+    }
+    const auto fields = split_csv_line(line);
+    auto field = [&](const std::string& name) -> std::string {
+      const auto found = column.find(name);
+      return found != column.end() && found->second < fields.size() ? fields[found->second] : "";
+    };
+    const std::string where = source + ": line " + std::to_string(line_number);
+    const auto op = parse_operation(field("operation"));
+    const auto size = number_field(field("size_bytes"));
+    const auto concurrency = number_field(field("concurrency"));
+    if (!op || !size || !concurrency) {
+      error = where + ": needs a known operation, size_bytes and concurrency";
+      return std::nullopt;
+    }
+    baseline_cell cell_figures;
+    cell_figures.op = *op;
+    cell_figures.size = static_cast<std::uint64_t>(*size);
+    cell_figures.concurrency = static_cast<unsigned>(*concurrency);
+    const auto runs = number_field(field("runs"));
+    for (std::size_t i = 0; i < figure_count; ++i) {
+      const std::string key(info(figure_at(i)).key);
+      const auto median = number_field(field(key));
+      if (!median) {
+        continue;
+      }
+      spread s;
+      s.median = *median;
+      s.min = number_field(field(key + "_min")).value_or(*median);
+      s.max = number_field(field(key + "_max")).value_or(*median);
+      s.samples = static_cast<std::size_t>(runs.value_or(1));
+      cell_figures.figures[i] = s;
+      cell_figures.noise_percent[i] = number_field(field(key + "_noise_percent"));
+    }
+    result.cells.push_back(cell_figures);
+  }
+  return result;
+}
+
+} // namespace
+
+std::optional<baseline> parse_baseline(const std::string& text, const std::string& source,
+                                       std::string& error) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) {
+    error = source + ": empty";
+    return std::nullopt;
+  }
+  return text[first] == '{' ? parse_json_baseline(text, source, error)
+                            : parse_csv_baseline(text, source, error);
+}
+
+std::optional<baseline> load_baseline(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot be read";
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_baseline(text.str(), path, error);
+}
+
+} // namespace s3fault::bench

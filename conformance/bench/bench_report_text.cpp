@@ -1,0 +1,263 @@
+#include "conformance/bench/bench_reports.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace s3fault::bench {
+namespace {
+
+using row = std::vector<std::string>;
+
+/// Columns sized to their widest cell; the first `left` columns left-aligned, the rest right.
+void print_table(std::ostream& out, const row& header, const std::vector<row>& rows,
+                 std::size_t left) {
+  std::vector<std::size_t> widths(header.size(), 0);
+  auto widen = [&](const row& r) {
+    for (std::size_t i = 0; i < r.size() && i < widths.size(); ++i) {
+      widths[i] = std::max(widths[i], r[i].size());
+    }
+  };
+  widen(header);
+  for (const auto& r : rows) {
+    widen(r);
+  }
+  auto print_row = [&](const row& r) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const std::string pad(widths[i] - r[i].size(), ' ');
+      line += "  " + (i < left ? r[i] + pad : pad + r[i]);
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    out << line << "\n";
+  };
+  print_row(header);
+  for (const auto& r : rows) {
+    print_row(r);
+  }
+}
+
+std::string value_of(const cell_summary& summary, figure f) {
+  const auto& s = summary.figures[static_cast<std::size_t>(f)];
+  return s ? format_figure(f, s->median) : "-";
+}
+
+std::string range_of(const cell_summary& summary, figure f) {
+  const auto& s = summary.figures[static_cast<std::size_t>(f)];
+  return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
+}
+
+row cell_columns(const cell& c) {
+  return {std::string(to_string(c.op)), format_size(c.size), std::to_string(c.concurrency)};
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
+}
+
+constexpr figure summary_figures[] = {
+    figure::latency_p50_ms, figure::latency_p90_ms, figure::latency_p99_ms, figure::latency_max_ms,
+    figure::ttfb_p50_ms,    figure::ttfb_p90_ms,    figure::ttfb_p99_ms,    figure::ttfb_max_ms,
+    figure::errors,         figure::retries};
+
+constexpr figure store_figures[] = {figure::store_rss_max_mib,     figure::store_rss_mean_mib,
+                                    figure::store_threads_max,     figure::store_threads_mean,
+                                    figure::store_cpu_max_percent, figure::store_cpu_mean_percent};
+
+} // namespace
+
+std::string column_title(figure f) {
+  const auto& about = info(f);
+  const std::string key(about.key);
+  if (key.rfind("latency_", 0) == 0) {
+    return "lat " + std::string(about.label);
+  }
+  if (key.rfind("ttfb_", 0) == 0) {
+    return "ttfb " + std::string(about.label);
+  }
+  return std::string(about.label);
+}
+
+std::string run_line(const run_position& position, const run_result& result) {
+  auto figure_text = [&](figure f) {
+    const auto& value = result.values[static_cast<std::size_t>(f)];
+    return value ? format_figure(f, *value) : std::string("-");
+  };
+  std::string line =
+      "[" + std::to_string(position.cell_index + 1) + "/" + std::to_string(position.cell_count) +
+      "] round " + std::to_string(position.round) + "/" + std::to_string(position.rounds) +
+      (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) + ": " +
+      figure_text(figure::mib_per_second) + " MiB/s, " + figure_text(figure::ops_per_second) +
+      " ops/s, latency p50 " + figure_text(figure::latency_p50_ms) + " p99 " +
+      figure_text(figure::latency_p99_ms) + " ms, TTFB p50 " + figure_text(figure::ttfb_p50_ms) +
+      " ms, " + figure_text(figure::errors) + " errors, " + figure_text(figure::retries) +
+      " retries";
+  if (result.values[static_cast<std::size_t>(figure::store_rss_max_mib)]) {
+    line += "; store RSS max " + figure_text(figure::store_rss_max_mib) + " MiB, threads max " +
+            figure_text(figure::store_threads_max) + ", CPU mean " +
+            figure_text(figure::store_cpu_mean_percent) + " %";
+  }
+  return line;
+}
+
+std::string progress_line(const run_position& position, const run_progress& progress,
+                          const bench_settings& settings) {
+  char text[256];
+  const std::string limit = settings.count ? std::to_string(progress.operations) + " of " +
+                                                 std::to_string(*settings.count) + " ops"
+                                           : seconds_text(progress.elapsed_seconds) + " of " +
+                                                 seconds_text(settings.duration.count() / 1000.0);
+  std::snprintf(text, sizeof text, "[%zu/%zu] round %u/%u%s %s: %s, %.2f MiB/s",
+                position.cell_index + 1, position.cell_count, position.round, position.rounds,
+                position.leg == 1 ? " (control)" : "", describe(*position.measured).c_str(),
+                limit.c_str(), progress.recent_mib_per_second);
+  return text;
+}
+
+void print_summary(std::ostream& out, const bench_report& report) {
+  const auto& settings = *report.settings;
+  const unsigned legs = settings.control ? 2 : 1;
+  out << "\nMedians of " << settings.rounds * legs << " runs per cell"
+      << (settings.control ? " (" + std::to_string(settings.rounds) + " rounds x 2 control runs)"
+                           : "")
+      << "; throughput [min..max]; latency and TTFB in ms\n";
+  row header{"operation", "size",
+             "conc",      column_title(figure::mib_per_second),
+             "",          column_title(figure::ops_per_second),
+             ""};
+  for (const auto f : summary_figures) {
+    header.push_back(column_title(f));
+  }
+  std::vector<row> rows;
+  for (const auto& summary : report.summaries) {
+    row r = cell_columns(summary.measured);
+    r.push_back(value_of(summary, figure::mib_per_second));
+    r.push_back(range_of(summary, figure::mib_per_second));
+    r.push_back(value_of(summary, figure::ops_per_second));
+    r.push_back(range_of(summary, figure::ops_per_second));
+    for (const auto f : summary_figures) {
+      r.push_back(value_of(summary, f));
+    }
+    rows.push_back(std::move(r));
+  }
+  print_table(out, header, rows, 2);
+
+  if (any_store_figures(report.summaries)) {
+    out << "\nStore processes (pid";
+    for (std::size_t i = 0; i < settings.store_pids.size(); ++i) {
+      out << (i == 0 ? " " : ", ") << settings.store_pids[i];
+    }
+    out << "), medians over the runs of each cell\n";
+    row store_header{"operation", "size", "conc"};
+    for (const auto f : store_figures) {
+      store_header.push_back(column_title(f));
+    }
+    std::vector<row> store_rows;
+    for (const auto& summary : report.summaries) {
+      row r = cell_columns(summary.measured);
+      for (const auto f : store_figures) {
+        r.push_back(value_of(summary, f));
+      }
+      store_rows.push_back(std::move(r));
+    }
+    print_table(out, store_header, store_rows, 2);
+  }
+
+  const auto compared = compared_figures();
+  if (any_noise(report.summaries)) {
+    out << "\nNoise band (widest difference within a control pair, % of the level)\n";
+    row noise_header{"operation", "size", "conc"};
+    for (const auto f : compared) {
+      noise_header.push_back(column_title(f) + " ±%");
+    }
+    std::vector<row> noise_rows;
+    for (const auto& summary : report.summaries) {
+      row r = cell_columns(summary.measured);
+      for (const auto f : compared) {
+        const auto& noise = summary.noise_percent[static_cast<std::size_t>(f)];
+        r.push_back(noise ? format_percent(*noise, false) : "-");
+      }
+      noise_rows.push_back(std::move(r));
+    }
+    print_table(out, noise_header, noise_rows, 2);
+  }
+
+  if (!report.baseline_source.empty()) {
+    out << "\nAgainst the baseline " << report.baseline_source
+        << " (flagged only beyond the noise band, at least 5 %)\n";
+    row base_header{"operation", "size",    "conc",     "figure", "baseline",
+                    "now",       "delta %", "noise ±%", "change"};
+    std::vector<row> base_rows;
+    for (const auto& summary : report.summaries) {
+      bool any = false;
+      for (const auto f : compared) {
+        const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
+        if (!c) {
+          continue;
+        }
+        any = true;
+        row r = cell_columns(summary.measured);
+        r.push_back(column_title(f));
+        r.push_back(format_figure(f, c->baseline));
+        r.push_back(format_figure(f, c->current));
+        r.push_back(format_percent(c->delta_percent, true));
+        r.push_back(format_percent(c->threshold_percent, false));
+        const auto word = change_word(f, *c);
+        r.push_back(word.empty() ? "within noise" : std::string(word));
+        base_rows.push_back(std::move(r));
+      }
+      if (!any) {
+        row r = cell_columns(summary.measured);
+        r.insert(r.end(), {"-", "-", "-", "-", "-", "not in the baseline"});
+        base_rows.push_back(std::move(r));
+      }
+    }
+    print_table(out, base_header, base_rows, 4);
+  }
+
+  bool errors_seen = false;
+  for (const auto& summary : report.summaries) {
+    if (summary.first_error.empty()) {
+      continue;
+    }
+    if (!errors_seen) {
+      out << "\nFirst error of each cell with errors\n";
+      errors_seen = true;
+    }
+    out << "  " << describe(summary.measured) << ": " << summary.first_error << "\n";
+  }
+  for (const auto& summary : report.summaries) {
+    if (!summary.store_error.empty()) {
+      out << "store sampling, " << describe(summary.measured) << ": " << summary.store_error
+          << "\n";
+    }
+  }
+
+  std::uint64_t errors = 0;
+  for (const auto& run : report.runs) {
+    errors += static_cast<std::uint64_t>(
+        run.values[static_cast<std::size_t>(figure::errors)].value_or(0));
+  }
+  out << "\n"
+      << report.runs.size() << " runs of " << report.cells.size() << " cells in "
+      << seconds_text(report.seconds) << "; "
+      << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed");
+  if (!report.baseline_source.empty()) {
+    const auto slower = regressions(report.summaries);
+    out << "; "
+        << (slower.empty() ? "no regression against the baseline"
+                           : std::to_string(slower.size()) + " regressions: ");
+    for (std::size_t i = 0; i < slower.size(); ++i) {
+      out << (i == 0 ? "" : ", ") << slower[i];
+    }
+  }
+  if (report.interrupted) {
+    out << "; interrupted";
+  }
+  out << "\n";
+}
+
+} // namespace s3fault::bench

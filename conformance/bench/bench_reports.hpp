@@ -1,0 +1,37 @@
+#pragma once
+// What `s3fault bench` writes: lines and tables for the terminal, and CSV, JSON and HTML files
+// that carry the same figures with the same digits (all go through format_figure). The CSV and
+// JSON files are also what --baseline reads back.
+#include "conformance/bench/bench_runner.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace s3fault::bench {
+
+/// "MiB/s", "ops/s", "lat p50", "ttfb p99", "errors", "RSS max MiB", ...
+std::string column_title(figure f);
+
+/// One finished run, one line: "[2/6] round 1/3 get 10MiB c=32: 1234.57 MiB/s, ...".
+std::string run_line(const run_position& position, const run_result& result);
+/// The progress line of a run in progress (for a terminal; no newline).
+std::string progress_line(const run_position& position, const run_progress& progress,
+                          const bench_settings& settings);
+
+/// The tables after the last run: medians with the throughput range, store usage (with
+/// --store-pid), noise bands (with --control), the baseline comparison (with --baseline), the
+/// first error of each cell with errors, and a closing line.
+void print_summary(std::ostream& out, const bench_report& report);
+
+std::string csv_report(const bench_report& report);
+std::string json_report(const bench_report& report);
+std::string html_report(const bench_report& report);
+
+/// Reads an earlier bench's CSV or JSON (told apart by the first character). nullopt with
+/// `error` saying which line or field is wrong.
+std::optional<baseline> load_baseline(const std::string& path, std::string& error);
+std::optional<baseline> parse_baseline(const std::string& text, const std::string& source,
+                                       std::string& error);
+
+} // namespace s3fault::bench

@@ -1,0 +1,90 @@
+#include "conformance/bench/bench_runner.hpp"
+
+#include "conformance/client/run_naming.hpp"
+
+#include <chrono>
+
+namespace s3fault::bench {
+
+bench_report run_bench(const bench_settings& settings, const baseline* earlier,
+                       const bench_observer& observer) {
+  const auto started = std::chrono::steady_clock::now();
+  bench_report report;
+  report.settings = &settings;
+  report.endpoint = settings.client.endpoint;
+  report.started_at = client::utc_now_iso8601();
+  report.cells = plan_cells(settings);
+  report.baseline_source = earlier != nullptr ? earlier->source : "";
+  const std::string suffix = client::random_name_suffix(10);
+  const bool bucket_given = !settings.bucket.empty();
+  report.bucket = bucket_given ? settings.bucket : "s3fault-bench-" + suffix;
+  // Keys of one run share a prefix, so an existing bucket can hold several benches.
+  bench_fixtures fixtures(settings, report.bucket, bucket_given, "s3fault-bench/" + suffix + "/");
+  try {
+    fixtures.create(report.cells, 4);
+  } catch (const std::exception& error) {
+    fixtures.remove([](const std::string&) {});
+    throw store_unusable(error.what());
+  }
+  if (observer.fixtures_ready) {
+    observer.fixtures_ready(fixtures);
+  }
+
+  auto stop_requested = [&] {
+    return settings.stop_requested != nullptr && settings.stop_requested->load();
+  };
+  worker_pool workers(settings, fixtures);
+  const unsigned legs = settings.control ? 2 : 1;
+  for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
+    for (std::size_t index = 0; index < report.cells.size() && !stop_requested(); ++index) {
+      for (unsigned step = 0; step < legs && !stop_requested(); ++step) {
+        // Alternate which leg goes first, so that neither always runs on a warmer store.
+        const unsigned leg = legs == 2 && round % 2 == 0 ? 1 - step : step;
+        const run_position position{&report.cells[index], index, report.cells.size(), round,
+                                    settings.rounds,      leg};
+        if (observer.run_started) {
+          observer.run_started(position);
+        }
+        auto result =
+            run_cell(settings, workers, report.cells[index], [&](const run_progress& now) {
+              if (observer.progress) {
+                observer.progress(position, now);
+              }
+            });
+        result.cell_index = index;
+        result.round = round;
+        result.leg = leg;
+        if (observer.run_done) {
+          observer.run_done(position, result);
+        }
+        report.runs.push_back(std::move(result));
+      }
+    }
+  }
+  report.interrupted = stop_requested();
+  report.summaries = summarize_cells(report.cells, report.runs, earlier);
+  if (!settings.keep) {
+    fixtures.remove([&](const std::string& problem) {
+      if (observer.cleanup_problem) {
+        observer.cleanup_problem(problem);
+      }
+    });
+  }
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+int bench_exit_status(const bench_report& report) {
+  if (!regressions(report.summaries).empty()) {
+    return 1;
+  }
+  for (const auto& run : report.runs) {
+    if (run.values[static_cast<std::size_t>(figure::errors)].value_or(0) > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace s3fault::bench

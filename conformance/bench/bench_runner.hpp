@@ -1,0 +1,61 @@
+#pragma once
+// `s3fault bench` apart from the command line: writes the fixtures, runs every cell for every
+// round (with --control, twice per round, in alternating order), summarizes, compares with a
+// baseline, and removes what it wrote.
+//
+//   round 1: cell 1 [A B], cell 2 [A B], ...   round 2: cell 1 [B A], cell 2 [B A], ...
+//
+// Rounds are the outer loop, so drift over time (a store compacting, a neighbour's load) spreads
+// over every cell instead of landing on one.
+#include "conformance/bench/bench_summary.hpp"
+
+#include <functional>
+#include <stdexcept>
+
+namespace s3fault::bench {
+
+/// The store cannot be used at all (no bucket, no fixtures): the reason is in what().
+class store_unusable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct bench_report {
+  std::string endpoint;
+  std::string bucket;
+  std::string started_at; // UTC
+  double seconds = 0;     // the whole bench, fixtures included
+  const bench_settings* settings = nullptr;
+  std::vector<cell> cells;
+  std::vector<run_result> runs; // in the order they ran
+  std::vector<cell_summary> summaries;
+  std::string baseline_source; // empty without --baseline
+  bool interrupted = false;    // Ctrl-C: the runs so far are summarized
+};
+
+/// Which run is about to start: cell i of n, round r of rounds, leg.
+struct run_position {
+  const cell* measured = nullptr;
+  std::size_t cell_index = 0;
+  std::size_t cell_count = 0;
+  unsigned round = 0;
+  unsigned rounds = 0;
+  unsigned leg = 0;
+};
+
+struct bench_observer {
+  std::function<void(const bench_fixtures&)> fixtures_ready;
+  std::function<void(const run_position&)> run_started;
+  std::function<void(const run_position&, const run_progress&)> progress;
+  std::function<void(const run_position&, const run_result&)> run_done;
+  std::function<void(const std::string&)> cleanup_problem;
+};
+
+/// Throws store_unusable when the bucket or fixtures cannot be created.
+bench_report run_bench(const bench_settings& settings, const baseline* earlier,
+                       const bench_observer& observer);
+
+/// 0 when every operation succeeded and nothing regressed against the baseline, else 1.
+int bench_exit_status(const bench_report& report);
+
+} // namespace s3fault::bench

@@ -1,0 +1,136 @@
+#include "conformance/bench/bench_settings.hpp"
+
+#include <array>
+#include <cstdio>
+#include <utility>
+
+namespace s3fault::bench {
+namespace {
+
+constexpr std::array<std::pair<operation, std::string_view>, 6> operation_names{{
+    {operation::put, "put"},
+    {operation::get, "get"},
+    {operation::get_parts, "get-parts"},
+    {operation::get_ranges, "get-ranges"},
+    {operation::list, "list"},
+    {operation::delete_object, "delete"},
+}};
+
+} // namespace
+
+std::string_view to_string(operation op) {
+  for (const auto& [value, name] : operation_names) {
+    if (value == op) {
+      return name;
+    }
+  }
+  return "?";
+}
+
+std::optional<operation> parse_operation(std::string_view text) {
+  for (const auto& [value, name] : operation_names) {
+    if (name == text) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+bool reads_fixtures(operation op) {
+  return op == operation::get || op == operation::get_parts || op == operation::get_ranges ||
+         op == operation::list;
+}
+
+std::string format_size(std::uint64_t bytes) {
+  static constexpr std::array<std::string_view, 5> units{"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  std::uint64_t whole = bytes;
+  // The largest unit in which the size is whole, or has one exact decimal (1.5MiB).
+  while (unit + 1 < units.size() && whole >= 1024) {
+    if (whole % 1024 == 0) {
+      whole /= 1024;
+      ++unit;
+      continue;
+    }
+    if (whole * 10 % 1024 == 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f", static_cast<double>(whole) / 1024.0);
+      return std::string(text) + std::string(units[unit + 1]);
+    }
+    break;
+  }
+  return std::to_string(whole) + std::string(units[unit]);
+}
+
+std::string describe(const cell& c) {
+  return std::string(to_string(c.op)) + " " + format_size(c.size) +
+         " c=" + std::to_string(c.concurrency);
+}
+
+std::vector<cell> plan_cells(const bench_settings& settings) {
+  std::vector<cell> cells;
+  for (const auto op : settings.operations) {
+    for (const auto size : settings.sizes) {
+      for (const auto concurrency : settings.concurrencies) {
+        cells.push_back({op, size, concurrency});
+      }
+    }
+  }
+  return cells;
+}
+
+std::vector<std::string> validate(const bench_settings& settings) {
+  std::vector<std::string> problems;
+  if (settings.operations.empty()) {
+    problems.emplace_back("--ops: at least one operation is needed");
+  }
+  if (settings.sizes.empty()) {
+    problems.emplace_back("--sizes: at least one size is needed");
+  }
+  for (const auto size : settings.sizes) {
+    if (size == 0) {
+      problems.emplace_back("--sizes: 0 bytes: every size must be at least 1 byte");
+    }
+    if (size > std::uint64_t{5} * 1024 * 1024 * 1024) {
+      problems.emplace_back("--sizes: " + format_size(size) +
+                            ": above 5GiB, the largest single PUT S3 allows");
+    }
+  }
+  if (settings.concurrencies.empty()) {
+    problems.emplace_back("--concurrency: at least one level is needed");
+  }
+  for (const auto concurrency : settings.concurrencies) {
+    if (concurrency == 0 || concurrency > 1024) {
+      problems.emplace_back("--concurrency: " + std::to_string(concurrency) +
+                            ": must be between 1 and 1024");
+    }
+  }
+  if (settings.rounds == 0) {
+    problems.emplace_back("--rounds: must be at least 1");
+  }
+  if (settings.objects == 0 || settings.objects > 1000) {
+    problems.emplace_back("--objects: " + std::to_string(settings.objects) +
+                          ": must be between 1 and 1000 (list reads them in one page)");
+  }
+  if (settings.part_size < 5 * 1024 * 1024) {
+    problems.emplace_back("--part-size: " + format_size(settings.part_size) +
+                          ": S3 parts (other than the last) are at least 5MiB");
+  }
+  if (!settings.count && settings.duration.count() <= 0) {
+    problems.emplace_back("--duration: must be longer than 0");
+  }
+  if (settings.count && *settings.count == 0) {
+    problems.emplace_back("--count: must be at least 1");
+  }
+  if (settings.max_attempts == 0) {
+    problems.emplace_back("--attempts: must be at least 1");
+  }
+  for (const int pid : settings.store_pids) {
+    if (pid <= 0) {
+      problems.emplace_back("--store-pid: " + std::to_string(pid) + ": not a process ID");
+    }
+  }
+  return problems;
+}
+
+} // namespace s3fault::bench

@@ -1,0 +1,71 @@
+#pragma once
+// What `s3fault bench` runs: the operations, object sizes and concurrencies whose product is the
+// list of cells, how long each cell runs, how often it is repeated, and the fixtures it reads.
+#include "conformance/client/s3_client.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace s3fault::bench {
+
+/// One timed operation. Each read operation reads one whole object, in its own way.
+enum class operation {
+  put,           // PutObject of `size` bytes (UNSIGNED-PAYLOAD, as SDKs send over TLS)
+  get,           // GetObject of a single-PUT object
+  get_parts,     // ?partNumber=1..N of a multipart object, N from x-amz-mp-parts-count
+  get_ranges,    // ranged GETs of --part-size bytes, one after another, until the end
+  list,          // ListObjectsV2 of the --objects fixtures of that size
+  delete_object, // DeleteObject of an object PUT just before (not timed; ops/s is over the
+                 // time spent deleting)
+};
+std::string_view to_string(operation op);
+/// "put", "get", "get-parts", "get-ranges", "list", "delete"; nullopt otherwise.
+std::optional<operation> parse_operation(std::string_view text);
+/// Operations that need read fixtures (objects written before the first cell).
+bool reads_fixtures(operation op);
+
+/// One cell of the matrix.
+struct cell {
+  operation op = operation::get;
+  std::uint64_t size = 0;
+  unsigned concurrency = 1;
+};
+/// "get 10MiB c=32"
+std::string describe(const cell& c);
+/// "4KiB", "10MiB", "1.5MiB", "1000B": the shortest exact spelling in powers of 1024.
+std::string format_size(std::uint64_t bytes);
+
+struct bench_settings {
+  client::client_config client; // endpoint, keys, TLS, timeouts
+  std::vector<operation> operations{operation::get};
+  std::vector<std::uint64_t> sizes{1024 * 1024};
+  std::vector<unsigned> concurrencies{1, 8, 32};
+  std::chrono::milliseconds duration{10'000}; // per cell and round, unless `count` is set
+  std::optional<std::uint64_t> count;         // operations per cell and round instead
+  unsigned rounds = 3;
+  unsigned objects = 8;                       // fixtures per size (and keys PUT rotates over)
+  std::uint64_t part_size = 8 * 1024 * 1024;  // multipart part size and range size
+  bool verify = false;                        // SHA-256 of every read (length is always checked)
+  bool control = false;                       // each cell twice per round, in alternation
+  unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
+  std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
+  std::chrono::milliseconds backoff_cap{2000};
+  std::vector<int> store_pids;                       // sampled during every cell
+  std::string bucket;                                // existing bucket; default: create one
+  bool keep = false;                                 // leave the fixtures and bucket in place
+  std::uint64_t seed = 1;                            // fixture bytes and backoff jitter
+  const std::atomic<bool>* stop_requested = nullptr; // Ctrl-C: finish the run in progress
+};
+
+/// The cells in the order they run: operations outermost (in the order given), then sizes,
+/// then concurrencies.
+std::vector<cell> plan_cells(const bench_settings& settings);
+
+/// Problems with the settings, one line each (empty when usable).
+std::vector<std::string> validate(const bench_settings& settings);
+
+} // namespace s3fault::bench

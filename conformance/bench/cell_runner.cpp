@@ -1,0 +1,195 @@
+#include "conformance/bench/cell_runner.hpp"
+
+#include "conformance/bench/store_sampler.hpp"
+#include "metrics/latency_histogram.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace s3fault::bench {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+std::uint64_t whole_micros(clock::duration d) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(d).count());
+}
+
+double milliseconds(std::uint64_t micros) {
+  return static_cast<double>(micros) / 1000.0;
+}
+
+/// What the workers of one run share.
+struct run_tally {
+  metrics::latency_histogram latency;
+  metrics::latency_histogram ttfb;
+  std::atomic<std::uint64_t> next_index{0};
+  std::atomic<std::uint64_t> finished{0};
+  std::atomic<std::uint64_t> succeeded{0};
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> errors{0};
+  std::atomic<std::uint64_t> retries{0};
+  std::atomic<std::uint64_t> timed_ns{0}; // the sum of the timed spans
+  std::atomic<unsigned> running{0};
+  std::atomic<std::int64_t> last_finish_ns{0}; // since the start, of the last worker to stop
+  std::mutex error_mutex;
+  std::string first_error;
+
+  void record(const operation_outcome& outcome) {
+    retries += outcome.retries;
+    timed_ns += static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(outcome.latency).count());
+    if (outcome.ok) {
+      latency.record(whole_micros(outcome.latency));
+      ttfb.record(whole_micros(outcome.ttfb));
+      bytes += outcome.bytes;
+      ++succeeded;
+    } else {
+      ++errors;
+      const std::lock_guard lock(error_mutex);
+      if (first_error.empty()) {
+        first_error = outcome.error;
+      }
+    }
+    ++finished;
+  }
+};
+
+void set(figure_values& values, figure f, double value) {
+  values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
+}
+
+void fill_figures(run_result& result, run_tally& tally) {
+  auto& v = result.values;
+  double seconds = result.seconds > 0 ? result.seconds : 1e-9;
+  if (result.measured.op == operation::delete_object) {
+    // Each delete follows an untimed PUT: the rate is over the time spent deleting.
+    seconds = static_cast<double>(tally.timed_ns) / 1e9 / result.measured.concurrency;
+    seconds = seconds > 0 ? seconds : 1e-9;
+  } else {
+    set(v, figure::mib_per_second, static_cast<double>(tally.bytes) / (1024.0 * 1024.0) / seconds);
+  }
+  set(v, figure::ops_per_second, static_cast<double>(tally.succeeded) / seconds);
+  set(v, figure::latency_p50_ms, milliseconds(tally.latency.quantile(0.50)));
+  set(v, figure::latency_p90_ms, milliseconds(tally.latency.quantile(0.90)));
+  set(v, figure::latency_p99_ms, milliseconds(tally.latency.quantile(0.99)));
+  set(v, figure::latency_max_ms, milliseconds(tally.latency.max_micros()));
+  set(v, figure::ttfb_p50_ms, milliseconds(tally.ttfb.quantile(0.50)));
+  set(v, figure::ttfb_p90_ms, milliseconds(tally.ttfb.quantile(0.90)));
+  set(v, figure::ttfb_p99_ms, milliseconds(tally.ttfb.quantile(0.99)));
+  set(v, figure::ttfb_max_ms, milliseconds(tally.ttfb.max_micros()));
+  set(v, figure::operations, static_cast<double>(tally.succeeded));
+  set(v, figure::errors, static_cast<double>(tally.errors));
+  set(v, figure::retries, static_cast<double>(tally.retries));
+  result.bytes = tally.bytes;
+  result.first_error = tally.first_error;
+}
+
+void fill_store_figures(run_result& result, const store_usage& usage) {
+  result.store_error = usage.error;
+  if (usage.samples == 0) {
+    return;
+  }
+  auto& v = result.values;
+  set(v, figure::store_rss_max_mib, usage.rss_max_mib);
+  set(v, figure::store_rss_mean_mib, usage.rss_mean_mib);
+  set(v, figure::store_threads_max, usage.threads_max);
+  set(v, figure::store_threads_mean, usage.threads_mean);
+  set(v, figure::store_cpu_max_percent, usage.cpu_max_percent);
+  set(v, figure::store_cpu_mean_percent, usage.cpu_mean_percent);
+}
+
+} // namespace
+
+worker_pool::worker_pool(const bench_settings& settings, const bench_fixtures& fixtures)
+    : settings_(settings), fixtures_(fixtures) {}
+
+operation_runner& worker_pool::worker(unsigned index) {
+  while (workers_.size() <= index) {
+    workers_.push_back(std::make_unique<operation_runner>(settings_, fixtures_,
+                                                          static_cast<unsigned>(workers_.size())));
+  }
+  return *workers_[index];
+}
+
+run_result run_cell(const bench_settings& settings, worker_pool& workers, const cell& measured,
+                    const std::function<void(const run_progress&)>& progress,
+                    std::chrono::milliseconds progress_every) {
+  run_result result;
+  result.measured = measured;
+  auto tally = std::make_unique<run_tally>();
+  // Created before the workers start, so that no connection is opened inside the timed span
+  // by the construction of a client.
+  for (unsigned w = 0; w < measured.concurrency; ++w) {
+    workers.worker(w);
+  }
+  std::unique_ptr<store_sampler> sampler;
+  if (!settings.store_pids.empty()) {
+    sampler = std::make_unique<store_sampler>(settings.store_pids);
+  }
+  const auto started = clock::now();
+  const auto deadline = started + settings.duration;
+  auto stop_requested = [&] {
+    return settings.stop_requested != nullptr && settings.stop_requested->load();
+  };
+  auto work = [&](unsigned w) {
+    auto& runner = workers.worker(w);
+    for (;;) {
+      if (stop_requested()) {
+        break;
+      }
+      std::uint64_t index = 0;
+      if (settings.count) {
+        index = tally->next_index++;
+        if (index >= *settings.count) {
+          break;
+        }
+      } else {
+        if (clock::now() >= deadline) {
+          break;
+        }
+        index = tally->next_index++;
+      }
+      tally->record(runner.run(measured, index));
+    }
+    const std::int64_t finished_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - started).count();
+    std::int64_t seen = tally->last_finish_ns.load();
+    while (finished_ns > seen && !tally->last_finish_ns.compare_exchange_weak(seen, finished_ns)) {
+    }
+    --tally->running;
+  };
+  std::vector<std::thread> threads;
+  tally->running = measured.concurrency;
+  for (unsigned w = 0; w < measured.concurrency; ++w) {
+    threads.emplace_back(work, w);
+  }
+  auto last_report = started;
+  std::uint64_t last_bytes = 0;
+  while (tally->running > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto now = clock::now();
+    if (progress && now - last_report >= progress_every) {
+      const std::uint64_t bytes = tally->bytes;
+      const double interval = std::chrono::duration<double>(now - last_report).count();
+      progress({std::chrono::duration<double>(now - started).count(), tally->finished.load(), bytes,
+                static_cast<double>(bytes - last_bytes) / (1024.0 * 1024.0) / interval});
+      last_report = now;
+      last_bytes = bytes;
+    }
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  // Up to the last answer, not to when this thread noticed.
+  result.seconds = static_cast<double>(tally->last_finish_ns.load()) / 1e9;
+  fill_figures(result, *tally);
+  if (sampler) {
+    fill_store_figures(result, sampler->finish());
+  }
+  return result;
+}
+
+} // namespace s3fault::bench

@@ -1,0 +1,330 @@
+#include "conformance/bench/operation_runner.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <thread>
+
+namespace s3fault::bench {
+namespace {
+
+bool retryable(const client::response& answer) {
+  if (answer.failure) {
+    // Our own findings are not the store's fault; everything else (resets, timeouts, short
+    // bodies) is what SDKs retry.
+    const auto& ec = answer.failure.ec;
+    return ec != client::client_errc::body_over_cap && ec != client::client_errc::sink_aborted &&
+           ec != client::client_errc::local_io && ec != client::client_errc::invalid_request;
+  }
+  if (answer.status == 500 || answer.status == 502 || answer.status == 503 ||
+      answer.status == 504) {
+    return true;
+  }
+  return answer.error &&
+         (answer.error->code == "SlowDown" || answer.error->code == "InternalError");
+}
+
+struct content_range {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  std::uint64_t total = 0;
+};
+
+/// "bytes 0-99/1000"; nullopt for anything else.
+std::optional<content_range> parse_content_range(std::string_view value) {
+  constexpr std::string_view unit = "bytes ";
+  if (value.substr(0, unit.size()) != unit) {
+    return std::nullopt;
+  }
+  value.remove_prefix(unit.size());
+  content_range range;
+  auto read = [&](std::uint64_t& number, char stop) {
+    const auto* end = value.data() + value.size();
+    const auto [ptr, ec] = std::from_chars(value.data(), end, number);
+    if (ec != std::errc{} || (stop != '\0' && (ptr == end || *ptr != stop))) {
+      return false;
+    }
+    value.remove_prefix(static_cast<std::size_t>(ptr - value.data()) + (stop != '\0' ? 1 : 0));
+    return true;
+  };
+  if (!read(range.first, '-') || !read(range.last, '/') || !read(range.total, '\0') ||
+      !value.empty() || range.last < range.first) {
+    return std::nullopt;
+  }
+  return range;
+}
+
+client::read_options discard_body(bool hash) {
+  client::read_options read;
+  read.target = client::body_target::discard();
+  read.sha256 = hash;
+  return read;
+}
+
+} // namespace
+
+operation_runner::operation_runner(const bench_settings& settings, const bench_fixtures& fixtures,
+                                   unsigned worker)
+    : settings_(settings), fixtures_(fixtures), worker_(worker), client_(settings.client),
+      jitter_(settings.seed * 7919 + worker) {}
+
+void operation_runner::backoff(unsigned attempt) {
+  const long long doubled = settings_.backoff_base.count() * (1LL << std::min(attempt - 1, 20u));
+  const long long ceiling = std::min<long long>(settings_.backoff_cap.count(), doubled);
+  std::uniform_int_distribution<long long> pause(0, ceiling);
+  std::this_thread::sleep_for(std::chrono::milliseconds(pause(jitter_)));
+}
+
+template <class Send>
+client::response operation_runner::send_with_retries(Send&& send, operation_outcome& outcome,
+                                                     clock::time_point& attempt_started) {
+  for (unsigned attempt = 1;; ++attempt) {
+    attempt_started = clock::now();
+    auto answer = send();
+    if (!retryable(answer) || attempt >= settings_.max_attempts) {
+      if (!first_byte_seen_ && answer.head_received()) {
+        outcome.ttfb = (attempt_started - started_) + answer.timing.first_byte;
+        first_byte_seen_ = true;
+      }
+      return answer;
+    }
+    ++outcome.retries;
+    backoff(attempt);
+  }
+}
+
+operation_outcome operation_runner::run(const cell& c, std::uint64_t index) {
+  operation_outcome outcome;
+  started_ = clock::now();
+  first_byte_seen_ = false;
+  switch (c.op) {
+  case operation::put:
+    run_put(c, index, outcome);
+    break;
+  case operation::get:
+    run_get(c, index, outcome);
+    break;
+  case operation::get_parts:
+    run_get_parts(c, index, outcome);
+    break;
+  case operation::get_ranges:
+    run_get_ranges(c, index, outcome);
+    break;
+  case operation::list:
+    run_list(c, outcome);
+    break;
+  case operation::delete_object:
+    run_delete(c, index, outcome);
+    break;
+  }
+  outcome.latency = clock::now() - started_;
+  return outcome;
+}
+
+void operation_runner::run_put(const cell& c, std::uint64_t index, operation_outcome& outcome) {
+  const auto key = fixtures_.put_key(c.size, index);
+  client::put_options options;
+  options.payload = client::payload_signing::unsigned_payload;
+  clock::time_point attempt{};
+  const auto answer = send_with_retries(
+      [&] {
+        return client_.put_object(fixtures_.bucket(), key,
+                                  client::body_source::from_view(fixtures_.content(c.size, index)),
+                                  options);
+      },
+      outcome, attempt);
+  if (!answer.ok()) {
+    outcome.error = "PUT " + key + ": " + answer.describe();
+    return;
+  }
+  if (settings_.verify) {
+    const std::string expected = "\"" + fixtures_.md5_of(index, 0, c.size) + "\"";
+    const auto etag = answer.header("ETag").value_or("");
+    if (etag != expected) {
+      outcome.error =
+          "PUT " + key + ": ETag " + std::string(etag) + ", the body's MD5 is " + expected;
+      return;
+    }
+  }
+  outcome.bytes = c.size;
+  outcome.ok = true;
+}
+
+void operation_runner::run_get(const cell& c, std::uint64_t index, operation_outcome& outcome) {
+  const auto key = fixtures_.single_key(c.size, index);
+  client::get_options options;
+  options.read = discard_body(settings_.verify);
+  clock::time_point attempt{};
+  const auto answer = send_with_retries(
+      [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+  outcome.bytes = answer.body_bytes;
+  if (!answer.ok()) {
+    outcome.error = "GET " + key + ": " + answer.describe();
+    return;
+  }
+  if (answer.body_bytes != c.size) {
+    outcome.error = "GET " + key + ": " + std::to_string(answer.body_bytes) + " of " +
+                    std::to_string(c.size) + " bytes";
+    return;
+  }
+  if (settings_.verify && answer.body_sha256 != fixtures_.sha256_of(index, 0, c.size)) {
+    outcome.error = "GET " + key + ": the body's SHA-256 differs from the object's";
+    return;
+  }
+  outcome.ok = true;
+}
+
+void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
+                                     operation_outcome& outcome) {
+  const auto key = fixtures_.multipart_key(c.size, index);
+  std::uint64_t received = 0;
+  long parts = 1;
+  for (long part = 1; part <= parts; ++part) {
+    client::get_options options;
+    options.part_number = part;
+    options.read = discard_body(settings_.verify);
+    clock::time_point attempt{};
+    const auto answer = send_with_retries(
+        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+    outcome.bytes += answer.body_bytes;
+    const std::string what = "GET " + key + "?partNumber=" + std::to_string(part) + ": ";
+    if (!answer.ok()) {
+      outcome.error = what + answer.describe();
+      return;
+    }
+    std::uint64_t first = 0;
+    if (answer.status == 200 && part == 1) {
+      // The store sent the whole object (it ignores partNumber): still one correct read.
+      parts = 1;
+    } else {
+      const auto range = parse_content_range(answer.header("Content-Range").value_or(""));
+      if (answer.status != 206 || !range) {
+        outcome.error = what + answer.describe() + ", not 206 with a Content-Range";
+        return;
+      }
+      first = range->first;
+      if (range->total != c.size || range->first != received ||
+          range->last - range->first + 1 != answer.body_bytes) {
+        outcome.error = what + "Content-Range " +
+                        std::string(answer.header("Content-Range").value_or("")) + " with " +
+                        std::to_string(answer.body_bytes) + " body bytes after " +
+                        std::to_string(received) + " of " + std::to_string(c.size);
+        return;
+      }
+      if (part == 1) {
+        const auto count = answer.header("x-amz-mp-parts-count");
+        if (count) {
+          parts = std::strtol(std::string(*count).c_str(), nullptr, 10);
+        } else if (answer.body_bytes < c.size) {
+          outcome.error = what + "206 with " + std::to_string(answer.body_bytes) + " of " +
+                          std::to_string(c.size) + " bytes and no x-amz-mp-parts-count";
+          return;
+        }
+      }
+    }
+    if (settings_.verify &&
+        answer.body_sha256 != fixtures_.sha256_of(index, first, answer.body_bytes)) {
+      outcome.error = what + "the body's SHA-256 differs from the object's bytes " +
+                      std::to_string(first) + "-" + std::to_string(first + answer.body_bytes);
+      return;
+    }
+    received += answer.body_bytes;
+  }
+  if (received != c.size) {
+    outcome.error = "GET " + key + " in " + std::to_string(parts) +
+                    " parts: " + std::to_string(received) + " of " + std::to_string(c.size) +
+                    " bytes";
+    return;
+  }
+  outcome.ok = true;
+}
+
+void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
+                                      operation_outcome& outcome) {
+  const auto key = fixtures_.single_key(c.size, index);
+  for (std::uint64_t offset = 0; offset < c.size; offset += settings_.part_size) {
+    const std::uint64_t length = std::min(settings_.part_size, c.size - offset);
+    client::get_options options;
+    options.range = client::byte_range(offset, offset + length - 1);
+    options.read = discard_body(settings_.verify);
+    clock::time_point attempt{};
+    const auto answer = send_with_retries(
+        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+    outcome.bytes += answer.body_bytes;
+    const std::string what = "GET " + key + " Range: " + options.range + ": ";
+    if (!answer.ok()) {
+      outcome.error = what + answer.describe();
+      return;
+    }
+    const bool whole_answer = answer.status == 200 && offset == 0 && length == c.size;
+    const auto range = parse_content_range(answer.header("Content-Range").value_or(""));
+    const bool range_answer =
+        answer.status == 206 && range && range->first == offset && range->total == c.size;
+    if ((!whole_answer && !range_answer) || answer.body_bytes != length) {
+      outcome.error = what + answer.describe() + ", Content-Range " +
+                      std::string(answer.header("Content-Range").value_or("(none)")) +
+                      "; expected 206 with " + std::to_string(length) + " bytes";
+      return;
+    }
+    if (settings_.verify && answer.body_sha256 != fixtures_.sha256_of(index, offset, length)) {
+      outcome.error = what + "the body's SHA-256 differs from the object's";
+      return;
+    }
+  }
+  outcome.ok = true;
+}
+
+void operation_runner::run_list(const cell& c, operation_outcome& outcome) {
+  client::list_objects_options options;
+  options.prefix = fixtures_.single_prefix(c.size);
+  clock::time_point attempt{};
+  client::parsed_response<client::list_objects_result> listed;
+  send_with_retries(
+      [&] {
+        listed = client_.list_objects_v2(fixtures_.bucket(), options);
+        return listed.raw;
+      },
+      outcome, attempt);
+  outcome.bytes = listed.raw.body_bytes;
+  const std::string what = "LIST " + options.prefix + ": ";
+  if (!listed.ok()) {
+    outcome.error = what + listed.raw.describe() +
+                    (listed.parse_error.empty() ? "" : ", " + listed.parse_error);
+    return;
+  }
+  if (listed.value->contents.size() != fixtures_.objects()) {
+    outcome.error = what + std::to_string(listed.value->contents.size()) + " keys, " +
+                    std::to_string(fixtures_.objects()) + " were written";
+    return;
+  }
+  outcome.ok = true;
+}
+
+void operation_runner::run_delete(const cell& c, std::uint64_t index, operation_outcome& outcome) {
+  const auto key = fixtures_.delete_key(c.size, worker_, index);
+  client::put_options put;
+  put.payload = client::payload_signing::unsigned_payload;
+  clock::time_point attempt{};
+  const auto written = send_with_retries(
+      [&] {
+        return client_.put_object(fixtures_.bucket(), key,
+                                  client::body_source::from_view(fixtures_.content(c.size, index)),
+                                  put);
+      },
+      outcome, attempt);
+  if (!written.ok()) {
+    outcome.error = "PUT " + key + " (to delete it): " + written.describe();
+    return;
+  }
+  // Only the DELETE is timed.
+  started_ = clock::now();
+  first_byte_seen_ = false;
+  const auto answer = send_with_retries(
+      [&] { return client_.delete_object(fixtures_.bucket(), key); }, outcome, attempt);
+  if (!answer.ok()) {
+    outcome.error = "DELETE " + key + ": " + answer.describe();
+    return;
+  }
+  outcome.ok = true;
+}
+
+} // namespace s3fault::bench
