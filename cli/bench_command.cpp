@@ -36,6 +36,7 @@ struct bench_options {
   std::string json_file;
   std::string html_file;
   std::string baseline_file;
+  double min_change = 10;
   std::string bucket;
   bool keep = false;
   unsigned attempts = 5;
@@ -118,6 +119,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.verify = options.verify;
   settings.control = options.control;
+  settings.min_change_percent = options.min_change;
   settings.max_attempts = options.attempts;
   settings.seed = options.seed;
   settings.bucket = options.bucket;
@@ -145,8 +147,13 @@ std::string about_time(const bench::bench_settings& settings, std::size_t cells)
   const double seconds = static_cast<double>(settings.duration.count()) / 1000.0 *
                          static_cast<double>(cells * settings.rounds * (settings.control ? 2 : 1));
   char text[96];
-  std::snprintf(text, sizeof text, "%.0f s per run, about %.1f min of runs",
-                static_cast<double>(settings.duration.count()) / 1000.0, seconds / 60.0);
+  if (seconds < 120) {
+    std::snprintf(text, sizeof text, "%g s per run, about %.0f s of runs",
+                  static_cast<double>(settings.duration.count()) / 1000.0, seconds);
+  } else {
+    std::snprintf(text, sizeof text, "%g s per run, about %.0f min of runs",
+                  static_cast<double>(settings.duration.count()) / 1000.0, seconds / 60.0);
+  }
   return text;
 }
 
@@ -272,7 +279,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
       "cells); the median is reported with min and max. --control runs each cell twice per\n"
       "round, in alternating order, and reports the spread within the pairs as the noise band.\n"
       "--baseline compares with an earlier --csv or --json file and flags only changes beyond\n"
-      "the noise band (the control band, else the rounds' own spread; at least 5 %).\n"
+      "the noise: the wider of the control band and the rounds' spread, of both runs, and\n"
+      "never less than --min-change (10 %).\n"
       "The CSV, JSON and HTML files carry the printed figures with the same digits.\n"
       "To measure through a proxy, point --endpoint at an `s3fault proxy`; its /metrics then\n"
       "show the same traffic from the other side.\n"
@@ -330,6 +338,11 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "Write one self-contained HTML page with SVG charts");
   command->add_option("--baseline", options->baseline_file,
                       "Compare with an earlier --csv or --json file of the same cells");
+  command
+      ->add_option("--min-change", options->min_change,
+                   "Percent a figure must change by, at least, to be flagged against the baseline")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
   command->add_option("--bucket", options->bucket,
                       "Use this existing bucket (objects under s3fault-bench/<random>/); "
                       "default: create s3fault-bench-<random>");

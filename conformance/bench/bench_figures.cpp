@@ -48,6 +48,18 @@ std::optional<figure> figure_named(std::string_view key) {
   return std::nullopt;
 }
 
+std::string column_title(figure f) {
+  const auto& about = info(f);
+  const std::string key(about.key);
+  if (key.rfind("latency_", 0) == 0) {
+    return "lat " + std::string(about.label);
+  }
+  if (key.rfind("ttfb_", 0) == 0) {
+    return "ttfb " + std::string(about.label);
+  }
+  return std::string(about.label);
+}
+
 std::vector<figure> compared_figures() {
   std::vector<figure> compared;
   for (std::size_t i = 0; i < figure_count; ++i) {

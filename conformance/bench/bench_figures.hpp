@@ -48,6 +48,9 @@ const figure_info& info(figure f);
 figure figure_at(std::size_t index);
 std::optional<figure> figure_named(std::string_view key);
 
+/// "MiB/s", "ops/s", "lat p50", "ttfb p99", "errors", "RSS max MiB", ...
+std::string column_title(figure f);
+
 /// The figures a baseline comparison looks at, in figure order.
 std::vector<figure> compared_figures();
 

@@ -97,6 +97,7 @@ std::string csv_report(const bench_report& report) {
     }
   }
   header.push_back("first_error");
+  header.push_back("note");
 
   std::ostringstream out;
   auto write_row = [&](const std::vector<std::string>& fields) {
@@ -140,6 +141,7 @@ std::string csv_report(const bench_report& report) {
       }
     }
     fields.push_back(summary.first_error);
+    fields.push_back(summary.note);
     write_row(fields);
   }
   return out.str();
@@ -205,6 +207,9 @@ std::string json_report(const bench_report& report) {
     }
     if (!summary.store_error.empty()) {
       entry["store_error"] = summary.store_error;
+    }
+    if (!summary.note.empty()) {
+      entry["note"] = summary.note;
     }
     document["cells"].push_back(std::move(entry));
   }

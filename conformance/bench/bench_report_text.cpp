@@ -69,18 +69,6 @@ constexpr figure store_figures[] = {figure::store_rss_max_mib,     figure::store
 
 } // namespace
 
-std::string column_title(figure f) {
-  const auto& about = info(f);
-  const std::string key(about.key);
-  if (key.rfind("latency_", 0) == 0) {
-    return "lat " + std::string(about.label);
-  }
-  if (key.rfind("ttfb_", 0) == 0) {
-    return "ttfb " + std::string(about.label);
-  }
-  return std::string(about.label);
-}
-
 std::string run_line(const run_position& position, const run_result& result) {
   auto figure_text = [&](figure f) {
     const auto& value = result.values[static_cast<std::size_t>(f)];
@@ -120,7 +108,10 @@ std::string progress_line(const run_position& position, const run_progress& prog
 void print_summary(std::ostream& out, const bench_report& report) {
   const auto& settings = *report.settings;
   const unsigned legs = settings.control ? 2 : 1;
-  out << "\nMedians of " << settings.rounds * legs << " runs per cell"
+  const unsigned runs = settings.rounds * legs;
+  out << "\n"
+      << (runs == 1 ? "Figures of 1 run per cell"
+                    : "Medians of " + std::to_string(runs) + " runs per cell")
       << (settings.control ? " (" + std::to_string(settings.rounds) + " rounds x 2 control runs)"
                            : "")
       << "; throughput [min..max]; latency and TTFB in ms\n";
@@ -187,7 +178,8 @@ void print_summary(std::ostream& out, const bench_report& report) {
 
   if (!report.baseline_source.empty()) {
     out << "\nAgainst the baseline " << report.baseline_source
-        << " (flagged only beyond the noise band, at least 5 %)\n";
+        << " (flagged only beyond the noise band, at least "
+        << format_percent(settings.min_change_percent, false) << " %)\n";
     row base_header{"operation", "size",    "conc",     "figure", "baseline",
                     "now",       "delta %", "noise ±%", "change"};
     std::vector<row> base_rows;
@@ -230,6 +222,11 @@ void print_summary(std::ostream& out, const bench_report& report) {
     out << "  " << describe(summary.measured) << ": " << summary.first_error << "\n";
   }
   for (const auto& summary : report.summaries) {
+    if (!summary.note.empty()) {
+      out << "note, " << describe(summary.measured) << ": " << summary.note << "\n";
+    }
+  }
+  for (const auto& summary : report.summaries) {
     if (!summary.store_error.empty()) {
       out << "store sampling, " << describe(summary.measured) << ": " << summary.store_error
           << "\n";
@@ -242,7 +239,8 @@ void print_summary(std::ostream& out, const bench_report& report) {
         run.values[static_cast<std::size_t>(figure::errors)].value_or(0));
   }
   out << "\n"
-      << report.runs.size() << " runs of " << report.cells.size() << " cells in "
+      << report.runs.size() << (report.runs.size() == 1 ? " run of " : " runs of ")
+      << report.cells.size() << (report.cells.size() == 1 ? " cell in " : " cells in ")
       << seconds_text(report.seconds) << "; "
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed");
   if (!report.baseline_source.empty()) {

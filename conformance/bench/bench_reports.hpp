@@ -10,9 +10,6 @@
 
 namespace s3fault::bench {
 
-/// "MiB/s", "ops/s", "lat p50", "ttfb p99", "errors", "RSS max MiB", ...
-std::string column_title(figure f);
-
 /// One finished run, one line: "[2/6] round 1/3 get 10MiB c=32: 1234.57 MiB/s, ...".
 std::string run_line(const run_position& position, const run_result& result);
 /// The progress line of a run in progress (for a terminal; no newline).

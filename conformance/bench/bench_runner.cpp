@@ -62,7 +62,8 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
     }
   }
   report.interrupted = stop_requested();
-  report.summaries = summarize_cells(report.cells, report.runs, earlier);
+  report.summaries =
+      summarize_cells(report.cells, report.runs, earlier, settings.min_change_percent);
   if (!settings.keep) {
     fixtures.remove([&](const std::string& problem) {
       if (observer.cleanup_problem) {

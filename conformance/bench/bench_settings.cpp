@@ -122,6 +122,9 @@ std::vector<std::string> validate(const bench_settings& settings) {
   if (settings.count && *settings.count == 0) {
     problems.emplace_back("--count: must be at least 1");
   }
+  if (!(settings.min_change_percent >= 0 && settings.min_change_percent <= 1000)) {
+    problems.emplace_back("--min-change: must be between 0 and 1000 (percent)");
+  }
   if (settings.max_attempts == 0) {
     problems.emplace_back("--attempts: must be at least 1");
   }

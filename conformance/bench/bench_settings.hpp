@@ -51,6 +51,7 @@ struct bench_settings {
   std::uint64_t part_size = 8 * 1024 * 1024;  // multipart part size and range size
   bool verify = false;                        // SHA-256 of every read (length is always checked)
   bool control = false;                       // each cell twice per round, in alternation
+  double min_change_percent = 10;             // smaller baseline deltas are never flagged
   unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};

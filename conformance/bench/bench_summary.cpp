@@ -42,24 +42,21 @@ std::optional<double> wider(std::optional<double> a, std::optional<double> b) {
 
 std::optional<double> comparison_noise(const cell_summary& current, const baseline_cell* earlier,
                                        figure f) {
+  // Control pairs see the noise between back-to-back runs; the rounds' spread also sees drift
+  // over the whole bench. Either may be the larger, so the wider counts.
   const auto i = static_cast<std::size_t>(f);
-  std::optional<double> noise = current.noise_percent[i];
+  std::optional<double> noise =
+      wider(current.noise_percent[i], round_spread_percent(current.figures[i]));
   if (earlier != nullptr) {
-    noise = wider(noise, earlier->noise_percent[i]);
-  }
-  if (!noise) {
-    // No control pairs: the rounds' own spread is the best estimate of the noise there is.
-    noise = round_spread_percent(current.figures[i]);
-    if (earlier != nullptr) {
-      noise = wider(noise, round_spread_percent(earlier->figures[i]));
-    }
+    noise =
+        wider(noise, wider(earlier->noise_percent[i], round_spread_percent(earlier->figures[i])));
   }
   return noise;
 }
 
 std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
                                           const std::vector<run_result>& runs,
-                                          const baseline* earlier) {
+                                          const baseline* earlier, double min_change_percent) {
   std::vector<cell_summary> summaries;
   for (std::size_t index = 0; index < cells.size(); ++index) {
     cell_summary summary;
@@ -77,6 +74,9 @@ std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
       }
       if (summary.store_error.empty()) {
         summary.store_error = run.store_error;
+      }
+      if (summary.note.empty()) {
+        summary.note = run.note;
       }
       for (std::size_t f = 0; f < figure_count; ++f) {
         if (!run.values[f]) {
@@ -108,9 +108,9 @@ std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
         if (!info(which).compared || !summary.figures[f] || !before->figures[f]) {
           continue;
         }
-        auto result =
-            compare_with_baseline(before->figures[f]->median, summary.figures[f]->median,
-                                  info(which).direction, comparison_noise(summary, before, which));
+        auto result = compare_with_baseline(
+            before->figures[f]->median, summary.figures[f]->median, info(which).direction,
+            comparison_noise(summary, before, which), min_change_percent);
         result.delta_percent = round_to(result.delta_percent, 1);
         result.threshold_percent = round_to(result.threshold_percent, 1);
         // Decided on the rounded figures, so that what is printed explains the flag.
@@ -163,8 +163,8 @@ std::vector<std::string> regressions(const std::vector<cell_summary>& cells) {
     for (std::size_t f = 0; f < figure_count; ++f) {
       const auto& c = summary.versus_baseline[f];
       if (c && c->regression) {
-        found.push_back(describe(summary.measured) + " " + std::string(info(figure_at(f)).key) +
-                        " " + format_percent(c->delta_percent, true) + "%");
+        found.push_back(describe(summary.measured) + " " + column_title(figure_at(f)) + " " +
+                        format_percent(c->delta_percent, true) + "%");
       }
     }
   }

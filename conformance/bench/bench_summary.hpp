@@ -36,16 +36,17 @@ struct cell_summary {
   std::array<std::optional<comparison>, figure_count> versus_baseline{};
   std::string first_error;
   std::string store_error;
+  std::string note;
 };
 
 /// The summaries, in cell order. `runs` may hold any number of rounds and legs per cell.
+/// Baseline changes are flagged beyond comparison_noise, and never below `min_change_percent`.
 std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
                                           const std::vector<run_result>& runs,
-                                          const baseline* earlier);
+                                          const baseline* earlier, double min_change_percent = 10);
 
-/// What a change must exceed to be flagged: the control noise band when there is one, else the
-/// spread of the rounds ((max - min) / median) of this run and of the baseline, whichever is
-/// wider; never less than 5 %.
+/// The noise a change must exceed to be flagged: the widest of the control noise band (of this
+/// run and of the baseline) and the spread of the rounds, (max - min) / median, of both.
 std::optional<double> comparison_noise(const cell_summary& current, const baseline_cell* earlier,
                                        figure f);
 

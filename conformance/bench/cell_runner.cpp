@@ -36,9 +36,16 @@ struct run_tally {
   std::atomic<std::int64_t> last_finish_ns{0}; // since the start, of the last worker to stop
   std::mutex error_mutex;
   std::string first_error;
+  std::string first_note;
 
   void record(const operation_outcome& outcome) {
     retries += outcome.retries;
+    if (!outcome.note.empty()) {
+      const std::lock_guard lock(error_mutex);
+      if (first_note.empty()) {
+        first_note = outcome.note;
+      }
+    }
     timed_ns += static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(outcome.latency).count());
     if (outcome.ok) {
@@ -85,6 +92,7 @@ void fill_figures(run_result& result, run_tally& tally) {
   set(v, figure::retries, static_cast<double>(tally.retries));
   result.bytes = tally.bytes;
   result.first_error = tally.first_error;
+  result.note = tally.first_note;
 }
 
 void fill_store_figures(run_result& result, const store_usage& usage) {

@@ -22,6 +22,7 @@ struct run_result {
   std::uint64_t bytes = 0;    // body bytes of the operations that succeeded
   std::string first_error;    // the first failure, when there were errors
   std::string store_error;    // a store process that could not be sampled
+  std::string note;           // the first operation_outcome::note
 };
 
 /// What the caller sees while a run is in progress.

@@ -19,6 +19,7 @@ struct operation_outcome {
   std::uint64_t bytes = 0;                       // body bytes sent (put) or received
   unsigned retries = 0;
   std::string error; // why it failed: the store's answer, a length or a hash mismatch
+  std::string note;  // something the figures do not show, e.g. partNumber ignored
 };
 
 class operation_runner {

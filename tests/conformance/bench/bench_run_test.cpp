@@ -1,0 +1,202 @@
+// Whole benches against an embedded origin in this process, directly and through an in-process
+// proxy with fault rules: every operation runs and checks what it reads, retries are made and
+// counted, wrong bytes and wrong lengths are errors, and the fixtures are gone afterwards.
+#include "conformance/bench/bench_runner.hpp"
+#include "conformance/origin/embedded_origin.hpp"
+#include "faults/config/build_rules.hpp"
+#include "proxy/embedded_proxy.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s3fault::bench {
+namespace {
+
+constexpr std::uint64_t mib = 1024 * 1024;
+
+bench_settings small_bench(const std::string& endpoint) {
+  bench_settings settings;
+  settings.client.endpoint = endpoint;
+  settings.client.credentials = {"s3fault", "s3fault-secret", ""};
+  settings.operations = {operation::get};
+  settings.sizes = {mib};
+  settings.concurrencies = {2};
+  settings.count = 8;
+  settings.rounds = 1;
+  settings.objects = 3;
+  settings.part_size = 5 * mib;
+  settings.backoff_base = std::chrono::milliseconds(1);
+  return settings;
+}
+
+double figure_value(const cell_summary& summary, figure f) {
+  const auto& s = summary.figures[static_cast<std::size_t>(f)];
+  return s ? s->median : -1;
+}
+
+/// A proxy in front of `upstream` with rules in the one-line syntax.
+std::unique_ptr<proxy::embedded_proxy> proxy_with(const std::string& upstream,
+                                                  const std::vector<std::string>& specs) {
+  auto proxy = std::make_unique<proxy::embedded_proxy>(upstream);
+  auto built = faults::config::build_rules(specs, {}, {});
+  EXPECT_TRUE(built.ok());
+  proxy->rules()->replace_all(std::move(built.rules));
+  return proxy;
+}
+
+bool bucket_exists(const std::string& endpoint, const std::string& bucket) {
+  client::s3_client store({.endpoint = endpoint, .credentials = {"s3fault", "s3fault-secret", ""}});
+  return store.head_bucket(bucket).status == 200;
+}
+
+TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.operations = {operation::put,        operation::get,  operation::get_parts,
+                         operation::get_ranges, operation::list, operation::delete_object};
+  settings.sizes = {mib, 6 * mib}; // 6 MiB: two parts, two ranges of 5 MiB + 1 MiB
+  settings.verify = true;
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.summaries.size(), 12u);
+  for (const auto& summary : report.summaries) {
+    SCOPED_TRACE(describe(summary.measured));
+    EXPECT_EQ(summary.first_error, "");
+    EXPECT_EQ(figure_value(summary, figure::operations), 8);
+    EXPECT_EQ(figure_value(summary, figure::errors), 0);
+    EXPECT_EQ(figure_value(summary, figure::retries), 0);
+    EXPECT_GT(figure_value(summary, figure::ops_per_second), 0);
+    EXPECT_GT(figure_value(summary, figure::latency_p50_ms), 0);
+    EXPECT_LE(figure_value(summary, figure::latency_p50_ms),
+              figure_value(summary, figure::latency_max_ms));
+    EXPECT_EQ(summary.note, "");
+  }
+  EXPECT_EQ(bench_exit_status(report), 0);
+  EXPECT_FALSE(bucket_exists(origin.url(), report.bucket));
+}
+
+TEST(BenchRun, ThroughputCountsTheBytesRead) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.count = 20;
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.runs.size(), 1u);
+  const auto& run = report.runs[0];
+  EXPECT_EQ(run.bytes, 20 * mib);
+  const double expected = 20.0 / run.seconds;
+  EXPECT_NEAR(*run.values[static_cast<std::size_t>(figure::mib_per_second)], expected,
+              expected * 0.01 + 0.01);
+}
+
+TEST(BenchRun, SlowDownIsRetriedWithBackoffAndCounted) {
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(origin.url(), {"error SlowDown op=GetObject first=3"});
+  auto settings = small_bench(proxy->url());
+  settings.concurrencies = {1};
+  settings.count = 5;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(figure_value(summary, figure::retries), 3);
+  EXPECT_EQ(figure_value(summary, figure::errors), 0);
+  EXPECT_EQ(figure_value(summary, figure::operations), 5);
+  EXPECT_EQ(bench_exit_status(report), 0);
+}
+
+TEST(BenchRun, AnOperationThatKeepsFailingIsAnError) {
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(origin.url(), {"error InternalError op=GetObject"});
+  auto settings = small_bench(proxy->url());
+  settings.concurrencies = {1};
+  settings.count = 2;
+  settings.max_attempts = 3;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(figure_value(summary, figure::errors), 2);
+  EXPECT_EQ(figure_value(summary, figure::retries), 4); // 2 operations x (3 attempts - 1)
+  EXPECT_EQ(figure_value(summary, figure::operations), 0);
+  EXPECT_NE(summary.first_error.find("500"), std::string::npos) << summary.first_error;
+  EXPECT_NE(summary.first_error.find("InternalError"), std::string::npos) << summary.first_error;
+  EXPECT_EQ(bench_exit_status(report), 1);
+}
+
+TEST(BenchRun, AShortBodyWithAMatchingLengthIsAnError) {
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(origin.url(), {"truncate 50% mode=consistent op=GetObject"});
+  auto settings = small_bench(proxy->url());
+  settings.count = 4;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(figure_value(summary, figure::errors), 4);
+  EXPECT_NE(summary.first_error.find("524288 of 1048576 bytes"), std::string::npos)
+      << summary.first_error;
+}
+
+TEST(BenchRun, VerifyFindsCorruptBytes) {
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(origin.url(), {"corrupt count=1 op=GetObject"});
+  auto settings = small_bench(proxy->url());
+  settings.count = 3;
+  const auto unverified = run_bench(settings, nullptr, {});
+  EXPECT_EQ(figure_value(unverified.summaries[0], figure::errors), 0); // the length is right
+  settings.verify = true;
+  const auto verified = run_bench(settings, nullptr, {});
+  EXPECT_EQ(figure_value(verified.summaries[0], figure::errors), 3);
+  EXPECT_NE(verified.summaries[0].first_error.find("SHA-256"), std::string::npos);
+}
+
+TEST(BenchRun, AMissingPartsCountIsAnErrorOfGetParts) {
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(
+      origin.url(), {"strip-header x-amz-mp-parts-count op=GetObject,HeadObject query=partNumber"});
+  auto settings = small_bench(proxy->url());
+  settings.operations = {operation::get_parts};
+  settings.sizes = {6 * mib};
+  settings.count = 2;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(figure_value(summary, figure::errors), 2);
+  EXPECT_NE(summary.first_error.find("no x-amz-mp-parts-count"), std::string::npos)
+      << summary.first_error;
+}
+
+TEST(BenchRun, ControlRunsEveryCellTwicePerRoundInAlternatingOrder) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.control = true;
+  settings.rounds = 2;
+  settings.count = 4;
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.runs.size(), 4u);
+  EXPECT_EQ(report.runs[0].leg, 0u);
+  EXPECT_EQ(report.runs[1].leg, 1u);
+  EXPECT_EQ(report.runs[2].leg, 1u); // round 2 starts with the other leg
+  EXPECT_EQ(report.runs[3].leg, 0u);
+  EXPECT_TRUE(report.summaries[0].noise_percent[static_cast<std::size_t>(figure::mib_per_second)]);
+}
+
+TEST(BenchRun, WrongKeysMakeTheStoreUnusable) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.client.credentials = {"s3fault", "wrong-secret", ""};
+  try {
+    run_bench(settings, nullptr, {});
+    FAIL() << "no store_unusable";
+  } catch (const store_unusable& error) {
+    EXPECT_NE(std::string(error.what()).find("SignatureDoesNotMatch"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(BenchRun, StoreSamplingOfThisProcessHoldingTheOrigin) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.count.reset();
+  settings.duration = std::chrono::milliseconds(300);
+  settings.store_pids = {getpid()};
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_GT(figure_value(summary, figure::store_rss_max_mib), 1);
+  EXPECT_GE(figure_value(summary, figure::store_threads_max), 4); // origin + workers + sampler
+  EXPECT_GT(figure_value(summary, figure::store_cpu_mean_percent), 0);
+}
+
+} // namespace
+} // namespace s3fault::bench
