@@ -61,7 +61,7 @@ std::string seconds_text(double seconds) {
 constexpr figure summary_figures[] = {
     figure::latency_p50_ms, figure::latency_p90_ms, figure::latency_p99_ms, figure::latency_max_ms,
     figure::ttfb_p50_ms,    figure::ttfb_p90_ms,    figure::ttfb_p99_ms,    figure::ttfb_max_ms,
-    figure::errors,         figure::retries};
+    figure::operations,     figure::errors,         figure::retries};
 
 constexpr figure store_figures[] = {figure::store_rss_max_mib,     figure::store_rss_mean_mib,
                                     figure::store_threads_max,     figure::store_threads_mean,

@@ -18,7 +18,7 @@ import harness
 # The figures of the medians table, in the order of its columns after operation, size, conc.
 TABLE_FIGURES = ["mib_per_second", None, "ops_per_second", None, "latency_p50_ms",
                  "latency_p90_ms", "latency_p99_ms", "latency_max_ms", "ttfb_p50_ms",
-                 "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_max_ms", "errors", "retries"]
+                 "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_max_ms", "operations", "errors", "retries"]
 
 
 def run_bench(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
