@@ -243,7 +243,7 @@ std::string baseline_table(const bench_report& report) {
   std::ostringstream html;
   html << "<h2>Against the baseline " << escape(report.baseline_source) << "</h2>\n<table>\n"
        << "<tr><th>operation</th><th>size</th><th>conc</th><th>figure</th><th>baseline</th>"
-          "<th>now</th><th>delta %</th><th>noise ±%</th><th>change</th></tr>\n";
+          "<th>now</th><th>delta %</th><th>threshold %</th><th>change</th></tr>\n";
   for (const auto& summary : report.summaries) {
     for (const auto f : compared_figures()) {
       const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];

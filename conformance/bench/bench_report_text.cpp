@@ -181,7 +181,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
         << " (flagged only beyond the noise band, at least "
         << format_percent(settings.min_change_percent, false) << " %)\n";
     row base_header{"operation", "size",    "conc",     "figure", "baseline",
-                    "now",       "delta %", "noise ±%", "change"};
+                    "now",       "delta %", "threshold %", "change"};
     std::vector<row> base_rows;
     for (const auto& summary : report.summaries) {
       bool any = false;
