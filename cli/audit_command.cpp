@@ -101,21 +101,10 @@ int run_audit_command(const audit_options& options) {
   if (options.keep) {
     std::cout << "kept: bucket " << report.bucket << " and its s3fault-audit/ objects\n";
   }
-  bool written = true;
-  if (!options.json_file.empty()) {
-    written = write_report_file("audit", options.json_file, audit::json_report(report)) && written;
-  }
-  if (!options.junit_file.empty()) {
-    written =
-        write_report_file("audit", options.junit_file, audit::junit_report(report)) && written;
-  }
-  if (!written) {
-    return 2;
-  }
-  if (report.interrupted) {
-    return 130;
-  }
-  return audit::audit_exit_status(report);
+  const bool written = write_report_files(
+      "audit", {{options.json_file, [&] { return audit::json_report(report); }},
+                {options.junit_file, [&] { return audit::junit_report(report); }}});
+  return job_exit_status(written, report.interrupted, audit::audit_exit_status(report));
 }
 
 } // namespace

@@ -44,26 +44,6 @@ struct bench_options {
   std::string progress = "auto";
 };
 
-/// Splits `--x a,b --x c` into {a, b, c} (empty pieces dropped).
-std::vector<std::string> split_list(const std::vector<std::string>& arguments) {
-  std::vector<std::string> pieces;
-  for (const auto& argument : arguments) {
-    std::size_t start = 0;
-    for (;;) {
-      const auto comma = argument.find(',', start);
-      auto piece = argument.substr(start, comma - start);
-      if (!piece.empty()) {
-        pieces.push_back(std::move(piece));
-      }
-      if (comma == std::string::npos) {
-        break;
-      }
-      start = comma + 1;
-    }
-  }
-  return pieces;
-}
-
 std::optional<unsigned long long> whole_number(const std::string& text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
       text.size() > 18) {
@@ -77,7 +57,7 @@ bench::bench_settings make_settings(const bench_options& options,
                                     std::vector<std::string>& problems) {
   bench::bench_settings settings;
   settings.operations.clear();
-  for (const auto& name : split_list(options.ops)) {
+  for (const auto& name : split_commas(options.ops)) {
     if (const auto op = bench::parse_operation(name)) {
       settings.operations.push_back(*op);
     } else {
@@ -86,7 +66,7 @@ bench::bench_settings make_settings(const bench_options& options,
     }
   }
   settings.sizes.clear();
-  for (const auto& text : split_list(options.sizes)) {
+  for (const auto& text : split_commas(options.sizes)) {
     if (const auto size = faults::parse_size_text(text)) {
       settings.sizes.push_back(*size);
     } else {
@@ -94,7 +74,7 @@ bench::bench_settings make_settings(const bench_options& options,
     }
   }
   settings.concurrencies.clear();
-  for (const auto& text : split_list(options.concurrency)) {
+  for (const auto& text : split_commas(options.concurrency)) {
     const auto level = whole_number(text);
     if (level && *level >= 1 && *level <= 1024) {
       settings.concurrencies.push_back(static_cast<unsigned>(*level));
@@ -124,7 +104,7 @@ bench::bench_settings make_settings(const bench_options& options,
   settings.seed = options.seed;
   settings.bucket = options.bucket;
   settings.keep = options.keep;
-  for (const auto& text : split_list(options.store_pids)) {
+  for (const auto& text : split_commas(options.store_pids)) {
     const auto pid = whole_number(text);
     if (pid && *pid > 0 && *pid < 1u << 31) {
       settings.store_pids.push_back(static_cast<int>(*pid));
@@ -245,23 +225,11 @@ int run_bench_command(const bench_options& options) {
   if (options.keep) {
     std::cout << "kept: bucket " << report.bucket << " and its s3fault-bench/ objects\n";
   }
-  bool written = true;
-  if (!options.csv_file.empty()) {
-    written = write_report_file("bench", options.csv_file, bench::csv_report(report)) && written;
-  }
-  if (!options.json_file.empty()) {
-    written = write_report_file("bench", options.json_file, bench::json_report(report)) && written;
-  }
-  if (!options.html_file.empty()) {
-    written = write_report_file("bench", options.html_file, bench::html_report(report)) && written;
-  }
-  if (!written) {
-    return 2;
-  }
-  if (report.interrupted) {
-    return 130;
-  }
-  return bench::bench_exit_status(report);
+  const bool written = write_report_files(
+      "bench", {{options.csv_file, [&] { return bench::csv_report(report); }},
+                {options.json_file, [&] { return bench::json_report(report); }},
+                {options.html_file, [&] { return bench::html_report(report); }}});
+  return job_exit_status(written, report.interrupted, bench::bench_exit_status(report));
 }
 
 } // namespace

@@ -12,15 +12,15 @@ std::string env_or(const char* name, std::string fallback) {
   return value != nullptr && *value != '\0' ? std::string(value) : fallback;
 }
 
-std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
-  std::vector<std::string> globs;
+std::vector<std::string> split_commas(const std::vector<std::string>& arguments) {
+  std::vector<std::string> pieces;
   for (const auto& argument : arguments) {
     std::size_t start = 0;
     while (true) {
       const auto comma = argument.find(',', start);
-      const auto piece = argument.substr(start, comma - start);
+      auto piece = argument.substr(start, comma - start);
       if (!piece.empty()) {
-        globs.push_back(piece);
+        pieces.push_back(std::move(piece));
       }
       if (comma == std::string::npos) {
         break;
@@ -28,6 +28,11 @@ std::vector<std::string> split_globs(const std::vector<std::string>& arguments) 
       start = comma + 1;
     }
   }
+  return pieces;
+}
+
+std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
+  auto globs = split_commas(arguments);
   if (globs.empty()) {
     globs.push_back("*");
   }
@@ -44,16 +49,28 @@ bool use_colour(const std::string& choice) {
   return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
 }
 
-bool write_report_file(const std::string& command, const std::string& path,
-                       const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::cerr << "s3fault " << command << ": cannot write " << path << "\n";
-    return false;
+bool write_report_files(const std::string& command, const std::vector<report_file>& reports) {
+  bool written = true;
+  for (const auto& report : reports) {
+    if (report.path.empty()) {
+      continue;
+    }
+    std::ofstream out(report.path, std::ios::binary | std::ios::trunc);
+    out << report.render();
+    out.close();
+    if (!out) {
+      std::cerr << "s3fault " << command << ": cannot write " << report.path << "\n";
+      written = false;
+    }
   }
-  return true;
+  return written;
+}
+
+int job_exit_status(bool reports_written, bool interrupted, int status) {
+  if (!reports_written) {
+    return 2;
+  }
+  return interrupted ? 130 : status;
 }
 
 void add_store_access_options(CLI::App* command, store_access& access, bool with_tls) {

@@ -5,6 +5,7 @@
 
 #include <CLI/App.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,16 +14,28 @@ namespace s3fault::cli {
 /// The environment variable's value, or `fallback` when it is unset or empty.
 std::string env_or(const char* name, std::string fallback);
 
-/// `--x 'a,b' --x c` as {a, b, c}; {"*"} when nothing was given.
+/// `--x 'a,b' --x c` as {a, b, c} (empty pieces dropped).
+std::vector<std::string> split_commas(const std::vector<std::string>& arguments);
+
+/// split_commas, or {"*"} when nothing was given.
 std::vector<std::string> split_globs(const std::vector<std::string>& arguments);
 
 /// `--color auto|always|never`: auto colours a terminal unless NO_COLOR is set.
 bool use_colour(const std::string& choice);
 
-/// Writes a report file; on failure prints "s3fault COMMAND: cannot write PATH" and returns
-/// false.
-bool write_report_file(const std::string& command, const std::string& path,
-                       const std::string& text);
+/// A report a job may write: where to (empty: not asked for) and how to render it.
+struct report_file {
+  std::string path;
+  std::function<std::string()> render;
+};
+
+/// Writes every report whose path is set; each one that cannot be written is named
+/// ("s3fault COMMAND: cannot write PATH"). False when any failed.
+bool write_report_files(const std::string& command, const std::vector<report_file>& reports);
+
+/// The exit status at the end of a job: 2 when its reports could not be written, 130 when it
+/// was interrupted, else `status`.
+int job_exit_status(bool reports_written, bool interrupted, int status);
 
 /// How a job reaches a store it talks to directly (audit, read, bench): keys, region, deadlines
 /// and TLS trust.

@@ -156,22 +156,10 @@ int run_gate_command(const gate_options& options) {
     fs::remove_all(settings.work_dir);
   }
   table.finish(report);
-  bool written = true;
-  if (!options.json_file.empty()) {
-    written =
-        write_report_file("gate", options.json_file, gate::gate_json_report(report)) && written;
-  }
-  if (!options.junit_file.empty()) {
-    written =
-        write_report_file("gate", options.junit_file, gate::gate_junit_report(report)) && written;
-  }
-  if (!written) {
-    return 2;
-  }
-  if (report.interrupted) {
-    return 130;
-  }
-  return gate::gate_exit_status(report);
+  const bool written = write_report_files(
+      "gate", {{options.json_file, [&] { return gate::gate_json_report(report); }},
+               {options.junit_file, [&] { return gate::gate_junit_report(report); }}});
+  return job_exit_status(written, report.interrupted, gate::gate_exit_status(report));
 }
 
 } // namespace

@@ -46,10 +46,9 @@ void operation_runner::backoff(unsigned attempt) {
 }
 
 template <class Send>
-client::response operation_runner::send_with_retries(Send&& send, operation_outcome& outcome,
-                                                     clock::time_point& attempt_started) {
+client::response operation_runner::send_with_retries(Send&& send, operation_outcome& outcome) {
   for (unsigned attempt = 1;; ++attempt) {
-    attempt_started = clock::now();
+    const auto attempt_started = clock::now();
     auto answer = send();
     if (!retryable(answer) || attempt >= settings_.max_attempts) {
       if (!first_byte_seen_ && answer.head_received()) {
@@ -91,18 +90,22 @@ operation_outcome operation_runner::run(const cell& c, std::uint64_t index) {
   return outcome;
 }
 
-void operation_runner::run_put(const cell& c, std::uint64_t index, operation_outcome& outcome) {
-  const auto key = fixtures_.put_key(c.size, index);
+client::response operation_runner::put_content(const std::string& key, const cell& c,
+                                               std::uint64_t index, operation_outcome& outcome) {
   client::put_options options;
   options.payload = client::payload_signing::unsigned_payload;
-  clock::time_point attempt{};
-  const auto answer = send_with_retries(
+  return send_with_retries(
       [&] {
         return client_.put_object(fixtures_.bucket(), key,
                                   client::body_source::from_view(fixtures_.content(c.size, index)),
                                   options);
       },
-      outcome, attempt);
+      outcome);
+}
+
+void operation_runner::run_put(const cell& c, std::uint64_t index, operation_outcome& outcome) {
+  const auto key = fixtures_.put_key(c.size, index);
+  const auto answer = put_content(key, c, index, outcome);
   if (!answer.ok()) {
     outcome.error = "PUT " + key + ": " + answer.describe();
     return;
@@ -124,9 +127,8 @@ void operation_runner::run_get(const cell& c, std::uint64_t index, operation_out
   const auto key = fixtures_.single_key(c.size, index);
   client::get_options options;
   options.read = discard_body(settings_.verify);
-  clock::time_point attempt{};
   const auto answer = send_with_retries(
-      [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+      [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome);
   outcome.bytes = answer.body_bytes;
   if (!answer.ok()) {
     outcome.error = "GET " + key + ": " + answer.describe();
@@ -153,9 +155,8 @@ void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
     client::get_options options;
     options.part_number = part;
     options.read = discard_body(settings_.verify);
-    clock::time_point attempt{};
     const auto answer = send_with_retries(
-        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome);
     outcome.bytes += answer.body_bytes;
     const std::string what = "GET " + key + "?partNumber=" + std::to_string(part) + ": ";
     if (!answer.ok()) {
@@ -225,9 +226,8 @@ void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
     client::get_options options;
     options.range = client::byte_range(offset, offset + length - 1);
     options.read = discard_body(settings_.verify);
-    clock::time_point attempt{};
     const auto answer = send_with_retries(
-        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome, attempt);
+        [&] { return client_.get_object(fixtures_.bucket(), key, options); }, outcome);
     outcome.bytes += answer.body_bytes;
     const std::string what = "GET " + key + " Range: " + options.range + ": ";
     if (!answer.ok()) {
@@ -255,14 +255,13 @@ void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
 void operation_runner::run_list(const cell& c, operation_outcome& outcome) {
   client::list_objects_options options;
   options.prefix = fixtures_.single_prefix(c.size);
-  clock::time_point attempt{};
   client::parsed_response<client::list_objects_result> listed;
   send_with_retries(
       [&] {
         listed = client_.list_objects_v2(fixtures_.bucket(), options);
         return listed.raw;
       },
-      outcome, attempt);
+      outcome);
   outcome.bytes = listed.raw.body_bytes;
   const std::string what = "LIST " + options.prefix + ": ";
   if (!listed.ok()) {
@@ -280,16 +279,7 @@ void operation_runner::run_list(const cell& c, operation_outcome& outcome) {
 
 void operation_runner::run_delete(const cell& c, std::uint64_t index, operation_outcome& outcome) {
   const auto key = fixtures_.delete_key(c.size, worker_, index);
-  client::put_options put;
-  put.payload = client::payload_signing::unsigned_payload;
-  clock::time_point attempt{};
-  const auto written = send_with_retries(
-      [&] {
-        return client_.put_object(fixtures_.bucket(), key,
-                                  client::body_source::from_view(fixtures_.content(c.size, index)),
-                                  put);
-      },
-      outcome, attempt);
+  const auto written = put_content(key, c, index, outcome);
   if (!written.ok()) {
     outcome.error = "PUT " + key + " (to delete it): " + written.describe();
     return;
@@ -297,8 +287,8 @@ void operation_runner::run_delete(const cell& c, std::uint64_t index, operation_
   // Only the DELETE is timed.
   started_ = clock::now();
   first_byte_seen_ = false;
-  const auto answer = send_with_retries(
-      [&] { return client_.delete_object(fixtures_.bucket(), key); }, outcome, attempt);
+  const auto answer =
+      send_with_retries([&] { return client_.delete_object(fixtures_.bucket(), key); }, outcome);
   if (!answer.ok()) {
     outcome.error = "DELETE " + key + ": " + answer.describe();
     return;

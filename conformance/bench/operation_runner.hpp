@@ -31,11 +31,12 @@ public:
 
 private:
   using clock = std::chrono::steady_clock;
-  /// Sends with retries; counts them into `outcome` and sets `attempt_started` to the start of
-  /// the attempt whose answer is returned.
-  template <class Send>
-  client::response send_with_retries(Send&& send, operation_outcome& outcome,
-                                     clock::time_point& attempt_started);
+  /// Sends with retries, counts them into `outcome`, and takes the time to first byte from the
+  /// operation's first answer (the attempt that gave it started after any retries).
+  template <class Send> client::response send_with_retries(Send&& send, operation_outcome& outcome);
+  /// PUTs object `index` of the cell's size at `key`, unsigned, with retries.
+  client::response put_content(const std::string& key, const cell& c, std::uint64_t index,
+                               operation_outcome& outcome);
   void backoff(unsigned attempt);
 
   void run_put(const cell& c, std::uint64_t index, operation_outcome& outcome);

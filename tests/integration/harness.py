@@ -920,3 +920,10 @@ def main() -> None:
 
 if __name__ == "__main__":
     sys.exit("harness.py is a library; run the test_*.py files")
+
+
+def prometheus_value(text: str, name: str, **labels: str) -> float:
+    """The value of one series in Prometheus text (labels in the order written); 0 if absent."""
+    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    match = re.search(rf"^{re.escape(name)}{{{re.escape(wanted)}}} (\S+)$", text, re.MULTILINE)
+    return float(match.group(1)) if match else 0.0

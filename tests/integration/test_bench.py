@@ -7,7 +7,6 @@ exit 2 naming the option. (test_bench_store.py runs it against RGW and s3rver wi
 import csv
 import io
 import json
-import re
 import subprocess
 import unittest
 import urllib.request
@@ -44,12 +43,6 @@ def medians_table(stdout: str) -> dict[tuple[str, str, str], dict[str, str]]:
                 figures[key] = value
         rows[tuple(fields[:3])] = figures
     return rows
-
-
-def metric(text: str, name: str, **labels: str) -> float:
-    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    match = re.search(rf"^{re.escape(name)}{{{re.escape(wanted)}}} (\S+)$", text, re.MULTILINE)
-    return float(match.group(1)) if match else 0.0
 
 
 class BenchOriginTest(unittest.TestCase):
@@ -153,15 +146,15 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(operations("get"), 50)
         with urllib.request.urlopen(admin + "/metrics", timeout=30) as response:
             text = response.read().decode()
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="GetObject",
                                 status_class="2xx"), operations("get"))
         # The put cell's operations plus the 4 fixtures get and list read.
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="PutObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="PutObject",
                                 status_class="2xx"), operations("put") + 4)
         # The list cell's operations plus the one listing of the clean-up.
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="ListObjectsV2",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="ListObjectsV2",
                                 status_class="2xx"), operations("list") + 1)
-        self.assertEqual(metric(text, "s3fault_response_body_bytes_total",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_response_body_bytes_total",
                                 operation="GetObject", status_class="2xx"),
                          operations("get") * 64 * 1024)
         self.assertNotIn('status_class="5xx"', text)

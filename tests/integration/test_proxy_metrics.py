@@ -4,7 +4,6 @@ written at exit count exactly those requests (per operation and status class, wi
 injected and the retries)."""
 
 import json
-import re
 import unittest
 import urllib.request
 
@@ -17,12 +16,6 @@ import harness
 def fetch(url: str) -> tuple[str, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.headers.get("Content-Type"), response.read().decode()
-
-
-def metric(text: str, name: str, **labels: str) -> float:
-    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    match = re.search(rf"^{re.escape(name)}{{{re.escape(wanted)}}} (\S+)$", text, re.MULTILINE)
-    return float(match.group(1)) if match else 0.0
 
 
 class ProxyMetricsTest(unittest.TestCase):
@@ -61,27 +54,27 @@ class ProxyMetricsTest(unittest.TestCase):
 
         kind, text = fetch(admin + "/metrics")
         self.assertTrue(kind.startswith("text/plain"), kind)
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="CreateBucket",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CreateBucket",
                                 status_class="2xx"), 1)
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="PutObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="PutObject",
                                 status_class="2xx"), 3)
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="GetObject",
                                 status_class="2xx"), 3)
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="GetObject",
                                 status_class="5xx"), 2)
-        self.assertEqual(metric(text, "s3fault_requests_total", operation="HeadObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="HeadObject",
                                 status_class="2xx"), 1)
-        self.assertEqual(metric(text, "s3fault_request_body_bytes_total", operation="PutObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_request_body_bytes_total", operation="PutObject",
                                 status_class="2xx"), 3000)
-        self.assertEqual(metric(text, "s3fault_response_body_bytes_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_response_body_bytes_total", operation="GetObject",
                                 status_class="2xx"), 3000)
-        self.assertEqual(metric(text, "s3fault_faults_injected_total", rule="slow"), 2)
+        self.assertEqual(harness.prometheus_value(text, "s3fault_faults_injected_total", rule="slow"), 2)
         # GET k0 after a failed GET k0 is a retry: the second 503 and the first 200.
-        self.assertEqual(metric(text, "s3fault_retries_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_retries_total", operation="GetObject",
                                 status_class="5xx"), 1)
-        self.assertEqual(metric(text, "s3fault_retries_total", operation="GetObject",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_retries_total", operation="GetObject",
                                 status_class="2xx"), 1)
-        self.assertEqual(metric(text, "s3fault_request_duration_seconds_count",
+        self.assertEqual(harness.prometheus_value(text, "s3fault_request_duration_seconds_count",
                                 operation="GetObject"), 5)
         self.assertIn('s3fault_request_duration_seconds_bucket{operation="GetObject",le="+Inf"} 5',
                       text)
