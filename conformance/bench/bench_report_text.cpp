@@ -180,7 +180,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
     out << "\nAgainst the baseline " << report.baseline_source
         << " (flagged only beyond the noise band, at least "
         << format_percent(settings.min_change_percent, false) << " %)\n";
-    row base_header{"operation", "size",    "conc",     "figure", "baseline",
+    row base_header{"operation", "size",    "conc",        "figure", "baseline",
                     "now",       "delta %", "threshold %", "change"};
     std::vector<row> base_rows;
     for (const auto& summary : report.summaries) {
