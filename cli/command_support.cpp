@@ -78,8 +78,9 @@ void add_store_access_options(CLI::App* command, store_access& access, bool with
                       "Access key (default: $AWS_ACCESS_KEY_ID, else 's3fault')");
   command->add_option("--secret-key", access.secret_key,
                       "Secret key (default: $AWS_SECRET_ACCESS_KEY, else 's3fault-secret')");
-  command->add_option("--region", access.region,
-                      "Region to sign for (default: $AWS_REGION, else us-east-1)");
+  command->add_option(
+      "--region", access.region,
+      "Region to sign for (default: $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1)");
   command
       ->add_option("--timeout", access.timeout_seconds,
                    "Seconds each request may take to connect, send, start answering or stall")
