@@ -10,6 +10,9 @@
 namespace s3fault::proxy {
 namespace {
 
+// Below this, a body is copied: a few small reads cost less than moving pages through a pipe.
+constexpr std::uint64_t splice_threshold = 64 * 1024;
+
 // Where the body ends: how many of the next `available` bytes still belong to it.
 class body_end_tracker {
 public:
@@ -55,6 +58,12 @@ public:
     }
     return true;
   }
+
+  std::uint64_t remaining_length() const {
+    return framing_.how == body_framing::kind::length ? remaining_ : 0;
+  }
+  /// Counts `n` bytes of a length-framed body that moved without passing through accept().
+  void skip_length(std::uint64_t n) { remaining_ -= std::min(n, remaining_); }
 
   const std::string* framing_error() const {
     return chunked_.failed() ? &chunked_.error() : nullptr;
@@ -174,7 +183,27 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     from_buffer.consume(n);
   }
 
-  // 2. The rest, straight from the socket through the scratch buffer.
+  // 2. The fast path: the rest of a plain, length-framed body through the kernel.
+  if (options.pipes != nullptr && to != nullptr && !filtered && !outcome.write_error &&
+      tracker.remaining_length() >= splice_threshold && !from.is_tls() && !to->is_tls()) {
+    if (auto pipe = options.pipes->take()) {
+      const auto moved =
+          co_await splice_body(from.socket(), to->socket(), tracker.remaining_length(), *pipe,
+                               options.io_timeout, options.deadline);
+      options.pipes->give_back(std::move(pipe));
+      outcome.bytes += moved.bytes;
+      tracker.skip_length(moved.taken);
+      outcome.read_error = moved.read_error;
+      outcome.write_error = moved.write_error;
+      if (moved.read_error || !moved.write_error || !options.drain_after_write_error) {
+        outcome.reached_end = !moved.read_error && !moved.write_error;
+        co_return outcome;
+      }
+      // The receiver went away: read the rest below and drop it (drain_after_write_error).
+    }
+  }
+
+  // 3. The rest, straight from the socket through the scratch buffer.
   while (!tracker.done()) {
     if (auto* why = tracker.framing_error()) {
       outcome.framing_error = *why;

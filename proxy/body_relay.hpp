@@ -3,12 +3,14 @@
 //
 //   from_buffer (bytes read with the head) ─┐
 //   from ──read_some(≤ scratch)──> scratch ─┴─> [framing: length | chunked scan | until EOF] ──> to
+//   from ──splice──> pipe ──splice──> to      (no filter, length framing, plain TCP both sides)
 //
 // The framing only decides where the body ends; it never changes a byte. Bytes read past the
 // end of a chunked body (a pipelined message) are put back in from_buffer.
 #include "faults/fault_action.hpp"
 #include "proxy/byte_stream.hpp"
 #include "proxy/http_head.hpp"
+#include "proxy/splice_relay.hpp"
 
 #include <memory>
 #include <optional>
@@ -40,6 +42,9 @@ struct relay_options {
   /// Fault filters the body passes through on its way (empty: the plain byte-for-byte relay).
   /// A filter may change bytes in place, pause, drop the rest, or end the body early.
   std::vector<std::unique_ptr<faults::body_filter>>* filters = nullptr;
+  /// With pipes, a body no filter touches that goes from plain TCP to plain TCP with a known
+  /// length moves through the kernel (splice_relay.hpp) instead of through `scratch`.
+  splice_pipe_pool* pipes = nullptr;
 };
 
 /// Relays the body from `from` to `to`; with `to` null, reads it to its end and drops it.

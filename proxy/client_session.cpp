@@ -26,6 +26,8 @@ constexpr auto continue_wait = std::chrono::seconds(1);
 constexpr auto linger_timeout = std::chrono::seconds(5);
 // A `hang` fault waits at most this long for the client to give up.
 constexpr auto hang_limit = std::chrono::hours(1);
+// Response bodies up to this size that arrived with their head are sent in the head's write.
+constexpr std::uint64_t inline_body_limit = 64 * 1024;
 
 double ms_between(clock::time_point from, clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -449,7 +451,18 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
                             framing.how == body_framing::kind::until_close ||
                             (pump && !pump->finished.is_set());
   record.status = response->get().result_int();
-  const std::string head = serialize_response_head(*response, close_client);
+  std::string head = serialize_response_head(*response, close_client);
+  // A small body that arrived with the head leaves with it: one write instead of two.
+  const bool body_with_head = response_filters == nullptr &&
+                              framing.how == body_framing::kind::length && framing.length > 0 &&
+                              framing.length <= inline_body_limit &&
+                              upstream->buffer.size() >= framing.length;
+  if (body_with_head) {
+    const auto buffered = upstream->buffer.data();
+    head.append(static_cast<const char*>(buffered.data()),
+                static_cast<std::size_t>(framing.length));
+    upstream->buffer.consume(static_cast<std::size_t>(framing.length));
+  }
   error_code ec;
   client_->expires_after(config.io_timeout);
   co_await client_->write_all(asio::buffer(head), ec);
@@ -457,11 +470,13 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
     record.outcome = "client went away: " + ec.message();
     co_return co_await abandon(false);
   }
-  if (framing.has_body()) {
+  if (body_with_head) {
+    record.response_bytes = framing.length;
+  } else if (framing.has_body()) {
     auto scratch = owner_.buffers.take();
     const relay_outcome body = co_await relay_body(
         *upstream->stream, upstream->buffer, client_.get(), framing, scratch.span(),
-        {.io_timeout = config.io_timeout, .filters = response_filters});
+        {.io_timeout = config.io_timeout, .filters = response_filters, .pipes = &owner_.pipes});
     record.response_bytes = body.bytes;
     if (body.ended_by_filter != faults::body_step::ending::none) {
       // A fault cut the body: close (the declared length was kept, the client must notice) or
@@ -506,7 +521,8 @@ client_session::pump_request_body(request_pump& pump, upstream_connection& upstr
                                        scratch.span(),
                                        {.io_timeout = owner_.config.io_timeout,
                                         .drain_after_write_error = true,
-                                        .filters = filters});
+                                        .filters = filters,
+                                        .pipes = &owner_.pipes});
     if (pump.outcome.ended_by_filter == faults::body_step::ending::reset) {
       // A request-body fault: the upload dies here, on both sides.
       upstream.stream->reset();

@@ -1,6 +1,6 @@
 #include "proxy/http_head.hpp"
 
-#include <boost/algorithm/string/predicate.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/rfc7230.hpp>
 
@@ -13,22 +13,30 @@ constexpr std::size_t head_read_size = 16 * 1024;
 
 // Hop-by-hop fields: they describe one connection, so a proxy must not forward them (RFC 9110
 // 7.6.1). Transfer-Encoding is not here: the proxy forwards chunked bodies as they are, so the
-// field that announces them goes along.
-constexpr std::array<std::string_view, 7> hop_by_hop_fields = {
-    "connection", "keep-alive",          "proxy-connection",  "te",
-    "upgrade",    "proxy-authorization", "proxy-authenticate"};
+// field that announces them goes along. Beast knows these names, so the check compares enums.
+constexpr std::array<http::field, 7> hop_by_hop_fields = {
+    http::field::connection,        http::field::keep_alive,
+    http::field::proxy_connection,  http::field::te,
+    http::field::upgrade,           http::field::proxy_authorization,
+    http::field::proxy_authenticate};
 
-template <class Fields> bool is_hop_by_hop(const Fields& fields, boost::beast::string_view name) {
+// Every comparison here is ASCII and locale-free (beast::iequals): boost::iequals consults
+// std::locale for each character, which showed up in profiles of small requests.
+template <class Fields, class Field>
+bool is_hop_by_hop(const Fields& fields, const Field& field, bool has_connection) {
   for (auto hop : hop_by_hop_fields) {
-    if (boost::iequals(name, hop)) {
+    if (field.name() == hop) {
       return true;
     }
+  }
+  if (!has_connection) {
+    return false;
   }
   // Fields named in Connection are hop-by-hop too.
   for (auto it = fields.find(http::field::connection);
        it != fields.end() && it->name() == http::field::connection; ++it) {
     for (auto token : http::token_list(it->value())) {
-      if (boost::iequals(token, name)) {
+      if (boost::beast::iequals(token, field.name_string())) {
         return true;
       }
     }
@@ -37,8 +45,9 @@ template <class Fields> bool is_hop_by_hop(const Fields& fields, boost::beast::s
 }
 
 template <class Fields> void append_fields(std::string& out, const Fields& fields) {
+  const bool has_connection = fields.find(http::field::connection) != fields.end();
   for (const auto& field : fields) {
-    if (is_hop_by_hop(fields, field.name_string())) {
+    if (is_hop_by_hop(fields, field, has_connection)) {
       continue;
     }
     out.append(field.name_string().data(), field.name_string().size());
@@ -165,7 +174,7 @@ std::string serialize_response_head(const response_parser& parser, bool close_cl
 bool expects_continue(const request_parser& parser) {
   const auto& head = parser.get();
   auto it = head.find(http::field::expect);
-  return it != head.end() && boost::iequals(it->value(), "100-continue");
+  return it != head.end() && boost::beast::iequals(it->value(), "100-continue");
 }
 
 } // namespace s3fault::proxy

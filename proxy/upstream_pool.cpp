@@ -9,12 +9,17 @@ upstream_pool::upstream_pool(asio::io_context& context, const proxy_config& conf
     : context_(context), config_(config), endpoints_(std::move(endpoints)), tls_(tls) {}
 
 std::unique_ptr<upstream_connection> upstream_pool::take_idle() {
+  // A connection idle for less than this is taken without the liveness peek (a recv syscall
+  // per request): stores close idle connections after seconds, and a request that still meets a
+  // closed one before any response byte is sent again on a new connection.
+  constexpr auto recently_used = std::chrono::seconds(1);
   const auto now = clock::now();
   while (!idle_.empty()) {
     auto connection = std::move(idle_.back());
     idle_.pop_back();
-    if (now - connection->idle_since < config_.upstream_idle_timeout &&
-        connection->stream->looks_reusable()) {
+    const auto idle_for = now - connection->idle_since;
+    if (idle_for < config_.upstream_idle_timeout &&
+        (idle_for < recently_used || connection->stream->looks_reusable())) {
       return connection;
     }
     connection->stream->close();

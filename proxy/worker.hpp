@@ -3,6 +3,7 @@
 // io_context that runtime/server_runtime runs on that thread. Each connection lives on exactly
 // one worker, so none of this needs a lock.
 #include "proxy/proxy_config.hpp"
+#include "proxy/splice_relay.hpp"
 #include "proxy/upstream_pool.hpp"
 
 #include <spdlog/logger.h>
@@ -63,6 +64,7 @@ struct worker {
   const proxy_config& config;
   upstream_pool pool;
   relay_buffer_pool buffers;
+  splice_pipe_pool pipes;
   asio::ssl::context* listener_tls;
   std::shared_ptr<spdlog::logger> logger;
   std::unordered_set<client_session*> sessions;
