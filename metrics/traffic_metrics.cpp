@@ -45,6 +45,12 @@ const series* traffic_metrics::find(std::size_t operation, std::size_t status_cl
 }
 
 bool traffic_metrics::is_retry(const exchange_sample& sample) {
+  // A fault counts as a failure even when the status looked fine (a consistent truncation):
+  // the client may have noticed and asked again.
+  const bool disturbed = sample.failed || !sample.faults.empty();
+  if (!disturbed && remembered_.load(std::memory_order_relaxed) == 0) {
+    return false;
+  }
   const auto now = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now() - started_)
                        .count();
@@ -52,9 +58,6 @@ bool traffic_metrics::is_retry(const exchange_sample& sample) {
   signature.reserve(sample.bucket.size() + sample.key.size() + sample.part_or_range.size() + 8);
   signature.append(std::to_string(sample.operation)).append(" ").append(sample.bucket);
   signature.append("/").append(sample.key).append(" ").append(sample.part_or_range);
-  // A fault counts as a failure even when the status looked fine (a consistent truncation):
-  // the client may have noticed and asked again.
-  const bool disturbed = sample.failed || !sample.faults.empty();
   std::lock_guard lock(retry_mutex_);
   bool retry = false;
   if (const auto found = failed_recently_.find(signature); found != failed_recently_.end()) {
@@ -67,6 +70,7 @@ bool traffic_metrics::is_retry(const exchange_sample& sample) {
     }
     failed_recently_.emplace(std::move(signature), now);
   }
+  remembered_.store(failed_recently_.size(), std::memory_order_relaxed);
   return retry;
 }
 

@@ -84,6 +84,9 @@ private:
   std::mutex retry_mutex_;
   // request signature -> when its last attempt failed (steady clock, microseconds)
   std::unordered_map<std::string, std::int64_t> failed_recently_;
+  // failed_recently_.size(), readable without the lock: while nothing has failed, an exchange
+  // that did not fail either skips the signature and the lock (the common case).
+  std::atomic<std::size_t> remembered_{0};
   std::chrono::steady_clock::time_point started_;
 };
 
