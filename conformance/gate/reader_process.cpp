@@ -93,6 +93,12 @@ reader_exit run_reader(const reader_invocation& run) {
   const pid_t child = ::fork();
   if (child == 0) {
     ::setpgid(0, 0); // its own group: a timeout ends the reader and everything it started
+    // The reader starts with default signals, not ours: the proxy ignores SIGPIPE (splice) and
+    // the jobs block SIGINT/SIGTERM for their signal thread; both would survive exec.
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     const int null_in = ::open("/dev/null", O_RDONLY);
     ::dup2(null_in, 0);
     ::dup2(out, 1);

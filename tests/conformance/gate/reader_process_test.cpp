@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,28 @@ TEST_F(ReaderProcess, TheRunsEnvironmentReplacesTheCallers) {
   EXPECT_EQ(run_reader(run_).exit_code, 0);
   ::unsetenv("AWS_PROFILE");
   EXPECT_EQ(read("output"), "http://127.0.0.1:1 b key us-east-1 none " + dir_.string() + "\n");
+}
+
+TEST_F(ReaderProcess, TheReaderStartsWithDefaultSignals) {
+  // As in `s3fault gate`: the proxy ignores SIGPIPE and the job blocks SIGINT and SIGTERM.
+  const auto old_pipe = std::signal(SIGPIPE, SIG_IGN);
+  sigset_t stop_signals;
+  sigset_t old_mask;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
+  run_.command = "grep -E '^(SigIgn|SigBlk):' /proc/self/status > {output}";
+  const auto exit = run_reader(run_);
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  std::signal(SIGPIPE, old_pipe);
+  ASSERT_EQ(exit.exit_code, 0);
+  const auto status = read("output");
+  // Masks in hex, bit (signal - 1): SIGPIPE is 13, SIGINT 2, SIGTERM 15.
+  const auto ignored = std::stoull(status.substr(status.find("SigIgn:") + 7), nullptr, 16);
+  const auto blocked = std::stoull(status.substr(status.find("SigBlk:") + 7), nullptr, 16);
+  EXPECT_EQ(ignored & (1ull << (SIGPIPE - 1)), 0u) << status;
+  EXPECT_EQ(blocked, 0u) << status;
 }
 
 TEST_F(ReaderProcess, ExitCodesAndStreamsComeBack) {
