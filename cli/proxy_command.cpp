@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 #include <fstream>
 #include <spdlog/spdlog.h>
@@ -40,8 +42,9 @@ struct proxy_options {
   std::uint32_t max_header_bytes = 64 * 1024;
   std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
   std::optional<std::uint64_t> seed;
-  std::string admin;  // HOST:PORT of the admin API; empty: none
-  std::string report; // JSON summary of the traffic written at exit; empty: none
+  std::string admin;       // HOST:PORT of the admin API; empty: none
+  std::string admin_token; // bearer token the admin API demands; empty: none (loopback only)
+  std::string report;      // JSON summary of the traffic written at exit; empty: none
 };
 
 // The fault part of --help: every action type and preset, from the registries themselves.
@@ -193,6 +196,10 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                       "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
                       "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
                       "this loopback HOST:PORT; prints 'admin on URL'");
+  command->add_option("--admin-token", options->admin_token,
+                      "Demand 'Authorization: Bearer TOKEN' on every admin request (at least 16 "
+                      "characters; default: $S3FAULT_ADMIN_TOKEN). Needed to serve the admin API "
+                      "on a non-loopback address");
   command->add_option("--report", options->report,
                       "At exit, write the traffic measured (per S3 operation: requests, bytes, "
                       "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
@@ -222,13 +229,21 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     config.faults->replace_all(std::move(rules->rules));
     config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
     std::unique_ptr<proxy::admin_server> admin;
+    const char* token_from_env = std::getenv("S3FAULT_ADMIN_TOKEN");
+    const std::string admin_token = !options->admin_token.empty() ? options->admin_token
+                                    : token_from_env != nullptr   ? token_from_env
+                                                                  : "";
+    if (!options->admin_token.empty() && options->admin.empty()) {
+      std::cerr << "s3fault proxy: --admin-token needs --admin HOST:PORT\n";
+      return 2;
+    }
     if (!options->admin.empty()) {
       block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
 
       try {
         admin = std::make_unique<proxy::admin_server>(proxy::parse_listen_address(options->admin),
                                                       config.faults, config.metrics,
-                                                      S3FAULT_VERSION, logger);
+                                                      S3FAULT_VERSION, logger, admin_token);
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";
         return 2;

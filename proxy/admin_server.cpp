@@ -1,5 +1,7 @@
 #include "proxy/admin_server.hpp"
 
+#include "proxy/admin_token.hpp"
+
 #include "faults/admin_api.hpp"
 #include "metrics/metrics_report.hpp"
 #include "proxy/net.hpp"
@@ -28,6 +30,7 @@ struct admin_server::impl {
   std::shared_ptr<metrics::traffic_metrics> traffic;
   std::string version;
   std::shared_ptr<spdlog::logger> logger;
+  std::string token; // empty: no Authorization needed (loopback only)
   std::thread thread;
 
   asio::awaitable<void> accept_connections() {
@@ -54,6 +57,25 @@ struct admin_server::impl {
       }
       const auto& request = parser.get();
       const std::string_view target(request.target().data(), request.target().size());
+      if (!token.empty()) {
+        const auto given = request.find(http::field::authorization);
+        if (given == request.end() ||
+            !admin_token_matches(std::string_view(given->value().data(), given->value().size()),
+                                 token)) {
+          // Neither the token nor what was sent is logged.
+          logger->warn("admin {} {} refused: no valid bearer token",
+                       std::string(request.method_string()), std::string(request.target()));
+          http::response<http::string_body> response{http::status::unauthorized, request.version()};
+          response.set(http::field::content_type, "application/json");
+          response.set(http::field::www_authenticate, "Bearer");
+          response.body() = "{\"error\": \"Unauthorized\", \"message\": \"this admin API needs "
+                            "'Authorization: Bearer TOKEN' (the proxy's --admin-token)\"}\n";
+          response.keep_alive(false);
+          response.prepare_payload();
+          co_await http::async_write(stream, response, use_ec(ec));
+          co_return;
+        }
+      }
       if (request.method() == http::verb::get && traffic &&
           (target == "/metrics" || target == "/stats")) {
         http::response<http::string_body> response{http::status::ok, request.version()};
@@ -94,8 +116,13 @@ struct admin_server::impl {
 
 admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
                            std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
-                           std::shared_ptr<spdlog::logger> logger)
+                           std::shared_ptr<spdlog::logger> logger, std::string token)
     : impl_(std::make_unique<impl>()) {
+  if (!token.empty() && token.size() < min_admin_token_length) {
+    throw std::runtime_error(fmt::format("--admin-token: at least {} characters, got {}",
+                                         min_admin_token_length, token.size()));
+  }
+  impl_->token = std::move(token);
   impl_->store = std::move(store);
   impl_->traffic = std::move(traffic);
   impl_->version = std::move(version);
@@ -108,9 +135,10 @@ admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_
         fmt::format("--admin: cannot resolve '{}': {}", address.host, ec.message()));
   }
   const tcp::endpoint endpoint = results.begin()->endpoint();
-  if (!endpoint.address().is_loopback()) {
+  if (!endpoint.address().is_loopback() && impl_->token.empty()) {
     throw std::runtime_error(
-        fmt::format("--admin {}: the admin API listens on loopback addresses only (127.0.0.1, ::1)",
+        fmt::format("--admin {}: without --admin-token the admin API listens on loopback "
+                    "addresses only (127.0.0.1, ::1)",
                     address.host));
   }
   auto& acceptor = impl_->acceptor;

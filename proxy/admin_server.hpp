@@ -1,6 +1,7 @@
 #pragma once
 // The admin API over HTTP: a small server on its own thread that reads a JSON request, lets
-// faults::handle_admin_request decide, and writes the JSON answer. Loopback addresses only.
+// faults::handle_admin_request decide, and writes the JSON answer. Loopback addresses only,
+// unless a bearer token guards it (admin_token.hpp).
 // GET /metrics (Prometheus text) and GET /stats (JSON with quantiles) show the traffic metrics.
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
@@ -17,11 +18,13 @@ namespace s3fault::proxy {
 
 class admin_server {
 public:
-  /// Binds at once; throws std::runtime_error with a message for the user (a non-loopback
-  /// address is refused: the API changes what the proxy does to traffic).
+  /// Binds at once; throws std::runtime_error with a message for the user. Without a `token`
+  /// a non-loopback address is refused (the API changes what the proxy does to traffic); with
+  /// one (at least min_admin_token_length characters) every request must carry
+  /// `Authorization: Bearer TOKEN` and is answered 401 otherwise.
   admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
                std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
-               std::shared_ptr<spdlog::logger> logger);
+               std::shared_ptr<spdlog::logger> logger, std::string token = {});
   ~admin_server(); // stops and joins
 
   std::string url() const;
