@@ -71,7 +71,7 @@ std::unique_ptr<splice_pipe> splice_pipe_pool::take() {
 }
 
 void splice_pipe_pool::give_back(std::unique_ptr<splice_pipe> pipe) {
-  if (pipe && pipe->held == 0) {
+  if (pipe && pipe->held == 0 && free_.size() < max_idle) {
     free_.push_back(std::move(pipe));
   }
 }

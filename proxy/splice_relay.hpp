@@ -40,8 +40,13 @@ class splice_pipe_pool {
 public:
   /// A pipe, or nullptr when none can be had.
   std::unique_ptr<splice_pipe> take();
-  /// Keeps an empty pipe for the next body; a pipe with bytes in it is closed.
+  /// Keeps an empty pipe for the next body (up to max_idle of them); a pipe with bytes in it,
+  /// or one more than that, is closed.
   void give_back(std::unique_ptr<splice_pipe> pipe);
+
+  /// Idle pipes kept per worker: enough for the bodies usually in flight, and a burst of
+  /// concurrent transfers does not leave its descriptors behind.
+  static constexpr std::size_t max_idle = 8;
 
 private:
   std::vector<std::unique_ptr<splice_pipe>> free_;

@@ -8,9 +8,12 @@
 #include <boost/asio/write.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <random>
 #include <thread>
+#include <vector>
 
 using namespace s3fault::proxy;
 
@@ -142,6 +145,28 @@ TEST_F(SpliceRelay, ASilentSenderRunsIntoTheTimeout) {
   EXPECT_EQ(result.read_error, asio::error::timed_out);
   EXPECT_GE(clock::now() - started, std::chrono::milliseconds(150));
   EXPECT_EQ(result.bytes, 0u);
+}
+
+std::size_t open_descriptors() {
+  return static_cast<std::size_t>(std::distance(
+      std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator{}));
+}
+
+TEST_F(SpliceRelay, ThePoolKeepsABoundedNumberOfPipes) {
+  const std::size_t before = open_descriptors();
+  {
+    splice_pipe_pool pool;
+    std::vector<std::unique_ptr<splice_pipe>> taken;
+    for (std::size_t i = 0; i < 3 * splice_pipe_pool::max_idle; ++i) {
+      taken.push_back(pool.take());
+    }
+    for (auto& pipe : taken) {
+      pool.give_back(std::move(pipe));
+    }
+    // Two descriptors per pipe kept; the rest were closed.
+    EXPECT_EQ(open_descriptors() - before, 2 * splice_pipe_pool::max_idle);
+  }
+  EXPECT_EQ(open_descriptors(), before);
 }
 
 TEST_F(SpliceRelay, APipeWithBytesInItIsNotReused) {
