@@ -109,6 +109,7 @@ class HostileClientsTest(unittest.TestCase):
         proxy = harness.ProxyProcess(origin.url, ["--log-level", "warn", "--header-timeout",
                                                   "2s"])
         proxy.start()
+        self.addCleanup(proxy.stop)  # also when an assertion fails before the end
         port = int(proxy.url.rsplit(":", 1)[1])
         store = origin.store()
         client = harness.boto3_client(proxy.url, store)
