@@ -189,7 +189,10 @@ class HostileClientsTest(unittest.TestCase):
               f"({', '.join(f'{k} {v}' for k, v in counts.items())}); good client: "
               f"{len(good_reads)} verified reads; descriptors {fds_before} -> {fds_after}; "
               f"resident {rss_before:.1f} -> {rss_after:.1f} MiB")
-        self.assertLessEqual(fds_after, fds_before)
+        # The good client's own connections (to the proxy, and the proxy's to the store, and a
+        # pipe) may be open at either moment: a few descriptors either way. A leak of even one
+        # per thousand hostile exchanges would show as ten.
+        self.assertLessEqual(fds_after, fds_before + 4)
         self.assertLess(rss_after - rss_before, 8.0)
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
 
