@@ -28,6 +28,9 @@ constexpr auto linger_timeout = std::chrono::seconds(5);
 constexpr auto hang_limit = std::chrono::hours(1);
 // Response bodies up to this size that arrived with their head are sent in the head's write.
 constexpr std::uint64_t inline_body_limit = 64 * 1024;
+// Interim (1xx) responses passed on before the final one; each restarts the wait for the next
+// head, so a store sending them forever would hold the exchange forever. Real stores send one.
+constexpr int max_interim_responses = 8;
 
 double ms_between(clock::time_point from, clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -251,6 +254,7 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
   std::unique_ptr<request_pump> pump;
   std::optional<response_parser> response;
   head_read response_head;
+  bool too_many_interim = false;
 
   // Waits for the body pump to end; true when the client's request body was read to its end,
   // so the client connection is still in step and may carry another request.
@@ -329,6 +333,7 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
           asio::detached);
     }
     // Read the response head; interim 1xx responses are passed on as they come.
+    int interim_responses = 0;
     for (;;) {
       response.emplace();
       configure_head_parser(*response, config.max_header_bytes);
@@ -337,6 +342,10 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
                                          {config.upstream_timeout, config.header_timeout});
       const unsigned status = response_head.ec ? 0 : response->get().result_int();
       if (status / 100 != 1 || status == 101) {
+        break;
+      }
+      if (++interim_responses > max_interim_responses) {
+        too_many_interim = true;
         break;
       }
       if (status == 100 && pump) {
@@ -350,8 +359,11 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
         co_return co_await abandon(false);
       }
     }
-    const bool retry_is_safe =
-        !response_head.got_bytes && record.upstream_reused && (!pump || !pump->started_reading);
+    // A pooled connection the store had closed fails at once (EOF, reset) without a response
+    // byte: most likely the store closed it before the request came, so it is sent again. A
+    // timeout says nothing of the kind: the store has the request and may be acting on it.
+    const bool retry_is_safe = !response_head.got_bytes && !is_timeout(response_head.ec) &&
+                               record.upstream_reused && (!pump || !pump->started_reading);
     if (response_head.ec && retry_is_safe) {
       upstream->stream->close();
       co_await settle_pump();
@@ -361,6 +373,18 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
     break;
   }
   record.ttfb_ms = ms_between(started, clock::now());
+
+  if (too_many_interim) {
+    upstream->stream->close();
+    record.outcome = "the store sent too many interim responses";
+    co_await send_local_error(502, "BadGateway",
+                              fmt::format("s3fault: the store at {} sent more than {} interim "
+                                          "(1xx) responses",
+                                          config.upstream.authority(), max_interim_responses),
+                              resource, head_request, true, record);
+    co_await settle_pump();
+    co_return false;
+  }
 
   if (response_head.ec || response->get().result_int() == 101) {
     const bool client_gone = pump && pump->finished.is_set() && pump->outcome.read_error;

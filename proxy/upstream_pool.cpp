@@ -52,6 +52,12 @@ asio::awaitable<std::unique_ptr<upstream_connection>> upstream_pool::connect(err
 }
 
 void upstream_pool::put_back(std::unique_ptr<upstream_connection> connection) {
+  if (connection->buffer.size() > 0) {
+    // Bytes after the end of the response (a body on a 204, a second response nobody asked
+    // for) would be read as the answer to the next request sent on this connection.
+    connection->stream->close();
+    return;
+  }
   connection->idle_since = clock::now();
   connection->stream->expires_never();
   if (idle_.size() >= config_.max_idle_upstream_per_thread) {

@@ -28,7 +28,8 @@ public:
   std::unique_ptr<upstream_connection> take_idle();
   /// A new connection (TCP connect, then TLS handshake for https stores).
   asio::awaitable<std::unique_ptr<upstream_connection>> connect(error_code& ec);
-  /// Returns a connection whose last exchange ended cleanly.
+  /// Returns a connection whose last exchange ended cleanly; closes it instead when the store
+  /// sent more than the response (bytes are left in its buffer).
   void put_back(std::unique_ptr<upstream_connection> connection);
   void close_all();
 

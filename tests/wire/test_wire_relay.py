@@ -293,6 +293,73 @@ class RelayTest(unittest.TestCase):
         self.assert_s3_error(response, 504, "GatewayTimeout")
         self.assertLess(time.monotonic() - started, 5)
 
+    def test_silent_store_on_a_pooled_connection_gets_the_request_once(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            while True:
+                try:
+                    head = conn.read_head()
+                except (EOFError, OSError):
+                    return
+                store.received.append(head.split(b" ")[1])
+                if head.startswith(b"GET /b/silent "):
+                    conn.read_until_close()  # never answers
+                    return
+                conn.send(OK_EMPTY)
+
+        store, proxy = self.start(handler, "--upstream-timeout", "500ms")
+        client = proxy.connect()
+        client.send(b"GET /b/first HTTP/1.1\r\nHost: h\r\n\r\n")
+        self.assertTrue(client.read_head().startswith(b"HTTP/1.1 200 OK"))
+        started = time.monotonic()
+        client.send(b"GET /b/silent HTTP/1.1\r\nHost: h\r\n\r\n")  # on the pooled connection
+        response, _ = client.read_outcome()
+        elapsed = time.monotonic() - started
+        self.assert_s3_error(response, 504, "GatewayTimeout")
+        # A timeout is no sign of a stale connection: the store has the request; not sent twice.
+        self.assertEqual(store.received, [b"/b/first", b"/b/silent"])
+        self.assertLess(elapsed, 0.95)
+
+    def test_endless_interim_responses_end_in_a_502(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            conn.read_head()
+            try:
+                for _ in range(500):
+                    conn.send(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    time.sleep(0.02)
+            except OSError:
+                store.received.append(b"closed by the proxy")
+
+        store, proxy = self.start(handler)
+        client = proxy.connect()
+        client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
+        interim = 0
+        while (head := client.read_head()).startswith(b"HTTP/1.1 100 "):
+            interim += 1
+        self.assertLessEqual(interim, 8)
+        self.assert_s3_error(head + client.read_exact(content_length(head)), 502, "BadGateway")
+        self.assertTrue(wait_until(lambda: store.received))
+
+    def test_bytes_after_a_response_never_answer_the_next_request(self):
+        stowaway = b"HTTP/1.1 200 OK\r\nContent-Length: 8\r\nx-smuggled: yes\r\n\r\nsmuggled"
+
+        def handler(conn: Connection, store: ScriptedStore):
+            if not store.received:  # the first connection's first answer
+                store.received.append(conn.read_head())
+                # No body on a 204 by definition: what follows is not part of this response.
+                conn.send(b"HTTP/1.1 204 No Content\r\n\r\n" + stowaway)
+            answer_every_request(OK_EMPTY)(conn, store)
+
+        store, proxy = self.start(handler)
+        client = proxy.connect()
+        client.send(b"DELETE /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
+        self.assertTrue(client.read_head().startswith(b"HTTP/1.1 204 No Content"))
+        client.send(b"GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n")
+        head = client.read_head()
+        self.assertTrue(head.startswith(b"HTTP/1.1 200 OK"), head)
+        self.assertNotIn(b"x-smuggled", head)
+        self.assertEqual(content_length(head), 0)
+        self.assertEqual(store.connections, 2)  # the first one was not reused
+
     def test_idle_client_connection_is_closed(self):
         _, proxy = self.start(lambda conn, store: None, "--idle-timeout", "200ms")
         client = proxy.connect()
