@@ -185,7 +185,8 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
 
   // 2. The fast path: the rest of a plain, length-framed body through the kernel.
   if (options.pipes != nullptr && to != nullptr && !filtered && !outcome.write_error &&
-      tracker.remaining_length() >= splice_threshold && !from.is_tls() && !to->is_tls()) {
+      tracker.remaining_length() >= splice_threshold && from.splice_capable() &&
+      to->splice_capable()) {
     if (auto pipe = options.pipes->take()) {
       const auto moved =
           co_await splice_body(from.socket(), to->socket(), tracker.remaining_length(), *pipe,

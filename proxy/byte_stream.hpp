@@ -35,6 +35,10 @@ public:
   /// The TCP socket underneath, for socket options and liveness checks.
   virtual tcp::socket& socket() = 0;
   virtual bool is_tls() const = 0;
+  /// False once closed, by us or by a deadline.
+  virtual bool is_open() { return socket().is_open(); }
+  /// True when socket() carries the bytes as they are, so splice(2) can move them.
+  virtual bool splice_capable() const { return !is_tls(); }
 
   /// True when an idle connection can be reused: no EOF, no unexpected bytes waiting.
   bool looks_reusable();

@@ -109,7 +109,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
   if (head.ec) {
     // Silence for a peer that closed or idled out between requests, that we closed, or whose
     // head did not complete in time (the deadline closes the socket: slow heads get no answer).
-    if (!head.got_bytes || !client_->socket().is_open() || is_timeout(head.ec) ||
+    if (!head.got_bytes || !client_->is_open() || is_timeout(head.ec) ||
         head.ec == http::error::partial_message || head.ec == asio::error::connection_reset) {
       co_return false;
     }

@@ -28,6 +28,15 @@ std::unique_ptr<upstream_connection> upstream_pool::take_idle() {
 }
 
 asio::awaitable<std::unique_ptr<upstream_connection>> upstream_pool::connect(error_code& ec) {
+  if (stream_maker_) {
+    auto connection = std::make_unique<upstream_connection>();
+    connection->stream = stream_maker_();
+    if (!connection->stream) {
+      ec = asio::error::connection_refused;
+      co_return nullptr;
+    }
+    co_return connection;
+  }
   boost::beast::tcp_stream connecting(context_);
   connecting.expires_after(config_.connect_timeout);
   co_await connecting.async_connect(endpoints_, use_ec(ec));

@@ -7,6 +7,7 @@
 
 #include <boost/beast/core/flat_buffer.hpp>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -33,12 +34,18 @@ public:
   void put_back(std::unique_ptr<upstream_connection> connection);
   void close_all();
 
+  /// Makes connect() take its streams from `make` instead of the network (a null stream is a
+  /// refused connection): the fuzz targets put an in-memory store behind a real session.
+  using stream_maker = std::function<std::unique_ptr<byte_stream>()>;
+  void connect_with(stream_maker make) { stream_maker_ = std::move(make); }
+
 private:
   asio::io_context& context_;
   const proxy_config& config_;
   std::vector<tcp::endpoint> endpoints_;
   asio::ssl::context* tls_;
   std::vector<std::unique_ptr<upstream_connection>> idle_; // most recent last
+  stream_maker stream_maker_;
 };
 
 } // namespace s3fault::proxy

@@ -226,7 +226,7 @@ void check_highest_number(check_context& ctx) {
 /// GET with ?partNumber=<text> (sent as is).
 client::response get_with_part_text(check_context& ctx, const fixture& object, std::string text) {
   client::get_options options;
-  options.extra_query.emplace_back("partNumber", std::move(text));
+  options.extra_query.push_back({"partNumber", std::move(text)});
   return ctx.get(object, options);
 }
 
