@@ -260,7 +260,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
           const auto active = config.faults->current();
           logger->info("fault rules: {} active, seed {}", active->rules().size(), seed);
           for (const auto& r : active->rules()) {
-            logger->info("rule {}: {}", r.name, r.definition.dump());
+            logger->info(
+                "rule {}: {}", r.name,
+                r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
           }
         });
     // The traffic as measured, for people (stderr: stdout carries only the listening line)
@@ -268,7 +270,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     logger->info("traffic through the proxy:\n{}", metrics::summary_table(*config.metrics));
     if (!options->report.empty()) {
       std::ofstream report(options->report, std::ios::trunc);
-      report << metrics::stats_json(*config.metrics).dump(2) << "\n";
+      report << metrics::stats_json(*config.metrics)
+                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+             << "\n";
       if (!report) {
         std::cerr << "s3fault proxy: cannot write --report " << options->report << "\n";
         return status == 0 ? 1 : status;

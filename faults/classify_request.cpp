@@ -1,5 +1,7 @@
 #include "faults/s3_request.hpp"
 
+#include "faults/values.hpp"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -32,19 +34,6 @@ constexpr std::array<operation_entry, 18> operation_names = {{
     {s3_operation::ListBuckets, "ListBuckets"},
     {s3_operation::Other, "Other"},
 }};
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') {
@@ -281,7 +270,8 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
   } else {
     const auto slash = rest.find('/');
     request.bucket = percent_decode(rest.substr(0, slash));
-    if (slash != std::string_view::npos) {
+    // "//key" names no bucket, so it names no object either (found by fuzz_classify_request).
+    if (slash != std::string_view::npos && !request.bucket.empty()) {
       request.key = percent_decode(rest.substr(slash + 1));
     }
   }

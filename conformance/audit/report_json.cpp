@@ -80,7 +80,7 @@ std::string json_report(const audit_report& report) {
                                      {"not_met", not_met},
                                      {"exit_status", audit_exit_status(report)}}},
                                    {"checks", checks}};
-  return document.dump(2) + "\n";
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace s3fault::audit

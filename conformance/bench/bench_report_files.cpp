@@ -240,7 +240,7 @@ std::string json_report(const bench_report& report) {
     document["baseline"] = report.baseline_source;
     document["regressions"] = regressions(report.summaries);
   }
-  return document.dump(2) + "\n";
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 namespace {

@@ -85,7 +85,7 @@ std::string gate_json_report(const gate_report& report) {
                                    {"scenarios", scenario_list},
                                    {"shapes", shape_list},
                                    {"runs", runs}};
-  return document.dump(2) + "\n";
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace s3fault::gate

@@ -30,7 +30,9 @@ std::optional<system_clock::time_point> make_time(int year, int month, int day, 
   const std::chrono::year_month_day date{std::chrono::year{year},
                                          std::chrono::month{static_cast<unsigned>(month)},
                                          std::chrono::day{static_cast<unsigned>(day)}};
-  if (!date.ok() || hour > 23 || minute > 59 || second > 60) {
+  // system_clock counts nanoseconds in 64 bits: years past 2262 overflow it, so dates outside
+  // 1900..2200 are refused as malformed (a client's x-amz-date is untrusted input).
+  if (!date.ok() || year < 1900 || year > 2200 || hour > 23 || minute > 59 || second > 60) {
     return std::nullopt;
   }
   return std::chrono::sys_days{date} + std::chrono::hours{hour} + std::chrono::minutes{minute} +

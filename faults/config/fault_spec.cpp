@@ -64,21 +64,14 @@ const rule_key* find_rule_key(std::string_view key) {
   return found == keys.end() ? nullptr : &*found;
 }
 
-std::string join(const std::vector<std::string_view>& names) {
-  std::string text;
-  for (const auto name : names) {
-    text += text.empty() ? "" : ", ";
-    text += name;
-  }
-  return text;
-}
-
-std::string known_actions() {
-  std::vector<std::string_view> names;
-  for (const auto& kind : action_kinds()) {
-    names.push_back(kind.type);
-  }
-  return join(names);
+/// The rule key behind a `match.FIELD` / `schedule.FIELD` word, so that it adds up with the
+/// short form (`match.status=5xx status=503`) instead of clashing with it.
+const rule_key* find_rule_field(std::string_view section, std::string_view field) {
+  const auto& keys = rule_keys();
+  const auto found = std::find_if(keys.begin(), keys.end(), [&](const rule_key& k) {
+    return k.section == section && k.field == field;
+  });
+  return found == keys.end() ? nullptr : &*found;
 }
 
 /// Every parameter `kind` takes: its declared ones and its positional ones.
@@ -109,7 +102,7 @@ std::string positional_count(const action_kind& kind) {
     return "'" + std::string(kind.type) + "' takes no positional values";
   }
   return "'" + std::string(kind.type) + "' takes " + std::to_string(kind.positional.size()) + " (" +
-         join(kind.positional) + ")";
+         join_names(kind.positional) + ")";
 }
 
 /// Reads the action word and the positional values and parameters shared by both syntaxes.
@@ -126,13 +119,14 @@ public:
     }
     const spec_token& first = tokens.front();
     if (first.has_key) {
-      errors_.push_back("expected an action first (known: " + known_actions() + "), got '" +
+      errors_.push_back("expected an action first (known: " + known_action_list() + "), got '" +
                         first.text + "'");
       return nullptr;
     }
     const action_kind* kind = find_action_kind(first.value);
     if (kind == nullptr) {
-      errors_.push_back("unknown action '" + first.value + "' (known: " + known_actions() + ")");
+      errors_.push_back("unknown action '" + first.value + "' (known: " + known_action_list() +
+                        ")");
       return nullptr;
     }
     action_ = json::object({{"type", first.value}});
@@ -186,7 +180,7 @@ std::string allowed_keys(const action_kind& kind) {
       names.push_back(parameter);
     }
   }
-  return join(names);
+  return join_names(names);
 }
 
 } // namespace
@@ -312,10 +306,12 @@ std::optional<json> fault_spec_to_json(std::string_view spec, error_list& errors
       reader.set_parameter(token.key.substr(own_prefix.size()), token);
       continue;
     }
-    const rule_key* key = find_rule_key(token.key);
     const bool prefixed = token.key.starts_with("match.") || token.key.starts_with("schedule.");
+    const std::size_t dot = token.key.find('.');
+    const rule_key* key = prefixed ? find_rule_field(std::string_view(token.key).substr(0, dot),
+                                                     std::string_view(token.key).substr(dot + 1))
+                                   : find_rule_key(token.key);
     if (key != nullptr || prefixed) {
-      const std::size_t dot = token.key.find('.');
       const std::string section(key != nullptr ? key->section : token.key.substr(0, dot));
       const std::string name(key != nullptr ? key->field : token.key.substr(dot + 1));
       json& target = section.empty() ? rule[name] : rule[section][name];
@@ -369,7 +365,7 @@ std::optional<json> action_spec_to_json(std::string_view text, error_list& error
       const auto allowed = parameters_of(*kind);
       errors.push_back(
           "unknown parameter '" + token.key + "' of '" + std::string(kind->type) +
-          (allowed.empty() ? "' (it takes none)" : "' (allowed: " + join(allowed) + ")"));
+          (allowed.empty() ? "' (it takes none)" : "' (allowed: " + join_names(allowed) + ")"));
       continue;
     }
     reader.set_parameter(named, token);

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -114,7 +115,57 @@ rule_file_format detect_format(std::string_view text, const std::string& name) {
   return json_like ? rule_file_format::json : rule_file_format::yaml;
 }
 
+/// Where `text` holds a byte YAML does not allow: a control character other than tab, line feed
+/// and carriage return, or bytes that are not UTF-8. yaml-cpp 0.7 can loop without end on such
+/// input (found by fuzz_rule_file), so it never sees it. Empty when the text is clean; else
+/// "LINE:COLUMN: ..." (1-based).
+std::string unreadable_yaml_character(std::string_view text) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = 1;
+    bool ok = true;
+    if (byte < 0x80) {
+      ok = byte >= 0x20 ? byte != 0x7F : (byte == '\t' || byte == '\n' || byte == '\r');
+    } else {
+      length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0;
+      ok = length != 0 && byte < 0xF5 && i + length <= text.size();
+      for (std::size_t k = 1; ok && k < length; ++k) {
+        ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      }
+      if (ok && length == 3) { // no overlong forms, no UTF-16 surrogates
+        const auto next = static_cast<unsigned char>(text[i + 1]);
+        ok = !(byte == 0xE0 && next < 0xA0) && !(byte == 0xED && next >= 0xA0);
+      }
+      if (ok && length == 4) { // no overlong forms, nothing above U+10FFFF
+        const auto next = static_cast<unsigned char>(text[i + 1]);
+        ok = !(byte == 0xF0 && next < 0x90) && !(byte == 0xF4 && next >= 0x90);
+      }
+    }
+    if (!ok) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(byte));
+      return std::to_string(line) + ":" + std::to_string(column) + ": byte " + hex +
+             " is not allowed in YAML (control characters and bytes that are not UTF-8 are "
+             "refused)";
+    }
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+  return {};
+}
+
 rule_document read_yaml(std::string_view text, const std::string& name, error_list& errors) {
+  if (const auto bad = unreadable_yaml_character(text); !bad.empty()) {
+    errors.push_back(name + ":" + bad);
+    return {};
+  }
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(text));
@@ -167,6 +218,10 @@ rule_document read_json(std::string_view text, const std::string& name, error_li
 } // namespace
 
 std::optional<json> yaml_to_json(std::string_view text, std::string& error) {
+  error = unreadable_yaml_character(text);
+  if (!error.empty()) {
+    return std::nullopt;
+  }
   try {
     const YAML::Node root = YAML::Load(std::string(text));
     json document = node_to_json(root, error);

@@ -11,15 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string join(const std::vector<std::string_view>& names) {
-  std::string text;
-  for (const auto name : names) {
-    text += text.empty() ? "" : ", ";
-    text += name;
-  }
-  return text;
-}
-
 std::string field(std::string_view path, std::string_view name) {
   return path.empty() ? std::string(name) : std::string(path) + "." + std::string(name);
 }
@@ -62,7 +53,7 @@ void check_keys(const json& object, const std::vector<std::string_view>& allowed
                 std::string_view path, error_list& errors) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      fail(errors, field(path, key), "unknown key (allowed: " + join(allowed) + ")");
+      fail(errors, field(path, key), "unknown key (allowed: " + join_names(allowed) + ")");
     }
   }
 }
@@ -76,7 +67,7 @@ std::optional<std::string> read_text(const json& value, std::string_view path,
     return value.get<std::string>();
   }
   if (value.is_number()) {
-    return value.dump();
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   errors.push_back(problem(path, what, value));
   return std::nullopt;
@@ -121,7 +112,9 @@ std::optional<std::vector<std::string>> read_list(const json& value, std::string
       errors.push_back(problem(path, what, value));
       return std::nullopt;
     }
-    const std::string text = item.is_string() ? item.get<std::string>() : item.dump();
+    const std::string text =
+        item.is_string() ? item.get<std::string>()
+                         : item.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = text.find(',', start);
@@ -181,7 +174,7 @@ void read_operations(const json& value, match_spec& match, json& normalized, err
       for (const auto op : all_operations()) {
         known.push_back(operation_name(op));
       }
-      fail(errors, path, "unknown operation '" + name + "' (known: " + join(known) + ")");
+      fail(errors, path, "unknown operation '" + name + "' (known: " + join_names(known) + ")");
       continue;
     }
     if (std::find(match.operations.begin(), match.operations.end(), *operation) ==
@@ -238,7 +231,11 @@ void read_query(const json& value, match_spec& match, json& normalized, error_li
       if (wanted.is_null()) {
         add(name, std::nullopt, where);
       } else if (wanted.is_string() || wanted.is_number() || wanted.is_boolean()) {
-        add(name, wanted.is_string() ? wanted.get<std::string>() : wanted.dump(), where);
+        add(name,
+            wanted.is_string()
+                ? wanted.get<std::string>()
+                : wanted.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+            where);
       } else {
         errors.push_back(problem(where, "a value, or \"*\" for any value", wanted));
       }
@@ -298,7 +295,9 @@ void read_headers(const json& value, match_spec& match, json& normalized, error_
       if (pattern.is_null()) {
         add(name, "");
       } else if (pattern.is_string() || pattern.is_number()) {
-        add(name, pattern.is_string() ? pattern.get<std::string>() : pattern.dump());
+        add(name, pattern.is_string()
+                      ? pattern.get<std::string>()
+                      : pattern.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       } else {
         errors.push_back(problem(field(path, name), "a regex, or \"*\" for any value", pattern));
       }
@@ -347,9 +346,10 @@ void read_statuses(const json& value, match_spec& match, json& normalized, error
 void read_part(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.part";
   const std::string what = "a part number 1..10000 or a range like \"1-3\"";
-  const std::string text = value.is_number_integer()
-                               ? value.dump()
-                               : (value.is_string() ? value.get<std::string>() : "");
+  const std::string text =
+      value.is_number_integer()
+          ? value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+          : (value.is_string() ? value.get<std::string>() : "");
   const std::size_t dash = text.find('-');
   const std::string low = trim(std::string_view(text).substr(0, dash));
   const std::string high =
@@ -493,14 +493,6 @@ void read_schedule(const json& value, schedule_spec& schedule, json& normalized,
 
 // ---- actions ---------------------------------------------------------------------------------
 
-std::string known_actions() {
-  std::vector<std::string_view> names;
-  for (const auto& kind : action_kinds()) {
-    names.push_back(kind.type);
-  }
-  return join(names);
-}
-
 /// {ACTION: VALUE, param: ...}: VALUE fills the positional parameters (one, or a list of
 /// them) or is an object of parameters.
 std::optional<json> short_form_action(const json& entry, const action_kind& kind,
@@ -522,11 +514,12 @@ std::optional<json> short_form_action(const json& entry, const action_kind& kind
   } else if (!value.is_null()) {
     const json positional = value.is_array() ? value : json::array({value});
     if (positional.size() > kind.positional.size()) {
-      const std::string takes =
-          kind.positional.empty()
-              ? "takes no positional values"
-              : "takes " + std::to_string(kind.positional.size()) + " positional value" +
-                    (kind.positional.size() == 1 ? "" : "s") + " (" + join(kind.positional) + ")";
+      const std::string takes = kind.positional.empty()
+                                    ? "takes no positional values"
+                                    : "takes " + std::to_string(kind.positional.size()) +
+                                          " positional value" +
+                                          (kind.positional.size() == 1 ? "" : "s") + " (" +
+                                          join_names(kind.positional) + ")";
       errors.push_back("'" + type + "' " + takes + " (got " + describe_got(value) + ")");
       return std::nullopt;
     }
@@ -702,12 +695,12 @@ std::optional<json> normalize_action_entry(const json& entry, error_list& errors
   if (entry.contains("type")) {
     const json& type = entry["type"];
     if (!type.is_string()) {
-      errors.push_back(problem("type", "an action type (" + known_actions() + ")", type));
+      errors.push_back(problem("type", "an action type (" + known_action_list() + ")", type));
       return std::nullopt;
     }
     if (find_action_kind(type.get<std::string>()) == nullptr) {
       errors.push_back("unknown action '" + type.get<std::string>() +
-                       "' (known: " + known_actions() + ")");
+                       "' (known: " + known_action_list() + ")");
       return std::nullopt;
     }
     return entry;
@@ -720,10 +713,11 @@ std::optional<json> normalize_action_entry(const json& entry, error_list& errors
   }
   if (named.empty()) {
     if (entry.size() == 1) {
-      errors.push_back("unknown action '" + entry.begin().key() + "' (known: " + known_actions() +
-                       ")");
+      errors.push_back("unknown action '" + entry.begin().key() +
+                       "' (known: " + known_action_list() + ")");
     } else {
-      errors.push_back("needs \"type\" or an action name as key (known: " + known_actions() + ")");
+      errors.push_back("needs \"type\" or an action name as key (known: " + known_action_list() +
+                       ")");
     }
     return std::nullopt;
   }

@@ -145,6 +145,15 @@ TEST(Operations, NamesRoundTrip) {
   EXPECT_FALSE(parse_operation("GetObjects"));
 }
 
+// Found by fuzz_classify_request: "//key" gave a key without a bucket.
+TEST(ClassifyRequest, AnEmptyBucketSegmentNamesNoObject) {
+  const auto request = classify_request({"PUT", "//kap?partNumber=3&uploadId=u", "h", false});
+  EXPECT_EQ(request.bucket, "");
+  EXPECT_EQ(request.key, "");
+  EXPECT_EQ(request.operation, s3_operation::Other);
+  EXPECT_EQ(classify_request({"GET", "//k", "h", false}).operation, s3_operation::ListBuckets);
+}
+
 TEST(ClassifyRequestRange, TheRangeHeaderIsKept) {
   const auto ranged = classify_request({"GET", "/b/k", "h", false, "bytes=0-9"});
   ASSERT_TRUE(ranged.range.has_value());

@@ -109,6 +109,20 @@ TEST_P(spec_to_json, becomes_the_rule_json) {
 
 INSTANTIATE_TEST_SUITE_P(examples, spec_to_json, ::testing::ValuesIn(spec_cases));
 
+// Found by fuzz_fault_spec: `match.status=` set a string that a later `status=` could not add
+// to, and the JSON library's exception ended the process.
+TEST(fault_spec, long_and_short_forms_of_a_repeatable_key_add_up) {
+  EXPECT_EQ(spec_json("error SlowDown match.status=5xx status=503"),
+            json::parse(R"({"match": {"status": ["5xx", 503]},
+                            "actions": [{"type": "error", "code": "SlowDown"}]})"));
+  EXPECT_EQ(spec_json("error SlowDown op=GetObject match.operations=HeadObject"),
+            json::parse(R"({"match": {"operations": ["GetObject", "HeadObject"]},
+                            "actions": [{"type": "error", "code": "SlowDown"}]})"));
+  const auto built = s3fault::faults::config::build_rules(
+      {"set-header x-seen yes match.status=5xx status=503"}, {}, {});
+  EXPECT_TRUE(built.ok()) << (built.errors.empty() ? "" : built.errors.front());
+}
+
 struct bad_spec {
   const char* spec;
   std::string error;

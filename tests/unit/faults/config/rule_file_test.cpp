@@ -79,6 +79,33 @@ TEST(yaml_to_json, syntax_errors_and_repeated_keys_name_the_line) {
   EXPECT_EQ(error, "3:1: key 'a' given twice");
 }
 
+// Found by fuzz_rule_file: yaml-cpp 0.7 loops without end (and without bound on memory) on
+// some text holding control characters, so such text is refused before it is parsed.
+TEST(yaml_to_json, control_characters_and_bad_utf8_are_refused_with_their_place) {
+  std::string error;
+  EXPECT_FALSE(yaml_to_json(std::string("a: 1\nb: [x\0y]\n", 14), error).has_value());
+  EXPECT_EQ(error, "2:6: byte 0x00 is not allowed in YAML (control characters and bytes that "
+                   "are not UTF-8 are refused)");
+  error.clear();
+  EXPECT_FALSE(yaml_to_json("name: \xb5\n", error).has_value());
+  EXPECT_EQ(error.substr(0, 20), "1:7: byte 0xB5 is no");
+  error.clear();
+  EXPECT_FALSE(yaml_to_json("a: \x7f", error).has_value());
+  EXPECT_EQ(error.substr(0, 19), "1:4: byte 0x7F is n");
+  error.clear();
+  // Tabs, CR LF and real UTF-8 are fine.
+  const auto fine = yaml_to_json("a:\t\"\xc2\xb5s \xe2\x82\xac \xf0\x9f\x90\xa2\"\r\n", error);
+  ASSERT_TRUE(fine.has_value()) << error;
+  EXPECT_EQ((*fine)["a"], "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x90\xa2");
+}
+
+TEST(rule_file, a_file_with_a_nul_byte_is_refused_with_its_place) {
+  s3fault::faults::error_list errors;
+  read_rule_text(std::string("rules:\n  - actions: \"reset\0\"\n", 29), "bad.yaml", errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].substr(0, 39), "bad.yaml:2:20: byte 0x00 is not allowed");
+}
+
 // Three mistakes in three rules, one per rule: all three named, with file, line and rule.
 constexpr std::string_view three_mistakes_yaml = R"(# three mistakes
 seed: 7
