@@ -30,6 +30,11 @@ struct action_kind {
 };
 
 const std::vector<action_kind>& action_kinds();
+
+/// Names joined with ", ", for messages.
+std::string join_names(const std::vector<std::string_view>& names);
+/// Every action type, joined with ", ", for messages.
+std::string known_action_list();
 /// nullptr for an unknown type.
 const action_kind* find_action_kind(std::string_view type);
 

@@ -1,17 +1,12 @@
 #include "faults/rule.hpp"
 
+#include "faults/values.hpp"
+
 #include <algorithm>
 #include <cctype>
 
 namespace s3fault::faults {
 namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // Matches one `[...]` set at the start of `pattern` against `c`; sets `length` to the set's size
 // in the pattern (0 when the bracket is not closed: then it is a literal '[').

@@ -33,19 +33,6 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // [0-9]+(\.[0-9]+)? then optional blanks and a unit. No signs, exponents, "inf" or "nan".
 std::optional<number_and_unit> split_number(std::string_view text) {
   text = trim(text);
@@ -179,6 +166,19 @@ std::string shortest_text(double value) {
 }
 
 } // namespace
+
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
 
 std::optional<std::uint64_t> parse_size_text(std::string_view text) {
   const auto number = split_number(text);

@@ -16,7 +16,7 @@ client::get_options with_hashed_body(client::get_options options) {
   return options;
 }
 
-std::string quoted(std::string_view text) {
+std::string in_quotes(std::string_view text) {
   return "\"" + std::string(text) + "\"";
 }
 
@@ -271,7 +271,7 @@ std::string content_range(std::uint64_t first, std::uint64_t last, std::uint64_t
 }
 
 std::string md5_etag(std::string_view bytes) {
-  return quoted(s3::md5_hex(bytes));
+  return in_quotes(s3::md5_hex(bytes));
 }
 
 std::string multipart_etag(const fixture& object) {
@@ -279,7 +279,7 @@ std::string multipart_etag(const fixture& object) {
   for (std::size_t number = 1; number <= object.part_count(); ++number) {
     digests += s3::md5_raw(object.part_bytes(number));
   }
-  return quoted(s3::md5_hex(digests) + "-" + std::to_string(object.part_count()));
+  return in_quotes(s3::md5_hex(digests) + "-" + std::to_string(object.part_count()));
 }
 
 } // namespace s3fault::audit

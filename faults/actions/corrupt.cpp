@@ -104,10 +104,10 @@ private:
   std::uint64_t count_ = 0;                    // otherwise this many random ones
 };
 
-constexpr std::array<std::string_view, 2> parameters = {"offsets", "count"};
+constexpr std::array<std::string_view, 2> corrupt_parameters = {"offsets", "count"};
 
 std::shared_ptr<const fault_action> parse_corrupt(const nlohmann::json& json, error_list& errors) {
-  param_reader params("corrupt", json, errors, parameters);
+  param_reader params("corrupt", json, errors, corrupt_parameters);
   auto offsets = params.size_list("offsets", need::optional);
   const auto count = params.whole_number("count", need::optional, 1, max_count,
                                          "a whole number from 1 to 1000000");
@@ -137,7 +137,7 @@ action_kind corrupt_kind() {
           "the length is unchanged",
           {"offsets"},
           parse_corrupt,
-          {parameters.begin(), parameters.end()}};
+          {corrupt_parameters.begin(), corrupt_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

@@ -38,10 +38,10 @@ private:
   clock::duration jitter_;
 };
 
-constexpr std::array<std::string_view, 2> parameters = {"duration", "jitter"};
+constexpr std::array<std::string_view, 2> delay_parameters = {"duration", "jitter"};
 
 std::shared_ptr<const fault_action> parse_delay(const nlohmann::json& json, error_list& errors) {
-  param_reader params("delay", json, errors, parameters);
+  param_reader params("delay", json, errors, delay_parameters);
   const auto duration = params.duration("duration", need::required);
   const auto jitter = params.duration("jitter", need::optional);
   if (duration && jitter && *jitter > *duration) {
@@ -63,7 +63,7 @@ action_kind delay_kind() {
       "hold the request for a duration (plus or minus uniform jitter) before it goes to the store",
       {"duration", "jitter"},
       parse_delay,
-      {parameters.begin(), parameters.end()}};
+      {delay_parameters.begin(), delay_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

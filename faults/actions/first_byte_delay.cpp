@@ -24,11 +24,11 @@ private:
   clock::duration duration_;
 };
 
-constexpr std::array<std::string_view, 1> parameters = {"duration"};
+constexpr std::array<std::string_view, 1> first_byte_delay_parameters = {"duration"};
 
 std::shared_ptr<const fault_action> parse_first_byte_delay(const nlohmann::json& json,
                                                            error_list& errors) {
-  param_reader params("first-byte-delay", json, errors, parameters);
+  param_reader params("first-byte-delay", json, errors, first_byte_delay_parameters);
   const auto duration = params.duration("duration", need::required);
   if (!params.ok()) {
     return nullptr;
@@ -44,7 +44,7 @@ action_kind first_byte_delay_kind() {
           "hold the store's response for a duration before its first byte reaches the client",
           {"duration"},
           parse_first_byte_delay,
-          {parameters.begin(), parameters.end()}};
+          {first_byte_delay_parameters.begin(), first_byte_delay_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

@@ -19,10 +19,10 @@ public:
   }
 };
 
-constexpr std::array<std::string_view, 0> parameters = {};
+constexpr std::array<std::string_view, 0> hang_parameters = {};
 
 std::shared_ptr<const fault_action> parse_hang(const nlohmann::json& json, error_list& errors) {
-  const param_reader params("hang", json, errors, parameters);
+  const param_reader params("hang", json, errors, hang_parameters);
   if (!params.ok()) {
     return nullptr;
   }
@@ -37,7 +37,7 @@ action_kind hang_kind() {
           "never answer and keep the connection open: the client must time out",
           {},
           parse_hang,
-          {parameters.begin(), parameters.end()}};
+          {hang_parameters.begin(), hang_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

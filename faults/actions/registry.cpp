@@ -35,4 +35,21 @@ const action_kind* find_action_kind(std::string_view type) {
   return nullptr;
 }
 
+std::string join_names(const std::vector<std::string_view>& names) {
+  std::string text;
+  for (const auto name : names) {
+    text += text.empty() ? "" : ", ";
+    text += name;
+  }
+  return text;
+}
+
+std::string known_action_list() {
+  std::vector<std::string_view> names;
+  for (const auto& kind : action_kinds()) {
+    names.push_back(kind.type);
+  }
+  return join_names(names);
+}
+
 } // namespace s3fault::faults

@@ -19,10 +19,10 @@ public:
   }
 };
 
-constexpr std::array<std::string_view, 0> parameters = {};
+constexpr std::array<std::string_view, 0> reset_parameters = {};
 
 std::shared_ptr<const fault_action> parse_reset(const nlohmann::json& json, error_list& errors) {
-  const param_reader params("reset", json, errors, parameters);
+  const param_reader params("reset", json, errors, reset_parameters);
   if (!params.ok()) {
     return nullptr;
   }
@@ -37,7 +37,7 @@ action_kind reset_kind() {
           "close the client's connection with a TCP RST instead of answering",
           {},
           parse_reset,
-          {parameters.begin(), parameters.end()}};
+          {reset_parameters.begin(), reset_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

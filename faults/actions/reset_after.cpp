@@ -29,20 +29,21 @@ private:
   std::uint64_t bytes_;
 };
 
-constexpr std::array<std::string_view, 1> parameters = {"bytes"};
+constexpr std::array<std::string_view, 1> reset_after_parameters = {"bytes"};
 
 action_kind reset_after_kind_for(std::string_view type, action_phase phase,
                                  std::string_view summary) {
   auto parse = [type, phase](const nlohmann::json& json,
                              error_list& errors) -> std::shared_ptr<const fault_action> {
-    param_reader params(type, json, errors, parameters);
+    param_reader params(type, json, errors, reset_after_parameters);
     const auto bytes = params.size("bytes", need::required);
     if (!params.ok()) {
       return nullptr;
     }
     return std::make_shared<reset_after_action>(type, phase, *bytes);
   };
-  return {type, phase, summary, {"bytes"}, parse, {parameters.begin(), parameters.end()}};
+  return {type,      phase, summary,
+          {"bytes"}, parse, {reset_after_parameters.begin(), reset_after_parameters.end()}};
 }
 
 } // namespace

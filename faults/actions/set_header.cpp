@@ -25,11 +25,11 @@ private:
   std::string value_;
 };
 
-constexpr std::array<std::string_view, 2> parameters = {"name", "value"};
+constexpr std::array<std::string_view, 2> set_header_parameters = {"name", "value"};
 
 std::shared_ptr<const fault_action> parse_set_header(const nlohmann::json& json,
                                                      error_list& errors) {
-  param_reader params("set-header", json, errors, parameters);
+  param_reader params("set-header", json, errors, set_header_parameters);
   const auto name = params.text("name", need::required, header_name_example);
   const auto value = params.text("value", need::required, "a header value");
   if (name && !is_header_name(*name)) {
@@ -52,7 +52,7 @@ action_kind set_header_kind() {
           "set a response header to a value, replacing every field of that name",
           {"name", "value"},
           parse_set_header,
-          {parameters.begin(), parameters.end()}};
+          {set_header_parameters.begin(), set_header_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

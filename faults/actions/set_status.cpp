@@ -21,11 +21,11 @@ private:
   unsigned code_;
 };
 
-constexpr std::array<std::string_view, 1> parameters = {"code"};
+constexpr std::array<std::string_view, 1> set_status_parameters = {"code"};
 
 std::shared_ptr<const fault_action> parse_set_status(const nlohmann::json& json,
                                                      error_list& errors) {
-  param_reader params("set-status", json, errors, parameters);
+  param_reader params("set-status", json, errors, set_status_parameters);
   const auto code =
       params.whole_number("code", need::required, 100, 599, "an HTTP status from 100 to 599");
   if (!params.ok()) {
@@ -42,7 +42,7 @@ action_kind set_status_kind() {
           "replace the response's HTTP status code; headers and body pass unchanged",
           {"code"},
           parse_set_status,
-          {parameters.begin(), parameters.end()}};
+          {set_status_parameters.begin(), set_status_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

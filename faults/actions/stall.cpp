@@ -55,10 +55,10 @@ private:
   clock::duration duration_;
 };
 
-constexpr std::array<std::string_view, 2> parameters = {"after", "duration"};
+constexpr std::array<std::string_view, 2> stall_parameters = {"after", "duration"};
 
 std::shared_ptr<const fault_action> parse_stall(const nlohmann::json& json, error_list& errors) {
-  param_reader params("stall", json, errors, parameters);
+  param_reader params("stall", json, errors, stall_parameters);
   const auto after = params.size("after", need::required);
   const auto duration = params.duration("duration", need::required);
   if (!params.ok()) {
@@ -75,7 +75,7 @@ action_kind stall_kind() {
           "pause the response body once, for a duration, after a number of bytes",
           {"after", "duration"},
           parse_stall,
-          {parameters.begin(), parameters.end()}};
+          {stall_parameters.begin(), stall_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

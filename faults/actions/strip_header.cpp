@@ -21,11 +21,11 @@ private:
   std::string name_;
 };
 
-constexpr std::array<std::string_view, 1> parameters = {"name"};
+constexpr std::array<std::string_view, 1> strip_header_parameters = {"name"};
 
 std::shared_ptr<const fault_action> parse_strip_header(const nlohmann::json& json,
                                                        error_list& errors) {
-  param_reader params("strip-header", json, errors, parameters);
+  param_reader params("strip-header", json, errors, strip_header_parameters);
   const auto name = params.text("name", need::required, header_name_example);
   if (name && !is_header_name(*name)) {
     params.reject("name", header_name_example);
@@ -44,7 +44,7 @@ action_kind strip_header_kind() {
           "remove every response header of that name (case-insensitive)",
           {"name"},
           parse_strip_header,
-          {parameters.begin(), parameters.end()}};
+          {strip_header_parameters.begin(), strip_header_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

@@ -30,19 +30,20 @@ private:
   std::uint64_t rate_; // bytes per second
 };
 
-constexpr std::array<std::string_view, 1> parameters = {"rate"};
+constexpr std::array<std::string_view, 1> throttle_parameters = {"rate"};
 
 action_kind throttle_kind_for(std::string_view type, action_phase phase, std::string_view summary) {
   auto parse = [type, phase](const nlohmann::json& json,
                              error_list& errors) -> std::shared_ptr<const fault_action> {
-    param_reader params(type, json, errors, parameters);
+    param_reader params(type, json, errors, throttle_parameters);
     const auto rate = params.rate("rate", need::required);
     if (!params.ok()) {
       return nullptr;
     }
     return std::make_shared<throttle_action>(type, phase, *rate);
   };
-  return {type, phase, summary, {"rate"}, parse, {parameters.begin(), parameters.end()}};
+  return {type,     phase, summary,
+          {"rate"}, parse, {throttle_parameters.begin(), throttle_parameters.end()}};
 }
 
 } // namespace

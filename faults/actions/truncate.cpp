@@ -80,10 +80,10 @@ private:
   truncate_mode mode_;
 };
 
-constexpr std::array<std::string_view, 2> parameters = {"at", "mode"};
+constexpr std::array<std::string_view, 2> truncate_parameters = {"at", "mode"};
 
 std::shared_ptr<const fault_action> parse_truncate(const nlohmann::json& json, error_list& errors) {
-  param_reader params("truncate", json, errors, parameters);
+  param_reader params("truncate", json, errors, truncate_parameters);
   const auto at = params.offset_or_fraction("at", need::required);
   const auto mode = params.choice("mode", need::optional, {"close", "consistent"});
   if (!params.ok()) {
@@ -102,7 +102,7 @@ action_kind truncate_kind() {
           "Content-Length and closes, mode consistent shortens Content-Length to match",
           {"at", "mode"},
           parse_truncate,
-          {parameters.begin(), parameters.end()}};
+          {truncate_parameters.begin(), truncate_parameters.end()}};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,5 +1,7 @@
 #include "faults/config/scalar_text.hpp"
 
+#include "faults/values.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -7,13 +9,6 @@
 
 namespace s3fault::faults::config {
 namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';

@@ -193,7 +193,7 @@ class HostileClientsTest(unittest.TestCase):
         # pipe) may be open at either moment: a few descriptors either way. A leak of even one
         # per thousand hostile exchanges would show as ten.
         self.assertLessEqual(fds_after, fds_before + 4)
-        self.assertLess(rss_after - rss_before, 8.0)
+        harness.assert_memory_settled(self, rss_before, rss_after, 8.0)
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
 
 

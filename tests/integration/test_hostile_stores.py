@@ -752,7 +752,7 @@ class HostileStoresTest(unittest.TestCase):
         # exchanges would show as ten.
         self.assertLessEqual(fds_after, fds_before + 4)
         self.assertLessEqual(pipes_after, PIPE_DESCRIPTORS_MAX)
-        self.assertLess(rss_after - rss_before, 8.0)
+        harness.assert_memory_settled(self, rss_before, rss_after, 8.0)
 
     def test_slowloris_clients_are_cut_off_at_the_header_deadline(self):
         """--header-timeout bounds a whole request head from its first byte: a client trickling

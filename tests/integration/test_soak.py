@@ -489,7 +489,8 @@ class SoakTest(unittest.TestCase):
         self.assertLessEqual(fds_end.sockets, fds_warm.sockets, "sockets leaked in phase 2")
         self.assertLessEqual(fds_end.pipes, 2 + 2 * 8 * (os.cpu_count() or 1))
         self.assertEqual(fds_end.others, fds_warm.others)
-        self.assertLess(rss_end - rss_warm, 8.0, "resident memory grew during phase 2")
+        harness.assert_memory_settled(self, rss_warm, rss_end, 8.0,
+                                      "resident memory grew during phase 2")
         self.assertTrue(self.proxy.alive(), self.proxy.describe_stderr())
         self.assertEqual(self.proxy.stop(), 0, self.proxy.describe_stderr())
 

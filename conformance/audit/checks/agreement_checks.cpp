@@ -54,7 +54,7 @@ void check_full_get_single(check_context& ctx) {
   expect_whole_read(ctx, ctx.fixtures().one_byte);
 }
 
-void check_zero_byte(check_context& ctx) {
+void check_zero_byte_agreement(check_context& ctx) {
   expect_whole_read(ctx, ctx.fixtures().empty);
 }
 
@@ -122,7 +122,7 @@ void add_agreement_checks(std::vector<check_definition>& catalog) {
   add("agree.full-get-single", "A full GET of a single-PUT object is intact", level::must,
       "A full GET: 200, the whole object", check_full_get_single);
   add("agree.zero-byte", "A full GET of a zero-byte object is 200 with no body", level::must,
-      "Zero-byte object: length 0", check_zero_byte);
+      "Zero-byte object: length 0", check_zero_byte_agreement);
   add("agree.head-length", "HEAD answers 200 with the object's size and no body", level::must,
       "HEAD: the same headers, no body", check_head_length);
   add("agree.head-get", "HEAD and GET agree on length, ETag, Last-Modified, Content-Type",

@@ -20,7 +20,7 @@ void check_single_put_md5(check_context& ctx) {
   }
 }
 
-void check_zero_byte(check_context& ctx) {
+void check_zero_byte_etag(check_context& ctx) {
   const auto& object = ctx.fixtures().empty;
   ctx.expect_header(ctx.head(object), "ETag", "\"d41d8cd98f00b204e9800998ecf8427e\"",
                     "HEAD " + object.name);
@@ -57,7 +57,7 @@ void check_multipart_md5_of_md5s(check_context& ctx) {
   }
 }
 
-void check_multipart_suffix(check_context& ctx) {
+void check_multipart_etag_suffix(check_context& ctx) {
   for (const fixture* object : ctx.fixtures().multipart()) {
     const auto head = ctx.head(*object);
     const std::string etag(head.header("ETag").value_or(""));
@@ -137,7 +137,7 @@ void add_etag_checks(std::vector<check_definition>& catalog) {
   add("etag.single-put-md5", "A single PUT's ETag is the quoted MD5 of its body", level::must,
       "Single PUT (no SSE-KMS/SSE-C): hex MD5 of the body, in quotes", check_single_put_md5);
   add("etag.zero-byte", "A zero-byte object's ETag is the MD5 of nothing", level::must,
-      "Single PUT: hex MD5 of the body, in quotes", check_zero_byte);
+      "Single PUT: hex MD5 of the body, in quotes", check_zero_byte_etag);
   add("etag.put-response", "PUT answers with the ETag that HEAD later shows", level::must,
       "Single PUT: hex MD5 of the body, in quotes", check_put_response);
   add("etag.quoted", "ETags on GET and HEAD are quoted", level::must,
@@ -146,7 +146,7 @@ void add_etag_checks(std::vector<check_definition>& catalog) {
       level::should, "De facto: hex(md5(concat(binary md5 of each part)))-N, N = part count",
       check_multipart_md5_of_md5s);
   add("etag.multipart-suffix", "A multipart ETag ends in -N, N the part count", level::should,
-      "N = part count", check_multipart_suffix);
+      "N = part count", check_multipart_etag_suffix);
   add("etag.multipart-not-body-md5", "A multipart ETag is not the MD5 of the body", level::should,
       "Multipart: not an MD5 of the body", check_multipart_not_body_md5);
   add("etag.complete-result", "CompleteMultipartUpload answers with the object's ETag",

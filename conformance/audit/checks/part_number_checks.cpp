@@ -191,7 +191,7 @@ void check_single_part_two(check_context& ctx) {
   expect_part_not_satisfiable(ctx, ctx.get_part(object, 2), object.name + " part 2");
 }
 
-void check_zero_byte(check_context& ctx) {
+void check_zero_byte_part_number(check_context& ctx) {
   const auto& object = ctx.fixtures().empty;
   const auto part = ctx.get_part(object, 1);
   const auto label = object.name + " part 1";
@@ -323,7 +323,7 @@ void add_part_number_checks(std::vector<check_definition>& catalog) {
       "partNumber>=2 on such an object: error (416 InvalidPartNumber)", check_single_part_two);
   add("part.zero-byte", "partNumber=1 of a zero-byte object succeeds with no Content-Range",
       level::must, "Zero-byte object, partNumber=1: success, no Content-Range, length 0",
-      check_zero_byte);
+      check_zero_byte_part_number);
   add("part.past-count", "A part past the count answers 416 InvalidPartNumber", level::must,
       "N greater than the part count: 416, code InvalidPartNumber", check_past_count);
   add("part.head-past-count", "HEAD of a part past the count answers 416", level::must,

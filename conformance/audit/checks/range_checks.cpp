@@ -75,7 +75,7 @@ void check_across_parts(check_context& ctx) {
   expect_range_read(ctx, object, client::byte_range(boundary - 1, second), boundary - 1, second);
 }
 
-void check_multipart_suffix(check_context& ctx) {
+void check_multipart_suffix_range(check_context& ctx) {
   const auto& object = ctx.fixtures().multipart_uneven;
   const auto length = object.part_sizes.back() + 1000;
   expect_range_read(ctx, object, client::byte_range_suffix(length), object.size() - length,
@@ -92,7 +92,7 @@ void check_start_at_end(check_context& ctx) {
   expect_range_refused(ctx, object, client::byte_range(object.size(), object.size() + 10));
 }
 
-void check_zero_byte(check_context& ctx) {
+void check_zero_byte_range(check_context& ctx) {
   const auto& object = ctx.fixtures().empty;
   expect_range_refused(ctx, object, client::byte_range(0, 0));
   expect_range_refused(ctx, object, client::byte_range_from(0));
@@ -140,13 +140,14 @@ void add_range_checks(std::vector<check_definition>& catalog) {
   add("range.across-parts", "A range across part boundaries of a multipart object", level::must,
       "One range per request; 206 with Content-Range: bytes A-B/TOTAL", check_across_parts);
   add("range.multipart-suffix", "A suffix longer than the last part of a multipart object",
-      level::must, "bytes=-N: 206 with Content-Range: bytes A-B/TOTAL", check_multipart_suffix);
+      level::must, "bytes=-N: 206 with Content-Range: bytes A-B/TOTAL",
+      check_multipart_suffix_range);
   add("range.start-past-end", "A start past the end answers 416 InvalidRange", level::must,
       "A start at or past the end: 416, code InvalidRange", check_start_past_end);
   add("range.start-at-end", "A start at the end answers 416 InvalidRange", level::must,
       "A start at or past the end: 416, code InvalidRange", check_start_at_end);
   add("range.zero-byte", "Any range on a zero-byte object answers 416 InvalidRange", level::must,
-      "Any range on a zero-byte object: 416", check_zero_byte);
+      "Any range on a zero-byte object: 416", check_zero_byte_range);
   add("range.head-ignored", "HEAD ignores Range", level::should, "HEAD ignores Range",
       check_head_ignores_range);
   add("range.accept-ranges", "HEAD sends Accept-Ranges: bytes", level::should,
