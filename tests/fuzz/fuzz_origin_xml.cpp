@@ -10,8 +10,7 @@ using namespace s3fault::origin;
 
 namespace {
 
-template <typename Result>
-void check_refusal(const Result& result) {
+template <typename Result> void check_refusal(const Result& result) {
   if (const auto* error = std::get_if<s3_error>(&result)) {
     if (error->code.empty() || error->status < 400 || error->status > 599) {
       __builtin_trap();
