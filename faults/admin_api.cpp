@@ -145,4 +145,8 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
   return error_reply(404, "not_found", "no such endpoint: " + std::string(path));
 }
 
+std::string admin_body_text(const nlohmann::json& body) {
+  return body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace s3fault::faults

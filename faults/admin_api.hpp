@@ -31,6 +31,10 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
                                  std::string_view target, std::string_view body,
                                  std::string_view version);
 
+/// An answer's body as sent: indented JSON and a newline. Bytes that are not UTF-8 (a target
+/// named in an error) become U+FFFD instead of failing the answer.
+std::string admin_body_text(const nlohmann::json& body);
+
 /// A rule as the admin API shows it: definition plus counters.
 nlohmann::json describe_rule(const rule& r);
 

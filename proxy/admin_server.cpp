@@ -84,9 +84,7 @@ struct admin_server::impl {
           response.body() = metrics::prometheus_text(*traffic);
         } else {
           response.set(http::field::content_type, "application/json");
-          response.body() = metrics::stats_json(*traffic).dump(
-                                2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                            "\n";
+          response.body() = faults::admin_body_text(metrics::stats_json(*traffic));
         }
         response.keep_alive(request.keep_alive());
         response.prepare_payload();
@@ -105,8 +103,7 @@ struct admin_server::impl {
       http::response<http::string_body> response{http::int_to_status(reply.status),
                                                  request.version()};
       response.set(http::field::content_type, "application/json");
-      response.body() =
-          reply.body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      response.body() = faults::admin_body_text(reply.body);
       response.keep_alive(request.keep_alive());
       response.prepare_payload();
       co_await http::async_write(stream, response, use_ec(ec));
