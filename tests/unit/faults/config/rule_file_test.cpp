@@ -99,6 +99,40 @@ TEST(yaml_to_json, control_characters_and_bad_utf8_are_refused_with_their_place)
   EXPECT_EQ((*fine)["a"], "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x90\xa2");
 }
 
+// Found by fuzz_rule_file: yaml-cpp's LoadAll never returns on a document starting with ','.
+TEST(rule_file, a_document_starting_with_a_comma_ends_in_an_error) {
+  s3fault::faults::error_list errors;
+  read_rule_text(",,,,,,,,fter its first #", "comma.yaml", errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].substr(0, 11), "comma.yaml:");
+}
+
+// Found by fuzz_rule_file: nlohmann-json throws out_of_range, not parse_error, for a number
+// too large for a double.
+TEST(rule_file, a_json_number_too_large_is_an_error) {
+  s3fault::faults::error_list errors;
+  read_rule_text(R"({"seed": 2e2222, "rules": []})", "big.json", errors);
+  EXPECT_EQ(errors, s3fault::faults::error_list{"big.json: number overflow parsing '2e2222'"});
+}
+
+TEST(rule_file, documents_are_counted_by_their_markers) {
+  for (const char* text :
+       {"--- \nrules: []\n...\nrules: []\n", "# c\nrules: []\n--- #x\nrules: []\n",
+        "%YAML 1.2\n---\nrules: []\n---\nrules: []\n"}) {
+    s3fault::faults::error_list errors;
+    read_rule_text(text, "two.yaml", errors);
+    EXPECT_EQ(errors,
+              s3fault::faults::error_list{
+                  "two.yaml: holds 2 YAML documents; put every rule in one \"rules\" list"})
+        << text;
+  }
+  s3fault::faults::error_list errors;
+  const auto one = read_rule_text("%YAML 1.2\n--- # only one\nrules:\n  - actions: reset\n...\n",
+                                  "one.yaml", errors);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_EQ(one.entries.size(), 1u);
+}
+
 TEST(rule_file, a_file_with_a_nul_byte_is_refused_with_its_place) {
   s3fault::faults::error_list errors;
   read_rule_text(std::string("rules:\n  - actions: \"reset\0\"\n", 29), "bad.yaml", errors);
