@@ -259,6 +259,48 @@ void read_query(const json& value, match_spec& match, json& normalized, error_li
   }
 }
 
+/// Why a header regex is refused before std::regex sees it, or empty. libstdc++ builds one
+/// state per repetition and its number parsing overflows on long numbers (found by
+/// fuzz_fault_spec: UBSan, signed overflow on the back-reference `\2222222222222222222`), so
+/// counts, back-references and the length are bounded.
+std::string regex_limit_problem(std::string_view pattern) {
+  constexpr std::size_t max_length = 256;
+  constexpr unsigned long max_count = 100;
+  if (pattern.size() > max_length) {
+    return "longer than " + std::to_string(max_length) + " characters";
+  }
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      // An escaped character (`\{` included) is literal; `\N` is a back-reference, whose number
+      // overflows the same way.
+      const std::size_t end =
+          std::min(pattern.find_first_not_of("0123456789", i + 1), pattern.size());
+      if (end - (i + 1) > 2) {
+        return "a back-reference number above 99";
+      }
+      i = std::max(i + 1, end - 1);
+      continue;
+    }
+    if (pattern[i] != '{') {
+      continue;
+    }
+    // {n}, {n,} or {n,m}: each count at most max_count.
+    std::size_t j = i + 1;
+    for (int count = 0; count < 2; ++count) {
+      const std::size_t end = std::min(pattern.find_first_not_of("0123456789", j), pattern.size());
+      const std::string_view digits = pattern.substr(j, end - j);
+      if (digits.size() > 3 || (!digits.empty() && std::stoul(std::string(digits)) > max_count)) {
+        return "a repetition count above " + std::to_string(max_count);
+      }
+      if (end == pattern.size() || pattern[end] != ',') {
+        break;
+      }
+      j = end + 1;
+    }
+  }
+  return {};
+}
+
 /// Header conditions: {"x-amz-checksum-mode": "enabled", "range": "*"} or
 /// ["range", "x-amz-checksum-mode~^enabled$"]; patterns are regexes searched in the value.
 void read_headers(const json& value, match_spec& match, json& normalized, error_list& errors) {
@@ -278,6 +320,10 @@ void read_headers(const json& value, match_spec& match, json& normalized, error_
       pattern.clear();
     }
     header_condition condition{name, pattern, nullptr};
+    if (const auto limit = regex_limit_problem(pattern); !limit.empty()) {
+      fail(errors, where, "regex '" + pattern + "' refused: " + limit);
+      return;
+    }
     if (!pattern.empty()) {
       try {
         condition.regex =

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import tempfile
 import unittest
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -66,6 +67,17 @@ class FuzzFindingsTest(unittest.TestCase):
         with urllib.request.urlopen(admin + "/rules/both", timeout=10) as response:
             rule = json.loads(response.read())
         self.assertEqual(rule["definition"]["match"]["status"], ["5xx", 503])
+        self.assertTrue(proxy.alive())
+
+    def test_a_regex_with_a_huge_back_reference_is_refused(self):
+        # fuzz_fault_spec: libstdc++'s regex compiler overflowed on `\2222222222222222222`.
+        proxy, admin = self.start_proxy()
+        request = urllib.request.Request(admin + "/rules", method="POST", data=json.dumps(
+            {"fault": "reset header='etag~(a)\\2222222222222222222'"}).encode())
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        self.assertEqual(refused.exception.code, 400)
+        self.assertIn("a back-reference number above 99", refused.exception.read().decode())
         self.assertTrue(proxy.alive())
 
     def test_a_rules_file_with_a_nul_byte_is_refused_at_once(self):

@@ -250,6 +250,19 @@ std::vector<bad_case> bad_cases() {
        R"({"match": {"headers": ["etag~[a"]}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.headers.etag: invalid regex '[a': unexpected character within "
         "'[...]'"}},
+      // Found by fuzz_fault_spec: libstdc++'s regex compiler overflowed on this count.
+      {"huge repetition count",
+       R"({"match": {"headers": {"etag": "a{2222222222222222222}"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex 'a{2222222222222222222}' refused: a "
+        "repetition count above 100"}},
+      {"huge back-reference",
+       R"({"match": {"headers": {"etag": "(a)\\2222222222222222222"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex '(a)\\2222222222222222222' refused: a "
+        "back-reference number above 99"}},
+      {"repetition count above 100",
+       R"({"match": {"headers": ["etag~x{2,101}"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex 'x{2,101}' refused: a repetition count "
+        "above 100"}},
       {"header name",
        R"({"match": {"headers": {"bad header": "*"}}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.headers: 'bad header' is not a header name"}},
@@ -422,6 +435,15 @@ TEST(rule_values, a_header_without_pattern_has_no_regex) {
   ASSERT_EQ(build.rules[0].match.headers.size(), 1u);
   EXPECT_EQ(build.rules[0].match.headers[0].regex, nullptr);
   EXPECT_EQ(build.rules[0].match.headers[0].pattern, "");
+}
+
+TEST(rule_values, counts_up_to_100_and_escaped_braces_are_fine) {
+  const auto build =
+      build_one(R"({"match": {"headers": {"etag": "^a{1,100}\\{9999}$", "range": "x{3}"}},)"
+                R"( "actions": ["reset"]})");
+  ASSERT_TRUE(build.ok()) << build.errors.front();
+  ASSERT_EQ(build.rules[0].match.headers.size(), 2u);
+  EXPECT_NE(build.rules[0].match.headers[0].regex, nullptr);
 }
 
 TEST(rule_document, seed_and_rules) {
