@@ -1,5 +1,6 @@
 #include "faults/config/presets.hpp"
 
+#include "faults/action_registry.hpp"
 #include "faults/config/fault_spec.hpp"
 
 #include <algorithm>
@@ -9,15 +10,6 @@ namespace s3fault::faults::config {
 namespace {
 
 using nlohmann::json;
-
-std::string join_names(const std::vector<std::string_view>& names) {
-  std::string text;
-  for (const auto name : names) {
-    text += text.empty() ? "" : ", ";
-    text += name;
-  }
-  return text;
-}
 
 /// A value as a spec token: as is when it has no blanks or quotes, else double-quoted.
 std::string spec_value(std::string_view value) {

@@ -70,6 +70,36 @@ MIB = 1024 * 1024
 SANITIZED = os.environ.get("S3FAULT_SANITIZED") == "1"
 
 
+def descriptor_targets(pid: int) -> list[str]:
+    """What each open descriptor of `pid` points at ("socket:[N]", "pipe:[N]", a path)."""
+    targets = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except FileNotFoundError:
+            pass  # closed while listed
+    return targets
+
+
+def resident_mib(pid: int) -> float:
+    """VmRSS of `pid` in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def timed_threads(target, count: int) -> float:
+    """Runs `target` on `count` threads at once; returns the seconds until all have ended."""
+    threads = [threading.Thread(target=target) for _ in range(count)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.monotonic() - started
+
+
 def assert_memory_settled(test: unittest.TestCase, before_mib: float, after_mib: float,
                           limit_mib: float, what: str = "resident memory grew") -> None:
     """Asserts resident memory grew by less than `limit_mib`, except in the sanitizer build."""

@@ -16,7 +16,6 @@ import socket
 import threading
 import time
 import unittest
-from pathlib import Path
 
 import harness
 
@@ -25,14 +24,7 @@ DEADLINE = 10.0
 
 
 def open_descriptors(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def resident_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+    return len(harness.descriptor_targets(pid))
 
 
 def hostile_requests(key_path: str):
@@ -152,13 +144,7 @@ class HostileClientsTest(unittest.TestCase):
                         with lock:
                             problems.append(problem)
 
-            workers = [threading.Thread(target=hostile_worker) for _ in range(8)]
-            started = time.monotonic()
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join()
-            return time.monotonic() - started
+            return harness.timed_threads(hostile_worker, 8)
 
         def settled_descriptors(target: int) -> int:
             # Connections the hostile clients left are closed by the proxy's deadlines (2 s head).
@@ -172,7 +158,7 @@ class HostileClientsTest(unittest.TestCase):
         hostile_batch(1000)  # warm-up: caches reach their working size
         time.sleep(3)
         fds_before = settled_descriptors(0)
-        rss_before = resident_mib(proxy.pid)
+        rss_before = harness.resident_mib(proxy.pid)
         hostile_seconds = hostile_batch(HOSTILE_EXCHANGES)
         stop.set()
         good.join()
@@ -184,7 +170,7 @@ class HostileClientsTest(unittest.TestCase):
         self.assertTrue(all(good_reads), "the good client read wrong bytes")
         time.sleep(3)
         fds_after = settled_descriptors(fds_before)
-        rss_after = resident_mib(proxy.pid)
+        rss_after = harness.resident_mib(proxy.pid)
         print(f"\n{HOSTILE_EXCHANGES} hostile exchanges after 1000 to warm up in {hostile_seconds:.1f} s "
               f"({', '.join(f'{k} {v}' for k, v in counts.items())}); good client: "
               f"{len(good_reads)} verified reads; descriptors {fds_before} -> {fds_after}; "

@@ -29,7 +29,6 @@ import dataclasses
 import fcntl
 import hashlib
 import http.client
-import os
 import random
 import select
 import socket
@@ -39,7 +38,6 @@ import threading
 import time
 import unittest
 import xml.etree.ElementTree as ElementTree
-from pathlib import Path
 from typing import Callable, Optional
 
 import harness
@@ -85,28 +83,11 @@ GOOD_OBJECTS = {
 
 def open_descriptors(pid: int) -> int:
     """The process's open descriptors, pipes apart (see pipe_descriptors)."""
-    return sum(1 for target in descriptor_targets(pid) if not target.startswith("pipe:"))
+    return sum(1 for target in harness.descriptor_targets(pid) if not target.startswith("pipe:"))
 
 
 def pipe_descriptors(pid: int) -> int:
-    return sum(1 for target in descriptor_targets(pid) if target.startswith("pipe:"))
-
-
-def descriptor_targets(pid: int) -> list[str]:
-    targets = []
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
-        except FileNotFoundError:
-            pass  # closed while listed
-    return targets
-
-
-def resident_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+    return sum(1 for target in harness.descriptor_targets(pid) if target.startswith("pipe:"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,13 +565,7 @@ class HostileTraffic:
                     if problem:
                         self.problems.append(problem)
 
-        clients = [threading.Thread(target=hostile_client) for _ in range(threads)]
-        started = time.monotonic()
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join()
-        return time.monotonic() - started
+        return harness.timed_threads(hostile_client, threads)
 
 
 class GoodClient:
@@ -717,7 +692,7 @@ class HostileStoresTest(unittest.TestCase):
         good.start()
         traffic.run(plan[:WARM_UP_EXCHANGES], HOSTILE_THREADS)  # caches reach their working size
         fds_before = settled_descriptors(proxy.pid)
-        rss_before = resident_mib(proxy.pid)
+        rss_before = harness.resident_mib(proxy.pid)
         hostile_seconds = traffic.run(plan[WARM_UP_EXCHANGES:], HOSTILE_THREADS)
         good.finish()
 
@@ -739,7 +714,7 @@ class HostileStoresTest(unittest.TestCase):
                              "the proxy held a stalled store connection past its deadline")
         fds_after = settled_descriptors(proxy.pid, fds_before)
         pipes_after = pipe_descriptors(proxy.pid)
-        rss_after = resident_mib(proxy.pid)
+        rss_after = harness.resident_mib(proxy.pid)
         counts = ", ".join(f"{case.name} {traffic.counts[case.name]}" for case in STORE_CASES)
         print(f"\n{HOSTILE_EXCHANGES} hostile store exchanges after {WARM_UP_EXCHANGES} to warm "
               f"up in {hostile_seconds:.1f} s ({counts}); slowest: stalled "

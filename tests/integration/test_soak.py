@@ -37,7 +37,6 @@ import threading
 import time
 import unittest
 import urllib.request
-from pathlib import Path
 from typing import Callable, Optional
 
 import harness
@@ -409,22 +408,10 @@ class Descriptors:
 
 
 def proxy_descriptors(pid: int) -> Descriptors:
-    targets = []
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
-        except FileNotFoundError:
-            pass  # closed meanwhile
+    targets = harness.descriptor_targets(pid)
     sockets = sum(t.startswith("socket:") for t in targets)
     pipes = sum(t.startswith("pipe:") for t in targets)
     return Descriptors(sockets, pipes, len(targets) - sockets - pipes)
-
-
-def proxy_resident_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 # --------------------------------------------------------------------------------------------
@@ -770,7 +757,7 @@ class SoakTest(unittest.TestCase):
         while count != previous and time.monotonic() < deadline:
             time.sleep(0.3)  # until the proxy has closed the sessions of those connections
             count, previous = proxy_descriptors(pid), count
-        return count, proxy_resident_mib(pid)
+        return count, harness.resident_mib(pid)
 
     def report(self, upload_seconds: float, phases, descriptors, resident) -> None:
         objects = self.all_objects
