@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -34,6 +35,30 @@ std::string endpoint_text(const tcp::endpoint& endpoint) {
 auto use_ec(error_code& ec) {
   return asio::redirect_error(asio::use_awaitable, ec);
 }
+
+/// An io_context whose queued work can be destroyed while the caller's per-worker state still
+/// exists. After a drain timeout the connections still in flight are suspended coroutines held
+/// by the context; destroying them in ~io_context would run their destructors after the state
+/// they refer to (the proxy's workers) is gone.
+class worker_context : public asio::io_context {
+public:
+  worker_context() : asio::io_context(1) {} // one thread per context: no locks in the caller
+  /// Destroys every pending handler (and so every suspended session) now; call when no thread
+  /// runs the context.
+  void discard_pending_work() { shutdown(); }
+};
+
+/// Counts the sessions alive, so the drain can say how many it had to cut.
+class session_count_guard {
+public:
+  explicit session_count_guard(std::atomic<std::size_t>& count) : count_(count) { ++count_; }
+  ~session_count_guard() { --count_; }
+  session_count_guard(const session_count_guard&) = delete;
+  session_count_guard& operator=(const session_count_guard&) = delete;
+
+private:
+  std::atomic<std::size_t>& count_;
+};
 
 } // namespace
 
@@ -59,7 +84,7 @@ struct server_runtime::impl {
   server_hooks hooks;
   std::shared_ptr<spdlog::logger> logger;
   // Destroyed last, after the acceptor and the work guards that refer to them.
-  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<std::unique_ptr<worker_context>> contexts;
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
   std::optional<tcp::acceptor> acceptor;
   tcp::endpoint bound;
@@ -68,6 +93,7 @@ struct server_runtime::impl {
   std::condition_variable changed;
   bool stop_requested = false;
   unsigned workers_finished = 0;
+  std::atomic<std::size_t> sessions_alive{0};
 
   asio::awaitable<void> accept_connections();
   void start_session(std::size_t worker_index, tcp::socket socket, std::string peer);
@@ -85,7 +111,7 @@ server_runtime::server_runtime(server_runtime_options options, server_hooks hook
                                : std::max(1u, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < threads; ++i) {
     // One thread per io_context: what runs on a worker needs no lock.
-    impl_->contexts.push_back(std::make_unique<asio::io_context>(1));
+    impl_->contexts.push_back(std::make_unique<worker_context>());
     impl_->keep_running.push_back(asio::make_work_guard(*impl_->contexts.back()));
   }
 }
@@ -157,6 +183,7 @@ void server_runtime::impl::start_session(std::size_t worker_index, tcp::socket s
       *contexts[worker_index],
       [this, worker_index, socket = std::move(socket),
        peer = std::move(peer)]() mutable -> asio::awaitable<void> {
+        const session_count_guard counted(sessions_alive);
         co_await hooks.start_session(worker_index, std::move(socket), std::move(peer));
       },
       [logger = logger](std::exception_ptr failure) {
@@ -209,13 +236,25 @@ void server_runtime::run() {
   });
   lock.unlock();
   if (!drained) {
-    self.logger->warn("drain timeout reached: closing the remaining connections");
     for (auto& context : self.contexts) {
       context->stop();
     }
   }
   for (auto& thread : threads) {
     thread.join();
+  }
+  // The sessions still alive are suspended in their contexts: destroyed here, on this thread,
+  // while the caller's worker state they refer to is alive (run() returns before it goes).
+  const std::size_t cut = self.sessions_alive.load();
+  for (auto& context : self.contexts) {
+    context->discard_pending_work();
+  }
+  if (drained) {
+    self.logger->info("drain done: 0 {} cut, every connection ended in time",
+                      self.options.in_flight);
+  } else {
+    self.logger->warn("drain timeout of {} ms reached: {} {} cut, their connections closed",
+                      self.options.drain_timeout.count(), cut, self.options.in_flight);
   }
 }
 
