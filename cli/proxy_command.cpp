@@ -4,6 +4,7 @@
 #include "cli/logging.hpp"
 #include "cli/serve_until_stopped.hpp"
 #include "faults/action_registry.hpp"
+#include "faults/actions/action_params.hpp"
 #include "faults/config/build_rules.hpp"
 #include "faults/config/presets.hpp"
 #include "metrics/metrics_report.hpp"
@@ -40,6 +41,7 @@ struct proxy_options {
               upstream_timeout = "300s", io_timeout = "60s", upstream_idle_timeout = "30s",
               drain_timeout = "30s";
   std::uint32_t max_header_bytes = 64 * 1024;
+  std::string server_header = "AmazonS3";
   std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
   std::optional<std::uint64_t> seed;
   std::string admin;       // HOST:PORT of the admin API; empty: none
@@ -112,6 +114,10 @@ proxy::proxy_config to_config(const proxy_options& o) {
   config.upstream_idle_timeout = *parse_duration(o.upstream_idle_timeout);
   config.drain_timeout = *parse_duration(o.drain_timeout);
   config.max_header_bytes = o.max_header_bytes;
+  config.server_header = o.server_header;
+  if (!faults::actions::is_header_value(o.server_header)) {
+    throw std::invalid_argument("--server-header: must be text without control characters");
+  }
   config.s3_domains = o.s3_domains;
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     throw std::invalid_argument("--tls-cert and --tls-key go together");
@@ -178,6 +184,11 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                "Drop pooled store connections unused this long");
   add_duration(*command, "--drain-timeout", options->drain_timeout,
                "On SIGINT/SIGTERM, wait this long for exchanges in flight");
+  command
+      ->add_option("--server-header", options->server_header,
+                   "Server field of the answers the proxy makes itself (fault and gateway "
+                   "errors); empty: none")
+      ->capture_default_str();
   command
       ->add_option("--max-header-bytes", options->max_header_bytes,
                    "Largest request or response head accepted")

@@ -7,8 +7,14 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include <boost/asio/steady_timer.hpp>
+
+#include <linux/sockios.h>
 #include <openssl/ssl.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+
+#include <algorithm>
 
 namespace s3fault::proxy {
 namespace beast = boost::beast;
@@ -17,6 +23,32 @@ void byte_stream::reset() {
   error_code ignored;
   socket().set_option(asio::socket_base::linger(true, 0), ignored);
   close();
+}
+
+asio::awaitable<std::size_t> byte_stream::wait_until_delivered(clock::duration limit) {
+  const auto deadline = clock::now() + limit;
+  asio::steady_timer poll(co_await asio::this_coro::executor);
+  // The queue drains as fast as the peer reads: poll often at first, then back off.
+  auto interval = std::chrono::microseconds(200);
+  for (;;) {
+    int queued = 0;
+    if (!socket().is_open() || ::ioctl(socket().native_handle(), SIOCOUTQ, &queued) != 0) {
+      co_return 0; // nothing left to deliver on a closed socket
+    }
+    if (queued <= 0 || clock::now() >= deadline) {
+      co_return static_cast<std::size_t>(std::max(queued, 0));
+    }
+    poll.expires_after(interval);
+    error_code ignored;
+    co_await poll.async_wait(use_ec(ignored));
+    interval = std::min<std::chrono::microseconds>(interval * 2, std::chrono::milliseconds(20));
+  }
+}
+
+void byte_stream::note_result(const error_code& ec) {
+  if (ec == beast::error::timeout) {
+    deadline_expired_ = true;
+  }
 }
 
 bool byte_stream::looks_reusable() {
@@ -40,10 +72,13 @@ public:
   void expires_never() override { stream_.expires_never(); }
 
   asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, error_code& ec) override {
-    co_return co_await stream_.async_read_some(buffer, use_ec(ec));
+    const std::size_t n = co_await stream_.async_read_some(buffer, use_ec(ec));
+    note_result(ec);
+    co_return n;
   }
   asio::awaitable<void> write_all(asio::const_buffer buffer, error_code& ec) override {
     co_await asio::async_write(stream_, buffer, use_ec(ec));
+    note_result(ec);
   }
   asio::awaitable<void> shutdown_send() override {
     error_code ignored;
@@ -75,6 +110,7 @@ public:
 
   asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, error_code& ec) override {
     const std::size_t n = co_await stream_.async_read_some(buffer, use_ec(ec));
+    note_result(ec);
     // A peer that closes without close_notify is common (and harmless: HTTP framing tells
     // whether the message was complete), so it reads as an ordinary EOF.
     if (ec == asio::ssl::error::stream_truncated) {
@@ -84,6 +120,7 @@ public:
   }
   asio::awaitable<void> write_all(asio::const_buffer buffer, error_code& ec) override {
     co_await asio::async_write(stream_, buffer, use_ec(ec));
+    note_result(ec);
   }
   asio::awaitable<void> shutdown_send() override {
     error_code ignored;

@@ -29,8 +29,12 @@ public:
 
   /// Closes at once; pending operations complete with operation_aborted.
   virtual void close() = 0;
-  /// Closes with a TCP RST instead of FIN (SO_LINGER 0).
+  /// Closes with a TCP RST instead of FIN (SO_LINGER 0). The kernel drops whatever is still in
+  /// the send queue: call wait_until_delivered first when the peer must get every byte written.
   void reset();
+  /// Waits, for at most `limit`, until the peer has acknowledged every byte written so far (the
+  /// socket's send queue, SIOCOUTQ, is empty). Returns the bytes still unacknowledged then.
+  asio::awaitable<std::size_t> wait_until_delivered(clock::duration limit);
 
   /// The TCP socket underneath, for socket options and liveness checks.
   virtual tcp::socket& socket() = 0;
@@ -42,6 +46,17 @@ public:
 
   /// True when an idle connection can be reused: no EOF, no unexpected bytes waiting.
   bool looks_reusable();
+
+  /// True once a read or write ran into its deadline (which closes the stream): the peer went
+  /// silent or stopped reading. Another operation cut short by that close does not know why.
+  bool deadline_expired() const { return deadline_expired_; }
+
+protected:
+  /// Called by implementations with the result of every read and write.
+  void note_result(const error_code& ec);
+
+private:
+  bool deadline_expired_ = false;
 };
 
 /// Wraps an accepted or connected TCP socket.

@@ -2,12 +2,9 @@
 
 #include "faults/s3_error_body.hpp"
 #include "proxy/body_relay.hpp"
-#include "proxy/completion_event.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
@@ -18,9 +15,6 @@
 namespace s3fault::proxy {
 namespace {
 
-// A request with `Expect: 100-continue` waits this long for the store's 100 before its body is
-// sent anyway, as curl and botocore do.
-constexpr auto continue_wait = std::chrono::seconds(1);
 // When the store answers before the request body has all arrived, the client gets this long to
 // finish sending it before the connection is closed under it.
 constexpr auto linger_timeout = std::chrono::seconds(5);
@@ -45,17 +39,6 @@ std::string_view path_of(std::string_view target) {
 }
 
 } // namespace
-
-/// State shared by an exchange and the coroutine that relays its request body, so that the
-/// store's response can be read while the body is still being sent (100-continue, early errors).
-struct client_session::request_pump {
-  explicit request_pump(const asio::any_io_executor& executor) : go(executor), finished(executor) {}
-  completion_event go;       // the store sent 100 Continue, or the exchange gave up waiting
-  completion_event finished; // the pump coroutine has returned
-  bool started_reading = false;
-  bool abort = false;
-  relay_outcome outcome;
-};
 
 client_session::client_session(worker& owner, std::unique_ptr<byte_stream> client, std::string peer)
     : owner_(owner), client_(std::move(client)), peer_(std::move(peer)) {
@@ -213,215 +196,285 @@ client_session::apply_before_store(const faults::before_store_effect& effect,
   }
   if (effect.respond) {
     const bool has_body = request_framing.has_body();
-    const std::string out = serialize_local_response(*effect.respond, head_request, has_body);
-    error_code ec;
-    client_->expires_after(owner_.config.io_timeout);
-    co_await client_->write_all(asio::buffer(out), ec);
-    record.status = effect.respond->status;
-    record.response_bytes = head_request ? 0 : effect.respond->body.size();
-    record.outcome = "fault: answered by the proxy";
-    if (has_body && !ec) {
+    const bool sent = co_await send_local_response(*effect.respond, head_request, has_body, record);
+    if (sent) {
+      record.outcome = "fault: answered by the proxy";
+    }
+    if (has_body && sent) {
       co_await discard_unread_body(request_framing);
     }
-    co_return !has_body && !ec;
+    co_return !has_body && sent;
   }
   co_return std::nullopt;
 }
+
+/// Everything one exchange with the store holds while its phases run.
+struct client_session::exchange {
+  request_parser& request;
+  body_framing request_framing;
+  fault_context& faults;
+  exchange_record& record;
+  bool head_request = false;
+  std::string_view resource; // the target's path, for error bodies
+  clock::time_point started;
+  std::unique_ptr<upstream_connection> upstream{};
+  /// The request body's relay, when there is one; end_exchange always awaits its end.
+  std::unique_ptr<request_upload> upload{};
+  std::optional<response_parser> response{}; // the store's final head
+  body_framing response_framing{};           // the store's body, as the store sent it
+  std::vector<std::unique_ptr<faults::body_filter>>* response_filters = nullptr;
+  bool close_client = false; // the answer tells the client the connection closes after it
+};
+
+/// How an exchange left its two connections.
+struct client_session::exchange_end {
+  enum class client_side {
+    answered,             // the client got a whole answer; exchange::close_client says the rest
+    close,                // cut now with a FIN: a short body the client must notice
+    reset,                // cut now with an RST
+    reset_when_delivered, // an RST once every byte written has arrived (reset-after N)
+  };
+  client_side client = client_side::answered;
+  bool store_in_step = false; // the store's response was read to its end: it may be pooled
+
+  static exchange_end answered(bool store_in_step) {
+    return {client_side::answered, store_in_step};
+  }
+  static exchange_end cut(client_side how) { return {how, false}; }
+};
+
+/// What reading the store's final response head gave.
+struct client_session::final_head_read {
+  head_read head;
+  bool too_many_interim = false;
+  error_code client_write_error; // passing an interim response on failed
+};
 
 asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
                                                      body_framing request_framing,
                                                      fault_context& faults,
                                                      exchange_record& record) {
-  const auto& config = owner_.config;
-  const auto started = clock::now();
-  const auto executor = co_await asio::this_coro::executor;
   const bool head_request = request.get().method() == http::verb::head;
-  const std::string_view resource = path_of(record.target);
-  const bool has_body = request_framing.has_body();
   if (faults.decision) {
     if (auto ended = co_await apply_before_store(faults.decision->before, request_framing,
                                                  head_request, record)) {
       co_return *ended;
     }
   }
-  const std::string request_head = serialize_request_head(request);
-  const bool wait_for_continue = has_body && expects_continue(request);
-  auto* request_filters = faults.decision && !faults.decision->request_filters.empty()
-                              ? &faults.decision->request_filters
-                              : nullptr;
+  exchange ex{.request = request,
+              .request_framing = request_framing,
+              .faults = faults,
+              .record = record,
+              .head_request = head_request,
+              .resource = path_of(record.target),
+              .started = clock::now()};
+  auto end = co_await send_request(ex);
+  if (!end) {
+    end = co_await apply_response_faults(ex);
+  }
+  if (!end) {
+    end = co_await relay_response(ex);
+  }
+  co_return co_await end_exchange(ex, *end);
+}
 
-  std::unique_ptr<upstream_connection> upstream;
-  std::unique_ptr<request_pump> pump;
-  std::optional<response_parser> response;
-  head_read response_head;
-  bool too_many_interim = false;
-
-  // Waits for the body pump to end; true when the client's request body was read to its end,
-  // so the client connection is still in step and may carry another request.
-  auto settle_pump = [&]() -> asio::awaitable<bool> {
-    if (!pump) {
-      co_return true;
-    }
-    if (!pump->started_reading) {
-      pump->abort = true;
-      pump->go.set();
-    }
-    if (!co_await pump->finished.wait_for(linger_timeout)) {
-      client_->close();
-      co_await pump->finished.wait();
-    }
-    record.request_bytes = pump->outcome.bytes;
-    co_return pump->started_reading && pump->outcome.reached_end;
-  };
-  // Ends an exchange that cannot continue: both connections closed, the pump awaited.
-  auto abandon = [&](bool reset_client) -> asio::awaitable<bool> {
-    if (upstream) {
-      upstream->stream->close();
-    }
-    if (reset_client) {
-      client_->reset();
-    } else {
-      client_->close();
-    }
-    co_await settle_pump();
-    co_return false;
-  };
-  auto store_error = [&](std::string_view what, const error_code& ec) {
-    return fmt::format("s3fault: the store at {} {}: {}", config.upstream.authority(), what,
-                       ec.message());
-  };
-
+asio::awaitable<std::optional<client_session::exchange_end>>
+client_session::send_request(exchange& ex) {
+  const auto& config = owner_.config;
+  const bool has_body = ex.request_framing.has_body();
+  const std::string request_head = serialize_request_head(ex.request);
   for (int attempt = 0;; ++attempt) {
-    upstream = attempt == 0 ? owner_.pool.take_idle() : nullptr;
-    record.upstream_used = true;
-    record.upstream_reused = upstream != nullptr;
+    ex.upstream = attempt == 0 ? owner_.pool.take_idle() : nullptr;
+    ex.record.upstream_used = true;
+    ex.record.upstream_reused = ex.upstream != nullptr;
     error_code ec;
-    if (!upstream) {
-      upstream = co_await owner_.pool.connect(ec);
-      if (!upstream) {
-        const bool timeout = is_timeout(ec);
-        record.outcome = "upstream connect failed: " + ec.message();
-        co_await send_local_error(timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
-                                  store_error("cannot be reached", ec), resource, head_request,
-                                  has_body, record);
-        if (has_body) {
-          co_await discard_unread_body(request_framing);
-        }
-        co_return !has_body;
+    if (!ex.upstream) {
+      ex.upstream = co_await owner_.pool.connect(ec);
+      if (!ex.upstream) {
+        ex.record.outcome = "upstream connect failed: " + ec.message();
+        co_return co_await refuse_unsent(ex, is_timeout(ec), "cannot be reached", ec);
       }
     }
-    upstream->stream->expires_after(config.io_timeout);
-    co_await upstream->stream->write_all(asio::buffer(request_head), ec);
+    ex.upstream->stream->expires_after(config.io_timeout);
+    co_await ex.upstream->stream->write_all(asio::buffer(request_head), ec);
     if (ec) {
-      upstream->stream->close();
-      if (record.upstream_reused) {
+      ex.upstream->stream->close();
+      if (ex.record.upstream_reused) {
         continue; // a pooled connection the store had already closed: use a fresh one
       }
-      record.outcome = "upstream write failed: " + ec.message();
-      co_await send_local_error(502, "BadGateway", store_error("closed the connection", ec),
-                                resource, head_request, has_body, record);
-      if (has_body) {
-        co_await discard_unread_body(request_framing);
-      }
-      co_return !has_body;
+      ex.record.outcome = "upstream write failed: " + ec.message();
+      co_return co_await refuse_unsent(ex, false, "closed the connection", ec);
     }
     if (has_body) {
-      pump = std::make_unique<request_pump>(executor);
-      asio::co_spawn(
-          executor,
-          pump_request_body(*pump, *upstream, request_framing, wait_for_continue, request_filters),
-          asio::detached);
+      start_upload(ex, co_await asio::this_coro::executor);
     }
-    // Read the response head; interim 1xx responses are passed on as they come.
-    int interim_responses = 0;
-    for (;;) {
-      response.emplace();
-      configure_head_parser(*response, config.max_header_bytes);
-      response->skip(head_request);
-      response_head = co_await read_head(*upstream->stream, upstream->buffer, *response,
-                                         {config.upstream_timeout, config.header_timeout});
-      const unsigned status = response_head.ec ? 0 : response->get().result_int();
-      if (status / 100 != 1 || status == 101) {
-        break;
-      }
-      if (++interim_responses > max_interim_responses) {
-        too_many_interim = true;
-        break;
-      }
-      if (status == 100 && pump) {
-        pump->go.set();
-      }
-      const std::string interim = serialize_response_head(*response, false);
-      client_->expires_after(config.io_timeout);
-      co_await client_->write_all(asio::buffer(interim), ec);
-      if (ec) {
-        record.outcome = "client went away: " + ec.message();
-        co_return co_await abandon(false);
-      }
+    const final_head_read read = co_await read_final_head(ex);
+    if (ex.upload) {
+      ex.upload->response_head_arrived();
     }
     // A pooled connection the store had closed fails at once (EOF, reset) without a response
     // byte: most likely the store closed it before the request came, so it is sent again. A
     // timeout says nothing of the kind: the store has the request and may be acting on it.
-    const bool retry_is_safe = !response_head.got_bytes && !is_timeout(response_head.ec) &&
-                               record.upstream_reused && (!pump || !pump->started_reading);
-    if (response_head.ec && retry_is_safe) {
-      upstream->stream->close();
-      co_await settle_pump();
-      pump.reset();
-      continue;
+    const bool retry_is_safe = read.head.ec && !read.head.got_bytes && !is_timeout(read.head.ec) &&
+                               ex.record.upstream_reused &&
+                               (!ex.upload || !ex.upload->started_reading());
+    if (!retry_is_safe) {
+      ex.record.ttfb_ms = ms_between(ex.started, clock::now());
+      co_return co_await check_store_answer(ex, read);
     }
-    break;
+    ex.upstream->stream->close();
+    if (ex.upload) {
+      co_await ex.upload->finish(linger_timeout);
+      ex.upload.reset();
+    }
   }
-  record.ttfb_ms = ms_between(started, clock::now());
+}
 
-  if (too_many_interim) {
-    upstream->stream->close();
-    record.outcome = "the store sent too many interim responses";
+void client_session::start_upload(exchange& ex, const asio::any_io_executor& executor) {
+  auto* filters = ex.faults.decision && !ex.faults.decision->request_filters.empty()
+                      ? &ex.faults.decision->request_filters
+                      : nullptr;
+  ex.upload = std::make_unique<request_upload>(
+      owner_, executor,
+      request_upload::settings{.client = *client_,
+                               .client_buffer = client_buffer_,
+                               .store = *ex.upstream,
+                               .framing = ex.request_framing,
+                               .wait_for_continue = expects_continue(ex.request),
+                               .filters = filters});
+  ex.upload->start();
+}
+
+asio::awaitable<std::optional<client_session::exchange_end>>
+client_session::refuse_unsent(exchange& ex, bool timeout, std::string_view what,
+                              const error_code& ec) {
+  // The store never saw this request: the client gets an error, and a body it is still
+  // sending is read and dropped so it can read that error.
+  const bool has_body = ex.request_framing.has_body();
+  co_await send_local_error(timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
+                            store_error(what, ec), ex.resource, ex.head_request, has_body,
+                            ex.record);
+  if (has_body) {
+    co_await discard_unread_body(ex.request_framing);
+  }
+  ex.close_client = has_body;
+  co_return exchange_end::answered(false);
+}
+
+std::string client_session::store_error(std::string_view what, const error_code& ec) const {
+  return fmt::format("s3fault: the store at {} {}: {}", owner_.config.upstream.authority(), what,
+                     ec.message());
+}
+
+asio::awaitable<client_session::final_head_read> client_session::read_final_head(exchange& ex) {
+  const auto& config = owner_.config;
+  final_head_read read;
+  // While a body goes up, the upload bounds the wait: from its last byte, not from the head.
+  const head_deadlines deadlines{ex.upload ? no_first_byte_deadline : config.upstream_timeout,
+                                 config.header_timeout};
+  for (int interim = 0;; ++interim) {
+    ex.response.emplace();
+    configure_head_parser(*ex.response, config.max_header_bytes);
+    ex.response->skip(ex.head_request);
+    read.head =
+        co_await read_head(*ex.upstream->stream, ex.upstream->buffer, *ex.response, deadlines);
+    const unsigned status = read.head.ec ? 0 : ex.response->get().result_int();
+    if (status / 100 != 1 || status == 101) {
+      co_return read;
+    }
+    if (interim == max_interim_responses) {
+      read.too_many_interim = true;
+      co_return read;
+    }
+    if (status == 100 && ex.upload) {
+      ex.upload->release_body();
+    }
+    // Interim responses are passed on as they come.
+    const std::string head = serialize_response_head(*ex.response, false);
+    client_->expires_after(config.io_timeout);
+    co_await client_->write_all(asio::buffer(head), read.client_write_error);
+    if (read.client_write_error) {
+      co_return read;
+    }
+  }
+}
+
+asio::awaitable<std::optional<client_session::exchange_end>>
+client_session::check_store_answer(exchange& ex, const final_head_read& read) {
+  if (read.client_write_error) {
+    ex.record.outcome = "client went away: " + read.client_write_error.message();
+    co_return exchange_end::cut(exchange_end::client_side::close);
+  }
+  if (read.too_many_interim) {
+    ex.upstream->stream->close();
+    ex.record.outcome = "the store sent too many interim responses";
     co_await send_local_error(502, "BadGateway",
                               fmt::format("s3fault: the store at {} sent more than {} interim "
                                           "(1xx) responses",
-                                          config.upstream.authority(), max_interim_responses),
-                              resource, head_request, true, record);
-    co_await settle_pump();
-    co_return false;
+                                          owner_.config.upstream.authority(),
+                                          max_interim_responses),
+                              ex.resource, ex.head_request, true, ex.record);
+    ex.close_client = true;
+    co_return exchange_end::answered(false);
   }
-
-  if (response_head.ec || response->get().result_int() == 101) {
-    const bool client_gone = pump && pump->finished.is_set() && pump->outcome.read_error;
-    if (client_gone) {
-      record.outcome = "client went away during the upload: " + pump->outcome.read_error.message();
-      co_return co_await abandon(false);
+  if (!read.head.ec && ex.response->get().result_int() != 101) {
+    co_return std::nullopt; // a final head: on to the response's faults
+  }
+  if (ex.upload && ex.upload->reset_by_fault()) {
+    // The upload's fault reset both connections: the client never got an HTTP answer.
+    ex.record.outcome =
+        fmt::format("fault: upload reset after {} bytes", ex.upload->outcome().bytes);
+    if (const auto left = ex.upload->unacknowledged_at_reset()) {
+      ex.record.outcome += fmt::format(" ({} still unacknowledged by the store when the wait "
+                                       "for them ran out)",
+                                       left);
     }
-    upstream->stream->close();
-    const bool timeout = is_timeout(response_head.ec);
-    const error_code cause =
-        response_head.ec ? response_head.ec : make_error_code(http::error::bad_version);
-    record.outcome = "no response from the store: " + cause.message();
-    co_await send_local_error(
-        timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
-        store_error(timeout ? "did not answer in time" : "failed before answering", cause),
-        resource, head_request, true, record);
-    // The pump drains what the client still sends (its writes now fail), so the client can read
-    // the error instead of meeting a reset; settle_pump bounds that wait.
-    co_await settle_pump();
-    co_return false;
+    co_return exchange_end::cut(exchange_end::client_side::reset);
   }
+  if (ex.upload && ex.upload->body_relayed() && ex.upload->outcome().read_error) {
+    ex.record.outcome =
+        "client went away during the upload: " + ex.upload->outcome().read_error.message();
+    co_return exchange_end::cut(exchange_end::client_side::close);
+  }
+  ex.upstream->stream->close();
+  // A store that stops reading the body is cut by the upload's write deadline, which closes or
+  // cancels the connection under the head's read (nothing else does while the body still
+  // moves): that too is a store out of time.
+  const bool cancelled_mid_body =
+      read.head.ec == asio::error::operation_aborted && ex.upload && !ex.upload->body_relayed();
+  const bool stopped_reading = ex.upload && !is_timeout(read.head.ec) &&
+                               (cancelled_mid_body || ex.upstream->stream->deadline_expired());
+  const bool timeout =
+      is_timeout(read.head.ec) || stopped_reading || (ex.upload && ex.upload->response_timed_out());
+  const error_code cause = timeout        ? make_error_code(asio::error::timed_out)
+                           : read.head.ec ? read.head.ec
+                                          : make_error_code(http::error::bad_version);
+  ex.record.outcome = "no response from the store: " + cause.message();
+  const std::string_view what = stopped_reading ? "stopped reading the request body"
+                                : timeout       ? "did not answer in time"
+                                                : "failed before answering";
+  co_await send_local_error(timeout ? 504 : 502, timeout ? "GatewayTimeout" : "BadGateway",
+                            store_error(what, cause), ex.resource, ex.head_request, true,
+                            ex.record);
+  // The upload drains what the client still sends (its writes to the store now fail), so the
+  // client can read the error instead of meeting a reset; end_exchange bounds that wait.
+  ex.close_client = true;
+  co_return exchange_end::answered(false);
+}
 
-  // The final response: head, then body.
-  if (pump && !pump->started_reading) {
-    // The store answered without asking for the body (e.g. an error after Expect).
-    pump->abort = true;
-    pump->go.set();
+asio::awaitable<std::optional<client_session::exchange_end>>
+client_session::apply_response_faults(exchange& ex) {
+  auto& head = ex.response->get();
+  if (ex.upload) {
+    ex.upload->skip_body_if_unsent(); // the store answered without asking for the body
   }
   // Framing as the store sent it: the relay follows the store's body even when a fault changes
   // what the client is told.
-  const body_framing framing = response_body_framing(*response, head_request);
-  std::vector<std::unique_ptr<faults::body_filter>>* response_filters = nullptr;
-  if (faults.decision) {
-    auto& decision = *faults.decision;
-    faults.rules->decide_on_status(decision, faults.request, response->get().result_int(),
-                                   clock::now());
-    response_head_fields head_fields(response->get());
+  ex.response_framing = response_body_framing(*ex.response, ex.head_request);
+  if (ex.faults.decision) {
+    auto& decision = *ex.faults.decision;
+    ex.faults.rules->decide_on_status(decision, ex.faults.request, head.result_int(), clock::now());
+    response_head_fields head_fields(head);
     for (const auto& action : decision.head_actions) {
       action->apply_to_head(head_fields);
     }
@@ -429,134 +482,175 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
       co_await sleep_for(decision.first_byte_delay);
     }
     if (decision.before.respond_after_store) {
-      // The store did the work; the client is told it failed. The store's body is read to its
-      // end and dropped, so both connections stay in step.
-      relay_outcome dropped;
-      dropped.reached_end = true;
-      if (framing.has_body()) {
-        auto scratch = owner_.buffers.take();
-        dropped = co_await relay_body(*upstream->stream, upstream->buffer, nullptr, framing,
-                                      scratch.span(), {config.io_timeout});
-      }
-      const bool in_step = co_await settle_pump();
-      const auto& answer = *decision.before.respond_after_store;
-      const bool close = !request.keep_alive() || owner_.draining || !in_step;
-      const std::string out = serialize_local_response(answer, head_request, close);
-      error_code ec;
-      client_->expires_after(config.io_timeout);
-      co_await client_->write_all(asio::buffer(out), ec);
-      record.outcome = fmt::format("fault: the store answered {}, the client was told {}",
-                                   response->get().result_int(), answer.status);
-      record.status = answer.status;
-      record.response_bytes = head_request ? 0 : answer.body.size();
-      if (dropped.complete() && response->keep_alive() &&
-          framing.how != body_framing::kind::until_close && (!pump || pump->outcome.complete())) {
-        owner_.pool.put_back(std::move(upstream));
-      } else {
-        upstream->stream->close();
-      }
-      co_return !ec && !close;
+      co_return co_await answer_instead_of_store(ex, *decision.before.respond_after_store);
     }
-    if (!decision.response_filters.empty() && framing.has_body()) {
-      response_filters = &decision.response_filters;
-      std::optional<std::uint64_t> declared;
-      if (framing.how == body_framing::kind::length) {
-        declared = framing.length;
-      }
-      for (auto& filter : decision.response_filters) {
-        if (auto announced = filter->announce_length(declared)) {
-          declared = announced;
-          announce_body_length(response->get(), *announced);
-        }
-      }
+    if (!decision.response_filters.empty() && ex.response_framing.has_body() &&
+        client_gets_body(ex)) {
+      ex.response_filters = &decision.response_filters;
+      announce_filtered_length(ex);
     }
   }
-  const bool close_client = !request.keep_alive() || owner_.draining ||
-                            framing.how == body_framing::kind::until_close ||
-                            (pump && !pump->finished.is_set());
-  record.status = response->get().result_int();
-  std::string head = serialize_response_head(*response, close_client);
-  // A small body that arrived with the head leaves with it: one write instead of two.
-  const bool body_with_head = response_filters == nullptr &&
-                              framing.how == body_framing::kind::length && framing.length > 0 &&
-                              framing.length <= inline_body_limit &&
-                              upstream->buffer.size() >= framing.length;
-  if (body_with_head) {
-    const auto buffered = upstream->buffer.data();
-    head.append(static_cast<const char*>(buffered.data()),
-                static_cast<std::size_t>(framing.length));
-    upstream->buffer.consume(static_cast<std::size_t>(framing.length));
-  }
-  error_code ec;
-  client_->expires_after(config.io_timeout);
-  co_await client_->write_all(asio::buffer(head), ec);
-  if (ec) {
-    record.outcome = "client went away: " + ec.message();
-    co_return co_await abandon(false);
-  }
-  if (body_with_head) {
-    record.response_bytes = framing.length;
-  } else if (framing.has_body()) {
-    auto scratch = owner_.buffers.take();
-    const relay_outcome body = co_await relay_body(
-        *upstream->stream, upstream->buffer, client_.get(), framing, scratch.span(),
-        {.io_timeout = config.io_timeout, .filters = response_filters, .pipes = &owner_.pipes});
-    record.response_bytes = body.bytes;
-    if (body.ended_by_filter != faults::body_step::ending::none) {
-      // A fault cut the body: close (the declared length was kept, the client must notice) or
-      // reset, as the rule said.
-      const bool reset = body.ended_by_filter == faults::body_step::ending::reset;
-      record.outcome = reset ? "fault: connection reset mid-body" : "fault: body cut short";
-      co_return co_await abandon(reset);
-    }
-    if (!body.complete()) {
-      // Cut the client off so a short body can never look complete to it; an RST makes that
-      // unmistakable even for a body delimited by the connection's end.
-      record.outcome = body.write_error ? "client went away mid-body: " + body.write_error.message()
-                       : !body.framing_error.empty()
-                           ? "store sent malformed chunked framing: " + body.framing_error
-                           : "store failed mid-body: " + body.read_error.message();
-      co_return co_await abandon(!body.write_error);
-    }
-  }
-  const bool client_in_step = co_await settle_pump();
-  const bool upstream_reusable = response->keep_alive() &&
-                                 framing.how != body_framing::kind::until_close &&
-                                 (!pump || pump->outcome.complete());
-  if (upstream_reusable) {
-    owner_.pool.put_back(std::move(upstream));
-  } else {
-    upstream->stream->close();
-  }
-  co_return client_in_step && !close_client;
+  match_framing_to_status(head, ex.head_request,
+                          ex.response_framing.how != body_framing::kind::none);
+  co_return std::nullopt;
 }
 
-asio::awaitable<void>
-client_session::pump_request_body(request_pump& pump, upstream_connection& upstream,
-                                  body_framing framing, bool wait_for_continue,
-                                  std::vector<std::unique_ptr<faults::body_filter>>* filters) {
-  if (wait_for_continue) {
-    co_await pump.go.wait_for(continue_wait);
+void client_session::announce_filtered_length(exchange& ex) {
+  std::optional<std::uint64_t> declared;
+  if (ex.response_framing.how == body_framing::kind::length) {
+    declared = ex.response_framing.length;
   }
-  if (!pump.abort) {
-    pump.started_reading = true;
-    auto scratch = owner_.buffers.take();
-    pump.outcome = co_await relay_body(*client_, client_buffer_, upstream.stream.get(), framing,
-                                       scratch.span(),
-                                       {.io_timeout = owner_.config.io_timeout,
-                                        .drain_after_write_error = true,
-                                        .filters = filters,
-                                        .pipes = &owner_.pipes});
-    if (pump.outcome.ended_by_filter == faults::body_step::ending::reset) {
-      // A request-body fault: the upload dies here, on both sides.
-      upstream.stream->reset();
-      client_->reset();
-    } else if (!pump.outcome.reached_end) {
-      // The client stopped mid-body; the store would wait for the rest until its own timeout.
-      upstream.stream->close();
+  for (auto& filter : *ex.response_filters) {
+    if (auto announced = filter->announce_length(declared)) {
+      declared = announced;
+      announce_body_length(ex.response->get(), *announced);
     }
   }
-  pump.finished.set();
+}
+
+bool client_session::client_gets_body(const exchange& ex) {
+  return !ex.head_request && !status_forbids_body(ex.response->get().result_int());
+}
+
+bool client_session::store_can_be_reused(const exchange& ex) {
+  return ex.response->keep_alive() && ex.response_framing.how != body_framing::kind::until_close;
+}
+
+asio::awaitable<client_session::exchange_end>
+client_session::answer_instead_of_store(exchange& ex, const faults::local_response& answer) {
+  // The store did the work; the client is told it failed. The store's body is read to its end
+  // and dropped, so both connections stay in step.
+  relay_outcome dropped;
+  dropped.reached_end = true;
+  if (ex.response_framing.has_body()) {
+    auto scratch = owner_.buffers.take();
+    dropped = co_await relay_body(*ex.upstream->stream, ex.upstream->buffer, nullptr,
+                                  ex.response_framing, scratch.span(), {owner_.config.io_timeout});
+  }
+  bool in_step = true;
+  if (ex.upload) {
+    in_step = co_await ex.upload->finish(linger_timeout);
+  }
+  ex.close_client = !ex.request.keep_alive() || owner_.draining || !in_step;
+  const unsigned store_status = ex.response->get().result_int();
+  const bool sent =
+      co_await send_local_response(answer, ex.head_request, ex.close_client, ex.record);
+  if (!sent) {
+    co_return exchange_end::cut(exchange_end::client_side::close);
+  }
+  ex.record.outcome = fmt::format("fault: the store answered {}, the client was told {}",
+                                  store_status, answer.status);
+  co_return exchange_end::answered(dropped.complete() && store_can_be_reused(ex));
+}
+
+asio::awaitable<client_session::exchange_end> client_session::relay_response(exchange& ex) {
+  const auto& framing = ex.response_framing;
+  ex.close_client = !ex.request.keep_alive() || owner_.draining ||
+                    framing.how == body_framing::kind::until_close ||
+                    (ex.upload && !ex.upload->body_relayed());
+  const bool to_client = client_gets_body(ex);
+  std::string head = serialize_response_head(*ex.response, ex.close_client);
+  // A small body that arrived with the head leaves with it: one write instead of two.
+  const bool body_with_head = to_client && ex.response_filters == nullptr &&
+                              framing.how == body_framing::kind::length && framing.length > 0 &&
+                              framing.length <= inline_body_limit &&
+                              ex.upstream->buffer.size() >= framing.length;
+  if (body_with_head) {
+    const auto buffered = ex.upstream->buffer.data();
+    head.append(static_cast<const char*>(buffered.data()),
+                static_cast<std::size_t>(framing.length));
+    ex.upstream->buffer.consume(static_cast<std::size_t>(framing.length));
+  }
+  error_code ec;
+  client_->expires_after(owner_.config.io_timeout);
+  co_await client_->write_all(asio::buffer(head), ec);
+  if (ec) {
+    ex.record.outcome = "client went away: " + ec.message();
+    co_return exchange_end::cut(exchange_end::client_side::close);
+  }
+  ex.record.status = ex.response->get().result_int();
+  if (body_with_head) {
+    ex.record.response_bytes = framing.length;
+  } else if (framing.has_body()) {
+    co_return co_await relay_response_body(ex, to_client);
+  }
+  co_return exchange_end::answered(store_can_be_reused(ex));
+}
+
+asio::awaitable<client_session::exchange_end> client_session::relay_response_body(exchange& ex,
+                                                                                  bool to_client) {
+  auto scratch = owner_.buffers.take();
+  // Without a body for the client (a fault made the status one that has none), the store's
+  // body is read and dropped, so the store connection stays in step.
+  const relay_outcome body =
+      co_await relay_body(*ex.upstream->stream, ex.upstream->buffer,
+                          to_client ? client_.get() : nullptr, ex.response_framing, scratch.span(),
+                          {.io_timeout = owner_.config.io_timeout,
+                           .filters = ex.response_filters,
+                           .pipes = &owner_.pipes});
+  ex.record.response_bytes = body.bytes;
+  if (body.ended_by_filter != faults::body_step::ending::none) {
+    // A fault cut the body: close (the declared length was kept, the client must notice) or
+    // reset after exactly the bytes the rule let through.
+    const bool reset = body.ended_by_filter == faults::body_step::ending::reset;
+    ex.record.outcome = reset ? "fault: connection reset mid-body" : "fault: body cut short";
+    co_return exchange_end::cut(reset ? exchange_end::client_side::reset_when_delivered
+                                      : exchange_end::client_side::close);
+  }
+  if (body.complete()) {
+    co_return exchange_end::answered(store_can_be_reused(ex));
+  }
+  ex.record.outcome = body.write_error ? "client went away mid-body: " + body.write_error.message()
+                      : !body.framing_error.empty()
+                          ? "store sent malformed chunked framing: " + body.framing_error
+                          : "store failed mid-body: " + body.read_error.message();
+  if (!to_client) {
+    co_return exchange_end::answered(false); // the client already has its whole answer
+  }
+  // Cut the client off so a short body can never look complete to it; an RST makes that
+  // unmistakable even for a body delimited by the connection's end.
+  co_return exchange_end::cut(body.write_error ? exchange_end::client_side::close
+                                               : exchange_end::client_side::reset);
+}
+
+asio::awaitable<bool> client_session::end_exchange(exchange& ex, exchange_end end) {
+  using side = exchange_end::client_side;
+  if (end.client != side::answered) {
+    // Cut: the store connection first, so an upload still running fails fast, then the client.
+    if (ex.upstream) {
+      ex.upstream->stream->close();
+    }
+    if (end.client == side::reset_when_delivered) {
+      co_await reset_client_when_delivered(ex.record);
+    } else if (end.client == side::reset) {
+      client_->reset();
+    } else {
+      client_->close();
+    }
+  }
+  bool client_in_step = true;
+  if (ex.upload) {
+    client_in_step = co_await ex.upload->finish(linger_timeout);
+    ex.record.request_bytes = ex.upload->outcome().bytes;
+  }
+  if (ex.upstream && ex.upstream->stream->is_open()) {
+    const bool upload_complete = !ex.upload || ex.upload->outcome().complete();
+    if (end.client == side::answered && end.store_in_step && upload_complete) {
+      owner_.pool.put_back(std::move(ex.upstream));
+    } else {
+      ex.upstream->stream->close();
+    }
+  }
+  co_return end.client == side::answered&& client_in_step && !ex.close_client;
+}
+
+asio::awaitable<void> client_session::reset_client_when_delivered(exchange_record& record) {
+  const auto limit = owner_.config.io_timeout;
+  if (const auto left = co_await client_->wait_until_delivered(limit)) {
+    record.outcome += fmt::format(" ({} bytes still unacknowledged by the client after {} ms)",
+                                  left, limit.count());
+  }
+  client_->reset();
 }
 
 asio::awaitable<void> client_session::discard_unread_body(body_framing framing) {
@@ -568,25 +662,39 @@ asio::awaitable<void> client_session::discard_unread_body(body_framing framing) 
                       {.io_timeout = linger_timeout, .deadline = clock::now() + linger_timeout});
 }
 
+asio::awaitable<bool> client_session::send_local_response(const faults::local_response& response,
+                                                          bool head_request, bool close,
+                                                          exchange_record& record) {
+  const std::string out =
+      serialize_local_response(response, head_request, close, owner_.config.server_header);
+  error_code ec;
+  client_->expires_after(owner_.config.io_timeout);
+  co_await client_->write_all(asio::buffer(out), ec);
+  if (ec) {
+    const std::string gone = "the client went away before the answer: " + ec.message();
+    record.outcome = record.outcome == "ok" ? gone : record.outcome + " (" + gone + ")";
+    co_return false;
+  }
+  record.status = response.status;
+  record.response_bytes =
+      head_request || status_forbids_body(response.status) ? 0 : response.body.size();
+  co_return true;
+}
+
 asio::awaitable<void> client_session::send_local_error(unsigned status, std::string_view code,
                                                        std::string_view message,
                                                        std::string_view resource, bool head_request,
                                                        bool close, exchange_record& record) {
+  faults::local_response error;
+  error.status = status;
   const std::string request_id = make_request_id();
-  const std::string body =
-      head_request ? std::string() : render_s3_error_xml(code, message, resource, request_id);
-  std::string out =
-      fmt::format("HTTP/1.1 {} {}\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n"
-                  "x-amz-request-id: {}\r\n{}\r\n",
-                  status, std::string(http::obsolete_reason(http::int_to_status(status))),
-                  body.size(), request_id, close ? "Connection: close\r\n" : "");
-  out += body;
-  error_code ec;
-  client_->expires_after(owner_.config.io_timeout);
-  co_await client_->write_all(asio::buffer(out), ec);
-  record.status = status;
-  record.response_bytes = body.size();
-  if (record.outcome == "ok") {
+  error.headers = {{"Content-Type", "application/xml"}, {"x-amz-request-id", request_id}};
+  if (!head_request) {
+    error.body = render_s3_error_xml(code, message, resource, request_id);
+  }
+  const std::string outcome_before = record.outcome;
+  const bool sent = co_await send_local_response(error, head_request, close, record);
+  if (sent && outcome_before == "ok") {
     record.outcome = std::string(message);
   }
 }

@@ -5,6 +5,7 @@
 #include "proxy/byte_stream.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/http_head.hpp"
+#include "proxy/request_upload.hpp"
 #include "proxy/worker.hpp"
 
 #include <boost/beast/core/flat_buffer.hpp>
@@ -28,8 +29,6 @@ public:
   void close_if_idle();
 
 private:
-  struct request_pump;
-
   /// The fault engine's view of one exchange: the snapshot it was decided with (kept alive for
   /// the response-status part of the decision), the classified request and the decision.
   struct fault_context {
@@ -37,17 +36,14 @@ private:
     faults::s3_request request;
     std::optional<faults::exchange_decision> decision; // nullopt: no rules, the fast path
   };
+  struct exchange;
+  struct exchange_end;
+  struct final_head_read;
 
   /// Serves one exchange; returns whether the client connection stays open.
   asio::awaitable<bool> serve_exchange();
   /// Decides the faults of an exchange (nothing at all when no rule is active).
   fault_context decide_faults(const request_parser& request) const;
-  asio::awaitable<bool> relay_to_store(request_parser& request, body_framing request_framing,
-                                       fault_context& faults, exchange_record& record);
-  asio::awaitable<void>
-  pump_request_body(request_pump& pump, upstream_connection& upstream, body_framing framing,
-                    bool wait_for_continue,
-                    std::vector<std::unique_ptr<faults::body_filter>>* filters);
   /// Applies what the rules decided before the store: delay, then reset, hang or an answer of
   /// the proxy's own. Returns nullopt when the exchange goes on to the store, else whether the
   /// client connection stays open.
@@ -55,14 +51,53 @@ private:
                                                           body_framing request_framing,
                                                           bool head_request,
                                                           exchange_record& record);
+  asio::awaitable<bool> relay_to_store(request_parser& request, body_framing request_framing,
+                                       fault_context& faults, exchange_record& record);
+
+  // The phases of an exchange with the store, in order. Each returns how the exchange ended
+  // when it ended there, nullopt when the next phase follows.
+  /// Sends the request (head, then the body on its own coroutine) and reads the store's final
+  /// response head; a stale pooled connection is replaced once.
+  asio::awaitable<std::optional<exchange_end>> send_request(exchange& ex);
+  /// Applies the response's faults: status-dependent rules, head edits, first-byte delay, an
+  /// answer instead of the store's, body filters; then makes the framing match the status.
+  asio::awaitable<std::optional<exchange_end>> apply_response_faults(exchange& ex);
+  /// Sends the head and relays the body to the client.
+  asio::awaitable<exchange_end> relay_response(exchange& ex);
+  /// The one way out of every exchange: the upload awaited, the store connection pooled or
+  /// closed, the client connection kept, closed or reset. Returns whether the client stays.
+  asio::awaitable<bool> end_exchange(exchange& ex, exchange_end end);
+
+  // Steps of the phases.
+  void start_upload(exchange& ex, const asio::any_io_executor& executor);
+  asio::awaitable<final_head_read> read_final_head(exchange& ex);
+  /// Turns a failed or refused final head into the client's answer; nullopt for a good head.
+  asio::awaitable<std::optional<exchange_end>> check_store_answer(exchange& ex,
+                                                                  const final_head_read& read);
+  /// The store never got the request: a 502/504 to the client.
+  asio::awaitable<std::optional<exchange_end>>
+  refuse_unsent(exchange& ex, bool timeout, std::string_view what, const error_code& ec);
+  std::string store_error(std::string_view what, const error_code& ec) const;
+  asio::awaitable<exchange_end> answer_instead_of_store(exchange& ex,
+                                                        const faults::local_response& answer);
+  void announce_filtered_length(exchange& ex);
+  asio::awaitable<exchange_end> relay_response_body(exchange& ex, bool to_client);
+  static bool client_gets_body(const exchange& ex);
+  static bool store_can_be_reused(const exchange& ex);
   asio::awaitable<void> sleep_for(clock::duration duration);
   /// Reads and drops a request body that no store will receive, for a bounded time, so that a
   /// client still sending it can read the error it was sent instead of meeting a reset.
   asio::awaitable<void> discard_unread_body(body_framing framing);
+  /// Sends an answer the proxy itself produced; records it only when the client got it.
+  asio::awaitable<bool> send_local_response(const faults::local_response& response,
+                                            bool head_request, bool close, exchange_record& record);
   /// Sends an error the proxy itself produced, as S3-style XML.
   asio::awaitable<void> send_local_error(unsigned status, std::string_view code,
                                          std::string_view message, std::string_view resource,
                                          bool head_request, bool close, exchange_record& record);
+  /// Resets the client connection once the bytes already written have reached it (bounded by
+  /// the I/O timeout; the outcome says so when that wait ran out).
+  asio::awaitable<void> reset_client_when_delivered(exchange_record& record);
   void log_exchange(const exchange_record& record);
 
   worker& owner_;

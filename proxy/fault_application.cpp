@@ -1,10 +1,17 @@
 #include "proxy/fault_application.hpp"
 
 #include "faults/rule_set.hpp"
-#include <boost/beast/http/status.hpp>
-#include <fmt/format.h>
+#include "faults/s3_error_body.hpp"
+#include "faults/values.hpp"
+#include "runtime/http_date.hpp"
 
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <array>
 #include <charconv>
+#include <cstring>
+#include <random>
 
 namespace s3fault::proxy {
 
@@ -21,7 +28,8 @@ faults::header_lookup request_header_lookup(const request_parser& request) {
 
 void response_head_fields::set_status(unsigned status) {
   head_.result(status);
-  head_.reason(http::obsolete_reason(http::int_to_status(status)));
+  const auto reason = reason_phrase(status);
+  head_.reason(boost::beast::string_view(reason.data(), reason.size()));
 }
 
 std::optional<std::string> response_head_fields::header(std::string_view name) const {
@@ -47,6 +55,13 @@ void announce_body_length(http::response_header<>& head, std::uint64_t length) {
   if (range == head.end()) {
     return;
   }
+  if (length == 0) {
+    // No Content-Range names zero bytes ("bytes S-E" has E >= S): the consistent answer with an
+    // empty body is a whole, empty object.
+    head.erase(http::field::content_range);
+    response_head_fields(head).set_status(200);
+    return;
+  }
   // "bytes S-E/T": keep S and T, move E.
   const std::string value(range->value());
   std::uint64_t start = 0;
@@ -56,29 +71,51 @@ void announce_body_length(http::response_header<>& head, std::uint64_t length) {
       std::from_chars(value.data() + 6, value.data() + dash, start).ec != std::errc{}) {
     return; // not a form we can rewrite: leave it as the store sent it
   }
-  const std::string rewritten =
-      length == 0 ? value
-                  : fmt::format("bytes {}-{}{}", start, start + length - 1, value.substr(slash));
-  head.set(http::field::content_range, rewritten);
+  head.set(http::field::content_range,
+           fmt::format("bytes {}-{}{}", start, start + length - 1, value.substr(slash)));
+}
+
+std::string make_host_id() {
+  // Random like S3's (base64 of 48 bytes); it identifies nothing, but clients log it.
+  thread_local std::mt19937_64 random(std::random_device{}());
+  std::array<unsigned char, 48> raw;
+  for (std::size_t i = 0; i < raw.size(); i += 8) {
+    const std::uint64_t word = random();
+    std::memcpy(raw.data() + i, &word, 8);
+  }
+  std::array<unsigned char, 65> text{};
+  EVP_EncodeBlock(text.data(), raw.data(), static_cast<int>(raw.size()));
+  return reinterpret_cast<const char*>(text.data());
 }
 
 std::string serialize_local_response(const faults::local_response& response, bool head_request,
-                                     bool close) {
+                                     bool close, std::string_view server) {
   std::string out =
-      fmt::format("HTTP/1.1 {} {}\r\n", response.status,
-                  std::string(http::obsolete_reason(http::int_to_status(response.status))));
+      fmt::format("HTTP/1.1 {} {}\r\n", response.status, reason_phrase(response.status));
+  bool has_request_id = false;
   for (const auto& [name, value] : response.headers) {
-    out += name;
-    out += ": ";
-    out += value;
-    out += "\r\n";
+    has_request_id = has_request_id || faults::iequal(name, "x-amz-request-id");
+    out += fmt::format("{}: {}\r\n", name, value);
   }
-  out += fmt::format("Content-Length: {}\r\n", head_request ? 0 : response.body.size());
+  if (!has_request_id) {
+    out += fmt::format("x-amz-request-id: {}\r\n", make_request_id());
+  }
+  out += fmt::format("x-amz-id-2: {}\r\nDate: {}\r\n", make_host_id(),
+                     runtime::format_http_date(std::chrono::system_clock::now()));
+  if (!server.empty()) {
+    out += fmt::format("Server: {}\r\n", server);
+  }
+  // A status without a body gets no body and no length; HEAD gets the length of none.
+  const bool bodyless = status_forbids_body(response.status);
+  const bool send_body = !head_request && !bodyless;
+  if (!bodyless) {
+    out += fmt::format("Content-Length: {}\r\n", send_body ? response.body.size() : 0);
+  }
   if (close) {
     out += "Connection: close\r\n";
   }
   out += "\r\n";
-  if (!head_request) {
+  if (send_body) {
     out += response.body;
   }
   return out;

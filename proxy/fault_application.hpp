@@ -28,12 +28,15 @@ private:
 };
 
 /// Announces a shorter body: Content-Length becomes `length` and the end of a Content-Range
-/// `bytes S-E/T` becomes S+length-1 (the total stays), so a short body looks complete.
+/// `bytes S-E/T` becomes S+length-1 (the total stays), so a short body looks complete. A range
+/// cut to zero bytes becomes `200 OK` without Content-Range: an empty object.
 void announce_body_length(http::response_header<>& head, std::uint64_t length);
 
-/// A response the proxy makes itself, serialized. HEAD answers carry no body.
+/// A response the proxy makes itself, serialized with what a store's answer carries: a reason
+/// phrase for any status, x-amz-request-id (unless the response has one), x-amz-id-2, Date and
+/// Server (`server`; empty: none). HEAD answers and statuses without a body carry none.
 std::string serialize_local_response(const faults::local_response& response, bool head_request,
-                                     bool close);
+                                     bool close, std::string_view server);
 
 /// "rule:action,rule:action" for logs.
 std::string describe_injections(const std::vector<faults::injection>& injected);

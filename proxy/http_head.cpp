@@ -3,6 +3,7 @@
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/rfc7230.hpp>
+#include <boost/beast/http/status.hpp>
 
 #include <array>
 
@@ -111,7 +112,13 @@ asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buf
       result.ec = asio::error::timed_out;
       co_return result;
     }
-    stream.expires_after(head_deadline ? *head_deadline - now : deadlines.first_byte);
+    if (head_deadline) {
+      stream.expires_after(*head_deadline - now);
+    } else if (deadlines.first_byte == no_first_byte_deadline) {
+      stream.expires_never();
+    } else {
+      stream.expires_after(deadlines.first_byte);
+    }
     error_code ec;
     const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
     buffer.commit(n);
@@ -151,9 +158,43 @@ std::optional<body_framing> request_body_framing(const request_parser& parser, s
   return body_framing{};
 }
 
+bool status_forbids_body(unsigned status) {
+  return status / 100 == 1 || status == 204 || status == 304;
+}
+
+std::string_view reason_phrase(unsigned status) {
+  const auto known = http::int_to_status(status);
+  if (known != http::status::unknown) {
+    const auto text = http::obsolete_reason(known);
+    return {text.data(), text.size()};
+  }
+  static constexpr std::array<std::string_view, 6> by_class = {
+      "Unknown", "Informational", "Success", "Redirection", "Client Error", "Server Error"};
+  return status >= 100 && status < 600 ? by_class[status / 100] : by_class[0];
+}
+
+void match_framing_to_status(http::response_header<>& head, bool head_request,
+                             bool store_sent_body) {
+  if (head_request) {
+    return; // a HEAD answer describes the GET's body and never sends one
+  }
+  const unsigned status = head.result_int();
+  if (status_forbids_body(status)) {
+    head.erase(http::field::transfer_encoding);
+    if (status != 304) {
+      head.erase(http::field::content_length);
+    }
+    return;
+  }
+  if (!store_sent_body) {
+    head.erase(http::field::transfer_encoding);
+    head.set(http::field::content_length, "0");
+  }
+}
+
 body_framing response_body_framing(const response_parser& parser, bool request_was_head) {
   const unsigned status = parser.get().result_int();
-  if (request_was_head || status / 100 == 1 || status == 204 || status == 304) {
+  if (request_was_head || status_forbids_body(status)) {
     return {};
   }
   if (parser.chunked()) {

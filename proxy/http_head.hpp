@@ -38,9 +38,11 @@ struct body_framing {
 
 /// Deadlines for reading one head: the wait for its first byte, then for the rest of it.
 struct head_deadlines {
+  /// no_first_byte_deadline: someone else bounds the wait (request_upload, while a body goes up).
   clock::duration first_byte;
   clock::duration whole_head;
 };
+inline constexpr clock::duration no_first_byte_deadline = clock::duration::max();
 
 /// Outcome of reading a head.
 struct head_read {
@@ -67,6 +69,17 @@ std::string serialize_request_head(const request_parser& parser);
 /// The response head to send to the client: hop-by-hop fields removed, and `Connection: close`
 /// added when the proxy will close the client connection after this response.
 std::string serialize_response_head(const response_parser& parser, bool close_client);
+
+/// Statuses whose responses never carry a body (RFC 9110 6.4.1, 15.3.5, 15.4.5): 1xx, 204, 304.
+bool status_forbids_body(unsigned status);
+/// The reason phrase for any status: the registered one, else the class's ("Client Error").
+std::string_view reason_phrase(unsigned status);
+/// Makes the framing fields of a response head match what the client will get, after a fault
+/// may have changed the status: none for a status without a body (304 keeps its Content-Length,
+/// which describes the selected representation), and `Content-Length: 0` for a status with one
+/// when the store sent no body at all. An answer to HEAD is left as it is.
+void match_framing_to_status(http::response_header<>& head, bool head_request,
+                             bool store_sent_body);
 
 /// True when the request asks for `100-continue`.
 bool expects_continue(const request_parser& parser);

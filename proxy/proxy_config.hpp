@@ -40,6 +40,9 @@ struct proxy_config {
   std::chrono::milliseconds drain_timeout = 30s;         // SIGTERM -> in-flight exchanges end
 
   std::uint32_t max_header_bytes = 64 * 1024;
+  /// The Server field of answers the proxy makes itself (fault errors, gateway errors), as a
+  /// store's would carry one; empty: none.
+  std::string server_header = "AmazonS3";
   std::size_t max_idle_upstream_per_thread = 64;
 
   log_format format = log_format::text;

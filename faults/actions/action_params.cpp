@@ -1,6 +1,9 @@
 #include "faults/actions/action_params.hpp"
 
+#include "faults/values.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace s3fault::faults::actions {
@@ -262,6 +265,28 @@ bool is_header_value(std::string_view value) {
     const auto byte = static_cast<unsigned char>(c);
     return (byte < 0x20 && c != '\t') || byte == 0x7F;
   });
+}
+
+std::optional<std::string> framing_field_problem(std::string_view name) {
+  constexpr std::array<std::string_view, 2> body_framing = {"content-length", "transfer-encoding"};
+  constexpr std::array<std::string_view, 5> hop_by_hop = {"connection", "keep-alive",
+                                                          "proxy-connection", "te", "upgrade"};
+  for (const auto field : body_framing) {
+    if (iequal(name, field)) {
+      return std::string(field) +
+             " frames the body, and a changed one desynchronises the connection (the client "
+             "waits for bytes that never come, or reads the next response as body); use "
+             "truncate (mode=consistent for a short body that looks complete, mode=close for a "
+             "short read)";
+    }
+  }
+  for (const auto field : hop_by_hop) {
+    if (iequal(name, field)) {
+      return std::string(field) +
+             " is hop-by-hop: the proxy sets it for each connection and never forwards it";
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace s3fault::faults::actions

@@ -73,5 +73,9 @@ inline constexpr std::string_view header_name_example = "a header name like x-am
 bool is_header_name(std::string_view name);
 /// True for a field value without CR, LF, NUL or other control characters (tabs allowed).
 bool is_header_value(std::string_view value);
+/// Why a header action may not touch the field `name`, or nullopt when it may: the fields that
+/// frame the body (Content-Length, Transfer-Encoding) and the hop-by-hop ones the proxy sets
+/// per connection. Editing them would leave the client unable to tell where the body ends.
+std::optional<std::string> framing_field_problem(std::string_view name);
 
 } // namespace s3fault::faults::actions

@@ -73,7 +73,8 @@ std::optional<s3_error_reply> read_s3_error_reply(param_reader& params) {
   s3_error_reply reply;
   const auto code = params.text("code", need::required, code_example);
   const auto status =
-      params.whole_number("status", need::optional, 100, 599, "an HTTP status from 100 to 599");
+      params.whole_number("status", need::optional, 200, 599,
+                          "a final HTTP status from 200 to 599 (1xx are interim responses)");
   const auto message = params.text("message", need::optional, "text");
   const auto retry_after = params.duration("retry_after", need::optional);
   if (code) {

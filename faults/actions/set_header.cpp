@@ -34,6 +34,10 @@ std::shared_ptr<const fault_action> parse_set_header(const nlohmann::json& json,
   const auto value = params.text("value", need::required, "a header value");
   if (name && !is_header_name(*name)) {
     params.reject("name", header_name_example);
+  } else if (name) {
+    if (const auto problem = framing_field_problem(*name)) {
+      params.fail("name", *problem);
+    }
   }
   if (value && !is_header_value(*value)) {
     params.reject("value", "a header value without control characters");

@@ -27,7 +27,8 @@ std::shared_ptr<const fault_action> parse_set_status(const nlohmann::json& json,
                                                      error_list& errors) {
   param_reader params("set-status", json, errors, set_status_parameters);
   const auto code =
-      params.whole_number("code", need::required, 100, 599, "an HTTP status from 100 to 599");
+      params.whole_number("code", need::required, 200, 599,
+                          "a final HTTP status from 200 to 599 (1xx are interim responses)");
   if (!params.ok()) {
     return nullptr;
   }

@@ -29,6 +29,10 @@ std::shared_ptr<const fault_action> parse_strip_header(const nlohmann::json& jso
   const auto name = params.text("name", need::required, header_name_example);
   if (name && !is_header_name(*name)) {
     params.reject("name", header_name_example);
+  } else if (name) {
+    if (const auto problem = framing_field_problem(*name)) {
+      params.fail("name", *problem);
+    }
   }
   if (!params.ok()) {
     return nullptr;

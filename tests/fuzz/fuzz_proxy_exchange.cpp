@@ -34,7 +34,7 @@ constexpr std::array<std::string_view, 15> rule_menu = {
     "truncate 50% mode=consistent op=GetObject",
     "truncate 10 mode=close",
     "corrupt count=3",
-    "set-header content-length 5",
+    "truncate 5 mode=consistent",
     "set-status 500",
     "error SlowDown first=1",
     "forward-then-error InternalError",

@@ -181,7 +181,12 @@ class Proxy:
             [s3fault_binary(), "proxy", "--listen", "127.0.0.1:0", "--upstream", upstream,
              "--threads", "2", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # With --admin, "admin on URL" comes first.
+        self.admin: Optional[str] = None
         line = self.process.stdout.readline()
+        if line.startswith("admin on "):
+            self.admin = line.split()[-1]
+            line = self.process.stdout.readline()
         if not line.startswith("listening on http://"):
             self.process.kill()
             raise RuntimeError(f"proxy did not start: {line!r} {self.process.stderr.read()}")

@@ -114,17 +114,19 @@ INSTANTIATE_TEST_SUITE_P(
         params_case{"error",
                     R"({"code": "SlowDown", "status": 700})",
                     nullptr,
-                    {"status: must be an HTTP status from 100 to 599 (got 700)"}},
+                    {"status: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got 700)"}},
         params_case{
             "error",
             R"({"code": "SlowDown", "retry_after": "1.5s"})",
             nullptr,
             {R"(retry_after: must be a whole number of seconds like 5 or "2m" (got "1.5s"))"}},
-        params_case{"error",
-                    R"({"code": "SlowDown", "status": "x", "retry_after": "soon"})",
-                    nullptr,
-                    {R"(status: must be an HTTP status from 100 to 599 (got "x"))",
-                     R"(retry_after: must be a duration like 250ms (got "soon"))"}},
+        params_case{
+            "error",
+            R"({"code": "SlowDown", "status": "x", "retry_after": "soon"})",
+            nullptr,
+            {R"(status: must be a final HTTP status from 200 to 599 (1xx are interim responses) (got "x"))",
+             R"(retry_after: must be a duration like 250ms (got "soon"))"}},
 
         params_case{"forward-then-error", R"({"code": "InternalError"})",
                     R"({"code": "InternalError"})"},
@@ -173,16 +175,50 @@ INSTANTIATE_TEST_SUITE_P(
                     R"({"name": "x-a"})",
                     nullptr,
                     {"value: missing (must be a header value)"}},
+        params_case{"set-header",
+                    R"({"name": "Content-Length", "value": "5"})",
+                    nullptr,
+                    {"name: content-length frames the body, and a changed one desynchronises the "
+                     "connection (the client waits for bytes that never come, or reads the next "
+                     "response as body); use truncate (mode=consistent for a short body that "
+                     "looks complete, mode=close for a short read)"}},
+        params_case{"set-header",
+                    R"({"name": "transfer-encoding", "value": "chunked"})",
+                    nullptr,
+                    {"name: transfer-encoding frames the body, and a changed one desynchronises "
+                     "the connection (the client waits for bytes that never come, or reads the "
+                     "next response as body); use truncate (mode=consistent for a short body "
+                     "that looks complete, mode=close for a short read)"}},
+        params_case{"set-header",
+                    R"({"name": "Connection", "value": "close"})",
+                    nullptr,
+                    {"name: connection is hop-by-hop: the proxy sets it for each connection and "
+                     "never forwards it"}},
+        params_case{"strip-header",
+                    R"({"name": "CONTENT-LENGTH"})",
+                    nullptr,
+                    {"name: content-length frames the body, and a changed one desynchronises the "
+                     "connection (the client waits for bytes that never come, or reads the next "
+                     "response as body); use truncate (mode=consistent for a short body that "
+                     "looks complete, mode=close for a short read)"}},
+        params_case{"strip-header", R"({"name": "Content-Range"})", R"({"name": "Content-Range"})"},
         params_case{"set-status", R"({"code": 500})", R"({"code": 500})"},
+        params_case{"set-status",
+                    R"({"code": 101})",
+                    nullptr,
+                    {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got 101)"}},
         params_case{"set-status", R"({"code": "404"})", R"({"code": 404})"},
         params_case{"set-status",
                     R"({"code": 99})",
                     nullptr,
-                    {"code: must be an HTTP status from 100 to 599 (got 99)"}},
-        params_case{"set-status",
-                    R"({"code": "teapot"})",
-                    nullptr,
-                    {R"(code: must be an HTTP status from 100 to 599 (got "teapot"))"}},
+                    {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got 99)"}},
+        params_case{
+            "set-status",
+            R"({"code": "teapot"})",
+            nullptr,
+            {R"(code: must be a final HTTP status from 200 to 599 (1xx are interim responses) (got "teapot"))"}},
         params_case{"first-byte-delay", R"({"duration": "3s"})", R"({"duration": "3s"})"},
         params_case{"first-byte-delay",
                     "{}",

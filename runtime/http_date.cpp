@@ -1,4 +1,4 @@
-#include "conformance/origin/http_date.hpp"
+#include "runtime/http_date.hpp"
 
 #include <array>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <ctime>
 #include <string>
 
-namespace s3fault::origin {
+namespace s3fault::runtime {
 namespace {
 
 constexpr std::array<std::string_view, 7> day_names = {"Sun", "Mon", "Tue", "Wed",
@@ -160,4 +160,4 @@ std::optional<time_point> parse_http_date(std::string_view text) {
   return to_time_point(parts);
 }
 
-} // namespace s3fault::origin
+} // namespace s3fault::runtime

@@ -1,0 +1,74 @@
+#include "proxy/request_upload.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+
+namespace s3fault::proxy {
+namespace {
+
+// A request with `Expect: 100-continue` waits this long for the store's 100 before its body is
+// sent anyway, as curl and botocore do.
+constexpr auto continue_wait = std::chrono::seconds(1);
+
+} // namespace
+
+request_upload::request_upload(worker& owner, const asio::any_io_executor& executor,
+                               settings settings)
+    : owner_(owner), executor_(executor), settings_(settings), go_(executor),
+      head_arrived_(executor), finished_(executor) {}
+
+void request_upload::start() {
+  // The completion handler runs when run() returns; finish() waits for what it sets.
+  asio::co_spawn(executor_, run(), [this](std::exception_ptr) { finished_.set(); });
+}
+
+asio::awaitable<void> request_upload::run() {
+  if (settings_.wait_for_continue) {
+    co_await go_.wait_for(continue_wait);
+  }
+  if (abort_) {
+    co_return;
+  }
+  started_reading_ = true;
+  auto scratch = owner_.buffers.take();
+  auto& store = *settings_.store.stream;
+  outcome_ = co_await relay_body(settings_.client, settings_.client_buffer, &store,
+                                 settings_.framing, scratch.span(),
+                                 {.io_timeout = owner_.config.io_timeout,
+                                  .drain_after_write_error = true,
+                                  .filters = settings_.filters,
+                                  .pipes = &owner_.pipes});
+  body_relayed_ = true;
+  if (reset_by_fault()) {
+    // A request-body fault: the store gets exactly the bytes the rule let through, then the
+    // upload dies on both sides. The RST would discard what the kernel still queues.
+    unacknowledged_at_reset_ = co_await store.wait_until_delivered(owner_.config.io_timeout);
+    store.reset();
+    settings_.client.reset();
+  } else if (!outcome_.reached_end) {
+    // The client stopped mid-body; the store would wait for the rest until its own timeout.
+    store.close();
+  } else {
+    co_await wait_for_response_head();
+  }
+}
+
+asio::awaitable<void> request_upload::wait_for_response_head() {
+  const bool arrived = co_await head_arrived_.wait_for(owner_.config.upstream_timeout);
+  if (!arrived) {
+    response_timed_out_ = true;
+    settings_.store.stream->close(); // ends the exchange's read of the head
+  }
+}
+
+asio::awaitable<bool> request_upload::finish(clock::duration linger) {
+  skip_body_if_unsent();
+  head_arrived_.set();
+  const bool ended_in_time = co_await finished_.wait_for(linger);
+  if (!ended_in_time) {
+    settings_.client.close();
+    co_await finished_.wait();
+  }
+  co_return started_reading_&& outcome_.reached_end;
+}
+
+} // namespace s3fault::proxy
