@@ -55,11 +55,14 @@ struct schedule_spec {
 
 /// Counters of a rule, shared across rule-set snapshots while the rule is unchanged.
 struct rule_state {
+  // Written only with `schedule_mutex` held; atomic so that the admin API reads them without it.
   std::atomic<std::uint64_t> matched{0};
   std::atomic<std::uint64_t> injected{0};
   std::atomic<std::uint64_t> skipped{0};
-  // Per-key counts for `per_key` schedules: key -> (matches, injections).
-  std::mutex per_key_mutex;
+  /// Held across one whole schedule decision (count, check, dice, count the injection), so that
+  /// exchanges decided on several threads at once still see each match number exactly once.
+  std::mutex schedule_mutex;
+  // Per-key counts for `per_key` schedules: key -> (matches, injections). Under schedule_mutex.
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> per_key;
 };
 

@@ -50,7 +50,8 @@ public:
                         clock::time_point now) const;
 
 private:
-  /// Applies the schedule of rule `index` to one match; true when the rule injects.
+  /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule
+  /// (rule_state::schedule_mutex, then random_mutex_ for the dice; inject takes only the latter).
   bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now) const;
   void inject(const rule& r, const s3_request& request, exchange_decision& decision) const;
 
