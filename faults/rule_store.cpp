@@ -8,13 +8,20 @@ rule_store::rule_store(std::uint64_t seed, clock::time_point started)
     : seed_(seed), started_(started),
       current_(std::make_shared<const rule_set>(std::vector<rule>{}, seed, started)) {}
 
-void rule_store::replace_all(std::vector<rule> rules) {
+void rule_store::replace_all(std::vector<rule> rules, std::optional<std::uint64_t> seed) {
   std::lock_guard lock(change_mutex_);
+  if (seed) {
+    seed_ = *seed;
+  }
   publish(std::move(rules));
 }
 
-rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name) {
+rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name,
+                                         std::optional<std::uint64_t> seed) {
   std::lock_guard lock(change_mutex_);
+  if (seed && *seed != seed_) {
+    return change_error::seed_differs;
+  }
   auto next = current_.load()->rules();
   for (const auto& r : rules) {
     for (const auto& existing : next) {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace s3fault::faults {
 
@@ -19,23 +20,29 @@ public:
   std::shared_ptr<const rule_set> current() const { return current_.load(); }
 
   /// Replaces every rule. Rules equal (name and definition) to a current one keep its counters.
-  void replace_all(std::vector<rule> rules);
+  /// A `seed` reseeds the engine from this snapshot on (it belongs to the whole rule set, so only
+  /// a change of every rule may bring one); without one the seed in force stays.
+  void replace_all(std::vector<rule> rules, std::optional<std::uint64_t> seed = std::nullopt);
 
   /// Why a change was refused, for the admin API to map to an HTTP status.
-  enum class change_error { none, name_taken, no_such_rule };
+  enum class change_error { none, name_taken, no_such_rule, seed_differs };
 
-  /// Adds rules after the current ones; refused whole when a name is already taken.
-  change_error add(std::vector<rule> rules, std::string& taken_name);
+  /// Adds rules after the current ones; refused whole when a name is already taken, or when
+  /// `seed` is given and differs from the seed in force (adding cannot reseed the rules already
+  /// there).
+  change_error add(std::vector<rule> rules, std::string& taken_name,
+                   std::optional<std::uint64_t> seed = std::nullopt);
   change_error remove(std::string_view name);
   change_error set_enabled(std::string_view name, bool enabled);
 
-  std::uint64_t seed() const { return seed_; }
+  /// The seed in force: the current snapshot's.
+  std::uint64_t seed() const { return current()->seed(); }
 
 private:
   /// Builds and publishes a snapshot; call with `change_mutex_` held.
   void publish(std::vector<rule> rules);
 
-  std::uint64_t seed_;
+  std::uint64_t seed_; // written only with change_mutex_ held
   clock::time_point started_;
   std::mutex change_mutex_; // one change at a time; readers never take it
   std::atomic<std::shared_ptr<const rule_set>> current_;
