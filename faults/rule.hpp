@@ -49,8 +49,8 @@ struct schedule_spec {
   std::optional<std::uint64_t> every;             // only every Nth eligible match
   std::optional<std::uint64_t> times;             // at most N injections in all (or per key)
   bool per_key = false;                           // count per bucket/key instead of per rule
-  std::optional<std::chrono::milliseconds> after; // active from this long after start
-  std::optional<std::chrono::milliseconds> until; // ... until this long after start
+  std::optional<std::chrono::milliseconds> after; // active from this long after installation
+  std::optional<std::chrono::milliseconds> until; // ... until this long after installation
 };
 
 /// Counters of a rule, shared across rule-set snapshots while the rule is unchanged.
@@ -73,6 +73,10 @@ struct rule {
   std::vector<std::shared_ptr<const fault_action>> actions;
   bool enabled = true;
   std::shared_ptr<rule_state> state = std::make_shared<rule_state>();
+  /// When the rule came into force, for `after`/`until`. Set by rule_store::publish and kept,
+  /// like `state`, while the definition is unchanged (enable/disable keep it too); nullopt for a
+  /// rule not yet installed.
+  std::optional<clock::time_point> installed;
   /// The definition as JSON (without counters), for the admin API and change detection.
   nlohmann::json definition;
 };

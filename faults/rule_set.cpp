@@ -9,11 +9,13 @@ bool status_listed(const match_spec& match, unsigned status) {
   return std::find(match.statuses.begin(), match.statuses.end(), status) != match.statuses.end();
 }
 
-bool within_window(const schedule_spec& schedule, clock::duration since_start) {
-  if (schedule.after && since_start < *schedule.after) {
+/// `after` and `until` count from the rule's installation, so a rule added live with
+/// `after: 2s` waits two seconds whenever it is added.
+bool within_window(const schedule_spec& schedule, clock::duration since_installed) {
+  if (schedule.after && since_installed < *schedule.after) {
     return false;
   }
-  return !(schedule.until && since_start >= *schedule.until);
+  return !(schedule.until && since_installed >= *schedule.until);
 }
 
 } // namespace
@@ -48,7 +50,7 @@ bool rule_set::schedule_allows(const rule& r, const s3_request& request,
     state.skipped.fetch_add(1, std::memory_order_relaxed);
     return false;
   };
-  if (!within_window(schedule, now - started_)) {
+  if (!within_window(schedule, now - r.installed.value_or(started_))) {
     return skip();
   }
   // The counts the schedule looks at: the rule's own, or this object's.

@@ -36,6 +36,8 @@ struct exchange_decision {
 
 class rule_set {
 public:
+  /// `started` stands for the install time of rules that carry none (a rule set built directly
+  /// rather than by a rule_store, which stamps every rule).
   rule_set(std::vector<rule> rules, std::uint64_t seed, clock::time_point started);
 
   const std::vector<rule>& rules() const { return rules_; }

@@ -2,10 +2,12 @@
 // The live rules: an immutable rule_set snapshot that exchanges read once each, and the
 // operations that replace it (start-up configuration, the admin API). A change builds a whole
 // new snapshot and swaps it in atomically; an exchange keeps the snapshot it started with.
-// A rule whose definition is unchanged keeps its counters across snapshots.
+// A rule whose definition is unchanged keeps its counters and its install time across
+// snapshots; a new or changed rule is installed at the store's clock's time.
 #include "faults/rule_set.hpp"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -14,7 +16,10 @@ namespace s3fault::faults {
 
 class rule_store {
 public:
-  rule_store(std::uint64_t seed, clock::time_point started);
+  /// `now` is the clock that install times are read from (tests pass their own).
+  rule_store(
+      std::uint64_t seed, clock::time_point started,
+      std::function<clock::time_point()> now = [] { return clock::now(); });
 
   /// The snapshot in force; never null (an empty rule set when there are no rules).
   std::shared_ptr<const rule_set> current() const { return current_.load(); }
@@ -44,6 +49,7 @@ private:
 
   std::uint64_t seed_; // written only with change_mutex_ held
   clock::time_point started_;
+  std::function<clock::time_point()> now_;
   std::mutex change_mutex_; // one change at a time; readers never take it
   std::atomic<std::shared_ptr<const rule_set>> current_;
 };
