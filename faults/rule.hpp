@@ -3,6 +3,7 @@
 // Rules are validated once when built (faults/rule_parser.hpp) and immutable afterwards; the
 // only mutable part is the rule's counters, kept apart in rule_state.
 #include "faults/fault_action.hpp"
+#include "faults/header_regex.hpp"
 #include "faults/s3_request.hpp"
 
 #include <atomic>
@@ -11,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -27,8 +27,8 @@ struct query_condition {
 
 struct header_condition {
   std::string name;
-  std::string pattern;                     // empty: present with any value
-  std::shared_ptr<const std::regex> regex; // compiled `pattern`, searched in the value
+  std::string pattern;                       // empty: present with any value
+  std::shared_ptr<const header_regex> regex; // compiled `pattern`, searched in the value
 };
 
 struct match_spec {
