@@ -70,7 +70,7 @@ std::string faults_help() {
 
 // Validates every fault source; prints all mistakes and returns nullopt when there are any.
 std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& o) {
-  auto built = faults::config::build_rules(o.fault_specs, o.rule_files, o.presets);
+  auto built = faults::config::build_rules(o.fault_specs, o.rule_files, o.presets, o.seed);
   if (!built.ok()) {
     std::cerr << "s3fault proxy: the fault rules have " << built.errors.size()
               << (built.errors.size() == 1 ? " mistake" : " mistakes") << ":\n";
@@ -202,7 +202,8 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->add_option("--preset", options->presets,
                       "A named set of rules, e.g. rustfs-parts-count (repeatable)");
   command->add_option("--seed", options->seed,
-                      "Seed of the fault dice (default: from a rules file, else random; logged)");
+                      "Seed of the fault dice, overriding the rules files' seeds (default: "
+                      "from the rules files, else random; logged)");
   command->add_option("--admin", options->admin,
                       "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
                       "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "

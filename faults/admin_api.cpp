@@ -15,8 +15,15 @@ admin_reply error_reply(unsigned status, std::string_view code, std::string mess
   return {status, {{"error", error}}};
 }
 
-// Rules from a request body: a rule object, a list, {"seed","rules"} or {"fault": "spec"}.
-std::optional<std::vector<rule>> rules_from_body(std::string_view body, admin_reply& failure) {
+/// What a change body holds: the rules, and the seed when it gave one.
+struct body_rules {
+  std::vector<rule> rules;
+  std::optional<std::uint64_t> seed;
+};
+
+// Rules from a request body: a rule object, a list, {"seed","rules"} or {"fault": "spec"} (with
+// an optional "seed" beside it).
+std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& failure) {
   const auto document = nlohmann::json::parse(body, nullptr, false);
   if (document.is_discarded()) {
     failure = error_reply(400, "invalid_json", "the body is not valid JSON");
@@ -34,7 +41,10 @@ std::optional<std::vector<rule>> rules_from_body(std::string_view body, admin_re
       failure = error_reply(400, "invalid_rules", "the one-line rule is not valid", errors);
       return std::nullopt;
     }
-    rules_document = nlohmann::json::array({*rule_json});
+    rules_document = {{"rules", nlohmann::json::array({*rule_json})}};
+    if (document.contains("seed")) {
+      rules_document["seed"] = document["seed"];
+    }
   } else if (document.is_object() && !document.contains("rules")) {
     rules_document = nlohmann::json::array({document});
   }
@@ -44,7 +54,7 @@ std::optional<std::vector<rule>> rules_from_body(std::string_view body, admin_re
                           built.errors);
     return std::nullopt;
   }
-  return std::move(built.rules);
+  return body_rules{std::move(built.rules), built.seed};
 }
 
 nlohmann::json describe_all(const rule_set& rules) {
@@ -96,19 +106,28 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
     }
     if (method == "POST" || method == "PUT") {
       admin_reply failure;
-      auto rules = rules_from_body(body, failure);
-      if (!rules) {
+      auto given = rules_from_body(body, failure);
+      if (!given) {
         return failure;
       }
       if (method == "PUT") {
-        store.replace_all(std::move(*rules));
+        store.replace_all(std::move(given->rules), given->seed);
         return {200, describe_all(*store.current())};
       }
       std::string taken;
-      if (store.add(std::move(*rules), taken) == rule_store::change_error::name_taken) {
+      switch (store.add(std::move(given->rules), taken, given->seed)) {
+      case rule_store::change_error::name_taken:
         return error_reply(409, "name_taken", "a rule named '" + taken + "' already exists");
+      case rule_store::change_error::seed_differs:
+        return error_reply(400, "seed_differs",
+                           "seed " + std::to_string(*given->seed) + " differs from the seed " +
+                               std::to_string(store.seed()) +
+                               " in force; a seed belongs to the whole rule set, so adding rules "
+                               "cannot change it: PUT /rules with the seed and every rule "
+                               "instead; nothing was changed");
+      default:
+        return {201, describe_all(*store.current())};
       }
-      return {201, describe_all(*store.current())};
     }
     return error_reply(405, "method_not_allowed", "use GET, POST, PUT or DELETE on /rules");
   }

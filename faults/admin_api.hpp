@@ -8,7 +8,8 @@
 //   GET    /rules                  every rule with its definition and counters, and the seed
 //   GET    /rules/NAME             one rule
 //   POST   /rules                  add: a rule, a list, {"rules":[...]}, or {"fault":"ONE-LINE"}
-//   PUT    /rules                  replace all (same bodies)
+//                                  (a "seed" beside them must be the one in force)
+//   PUT    /rules                  replace all (same bodies; a "seed" reseeds the rule set)
 //   DELETE /rules                  remove all
 //   DELETE /rules/NAME             remove one
 //   POST   /rules/NAME/enable      enable one

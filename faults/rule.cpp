@@ -105,7 +105,7 @@ bool request_matches(const match_spec& match, const s3_request& request, std::st
     if (!value) {
       return false;
     }
-    if (condition.regex && !std::regex_search(value->begin(), value->end(), *condition.regex)) {
+    if (condition.regex && !condition.regex->found_in(*value)) {
       return false;
     }
   }

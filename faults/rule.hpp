@@ -3,6 +3,7 @@
 // Rules are validated once when built (faults/rule_parser.hpp) and immutable afterwards; the
 // only mutable part is the rule's counters, kept apart in rule_state.
 #include "faults/fault_action.hpp"
+#include "faults/header_regex.hpp"
 #include "faults/s3_request.hpp"
 
 #include <atomic>
@@ -11,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -27,8 +27,8 @@ struct query_condition {
 
 struct header_condition {
   std::string name;
-  std::string pattern;                     // empty: present with any value
-  std::shared_ptr<const std::regex> regex; // compiled `pattern`, searched in the value
+  std::string pattern;                       // empty: present with any value
+  std::shared_ptr<const header_regex> regex; // compiled `pattern`, searched in the value
 };
 
 struct match_spec {
@@ -49,17 +49,20 @@ struct schedule_spec {
   std::optional<std::uint64_t> every;             // only every Nth eligible match
   std::optional<std::uint64_t> times;             // at most N injections in all (or per key)
   bool per_key = false;                           // count per bucket/key instead of per rule
-  std::optional<std::chrono::milliseconds> after; // active from this long after start
-  std::optional<std::chrono::milliseconds> until; // ... until this long after start
+  std::optional<std::chrono::milliseconds> after; // active from this long after installation
+  std::optional<std::chrono::milliseconds> until; // ... until this long after installation
 };
 
 /// Counters of a rule, shared across rule-set snapshots while the rule is unchanged.
 struct rule_state {
+  // Written only with `schedule_mutex` held; atomic so that the admin API reads them without it.
   std::atomic<std::uint64_t> matched{0};
   std::atomic<std::uint64_t> injected{0};
   std::atomic<std::uint64_t> skipped{0};
-  // Per-key counts for `per_key` schedules: key -> (matches, injections).
-  std::mutex per_key_mutex;
+  /// Held across one whole schedule decision (count, check, dice, count the injection), so that
+  /// exchanges decided on several threads at once still see each match number exactly once.
+  std::mutex schedule_mutex;
+  // Per-key counts for `per_key` schedules: key -> (matches, injections). Under schedule_mutex.
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> per_key;
 };
 
@@ -70,6 +73,10 @@ struct rule {
   std::vector<std::shared_ptr<const fault_action>> actions;
   bool enabled = true;
   std::shared_ptr<rule_state> state = std::make_shared<rule_state>();
+  /// When the rule came into force, for `after`/`until`. Set by rule_store::publish and kept,
+  /// like `state`, while the definition is unchanged (enable/disable keep it too); nullopt for a
+  /// rule not yet installed.
+  std::optional<clock::time_point> installed;
   /// The definition as JSON (without counters), for the admin API and change detection.
   nlohmann::json definition;
 };

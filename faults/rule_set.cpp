@@ -9,11 +9,13 @@ bool status_listed(const match_spec& match, unsigned status) {
   return std::find(match.statuses.begin(), match.statuses.end(), status) != match.statuses.end();
 }
 
-bool within_window(const schedule_spec& schedule, clock::duration since_start) {
-  if (schedule.after && since_start < *schedule.after) {
+/// `after` and `until` count from the rule's installation, so a rule added live with
+/// `after: 2s` waits two seconds whenever it is added.
+bool within_window(const schedule_spec& schedule, clock::duration since_installed) {
+  if (schedule.after && since_installed < *schedule.after) {
     return false;
   }
-  return !(schedule.until && since_start >= *schedule.until);
+  return !(schedule.until && since_installed >= *schedule.until);
 }
 
 } // namespace
@@ -39,27 +41,26 @@ bool rule_set::schedule_allows(const rule& r, const s3_request& request,
                                clock::time_point now) const {
   const schedule_spec& schedule = r.schedule;
   rule_state& state = *r.state;
-  state.matched.fetch_add(1, std::memory_order_relaxed);
+  // One decision per rule at a time: reading a count and raising it in separate steps let two
+  // threads take the same match number, or both take the last of `times`. The dice are drawn
+  // inside as well, so that draws follow the matches' order.
+  std::lock_guard lock(state.schedule_mutex);
+  const std::uint64_t rule_match = state.matched.fetch_add(1, std::memory_order_relaxed) + 1;
   auto skip = [&] {
     state.skipped.fetch_add(1, std::memory_order_relaxed);
     return false;
   };
-  if (!within_window(schedule, now - started_)) {
+  if (!within_window(schedule, now - r.installed.value_or(started_))) {
     return skip();
   }
   // The counts the schedule looks at: the rule's own, or this object's.
-  std::uint64_t match_number = 0;
-  std::uint64_t injected_so_far = 0;
-  std::unique_lock<std::mutex> per_key_lock;
+  std::uint64_t match_number = rule_match;
+  std::uint64_t injected_so_far = state.injected.load(std::memory_order_relaxed);
   std::pair<std::uint64_t, std::uint64_t>* per_key = nullptr;
   if (schedule.per_key) {
-    per_key_lock = std::unique_lock(state.per_key_mutex);
     per_key = &state.per_key[request.bucket + "/" + request.key];
     match_number = ++per_key->first;
     injected_so_far = per_key->second;
-  } else {
-    match_number = state.matched.load(std::memory_order_relaxed);
-    injected_so_far = state.injected.load(std::memory_order_relaxed);
   }
   if (match_number <= schedule.skip) {
     return skip();
@@ -75,7 +76,7 @@ bool rule_set::schedule_allows(const rule& r, const s3_request& request,
     return skip();
   }
   if (schedule.probability < 1.0) {
-    std::lock_guard lock(random_mutex_);
+    std::lock_guard dice_lock(random_mutex_);
     if (std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= schedule.probability) {
       return skip();
     }

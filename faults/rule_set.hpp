@@ -36,6 +36,8 @@ struct exchange_decision {
 
 class rule_set {
 public:
+  /// `started` stands for the install time of rules that carry none (a rule set built directly
+  /// rather than by a rule_store, which stamps every rule).
   rule_set(std::vector<rule> rules, std::uint64_t seed, clock::time_point started);
 
   const std::vector<rule>& rules() const { return rules_; }
@@ -50,7 +52,8 @@ public:
                         clock::time_point now) const;
 
 private:
-  /// Applies the schedule of rule `index` to one match; true when the rule injects.
+  /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule
+  /// (rule_state::schedule_mutex, then random_mutex_ for the dice; inject takes only the latter).
   bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now) const;
   void inject(const rule& r, const s3_request& request, exchange_decision& decision) const;
 

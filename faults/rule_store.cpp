@@ -4,17 +4,25 @@
 
 namespace s3fault::faults {
 
-rule_store::rule_store(std::uint64_t seed, clock::time_point started)
-    : seed_(seed), started_(started),
+rule_store::rule_store(std::uint64_t seed, clock::time_point started,
+                       std::function<clock::time_point()> now)
+    : seed_(seed), started_(started), now_(std::move(now)),
       current_(std::make_shared<const rule_set>(std::vector<rule>{}, seed, started)) {}
 
-void rule_store::replace_all(std::vector<rule> rules) {
+void rule_store::replace_all(std::vector<rule> rules, std::optional<std::uint64_t> seed) {
   std::lock_guard lock(change_mutex_);
+  if (seed) {
+    seed_ = *seed;
+  }
   publish(std::move(rules));
 }
 
-rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name) {
+rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name,
+                                         std::optional<std::uint64_t> seed) {
   std::lock_guard lock(change_mutex_);
+  if (seed && *seed != seed_) {
+    return change_error::seed_differs;
+  }
   auto next = current_.load()->rules();
   for (const auto& r : rules) {
     for (const auto& existing : next) {
@@ -59,11 +67,18 @@ rule_store::change_error rule_store::set_enabled(std::string_view name, bool ena
 
 void rule_store::publish(std::vector<rule> rules) {
   const auto previous = current_.load();
+  const clock::time_point now = now_();
   for (auto& r : rules) {
-    for (const auto& old : previous->rules()) {
-      if (old.name == r.name && old.definition == r.definition && r.state != old.state) {
-        r.state = old.state;
-      }
+    const auto& old_rules = previous->rules();
+    const auto same = std::find_if(old_rules.begin(), old_rules.end(), [&](const rule& old) {
+      return old.name == r.name && old.definition == r.definition;
+    });
+    if (same != old_rules.end()) {
+      r.state = same->state;
+      r.installed = same->installed;
+    } else if (!r.installed) {
+      // New or changed. A copy of a current rule (enable, disable) already carries its time.
+      r.installed = now;
     }
   }
   // Each snapshot gets its own engine seeded from the store's seed, so a given seed and the

@@ -360,12 +360,15 @@ std::string format_rate(std::uint64_t bytes_per_second) {
 }
 
 std::string describe_got(const nlohmann::json& value) {
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return shortened(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string shortened(std::string_view text) {
   constexpr std::size_t limit = 60;
   if (text.size() > limit) {
-    text = text.substr(0, limit - 3) + "...";
+    return std::string(text.substr(0, limit - 3)) + "...";
   }
-  return text;
+  return std::string(text);
 }
 
 std::string must_be(std::string_view field, std::string_view what, const nlohmann::json& got) {

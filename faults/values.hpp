@@ -67,5 +67,7 @@ std::string format_rate(std::uint64_t bytes_per_second);        // "1MiB/s", "10
 std::string must_be(std::string_view field, std::string_view what, const nlohmann::json& got);
 /// VALUE as `must_be` quotes it.
 std::string describe_got(const nlohmann::json& value);
+/// `text` cut at 60 characters ("..." in the last three), as messages quote what they got.
+std::string shortened(std::string_view text);
 
 } // namespace s3fault::faults

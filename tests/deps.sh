@@ -13,8 +13,8 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 node_dir=$repo_root/tests/node
 
 build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libssl-dev libspdlog-dev
-  libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev zlib1g-dev
-  googletest clang-format clang libclang-rt-14-dev)
+  libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
+  zlib1g-dev googletest clang-format clang libclang-rt-14-dev)
 store_packages=(ceph-mon ceph-osd radosgw)
 client_packages=(awscli python3-boto3 rclone s3cmd curl time iproute2)
 

@@ -8,7 +8,8 @@ namespace s3fault::faults::config {
 
 rule_build build_rules(const std::vector<std::string>& fault_specs,
                        const std::vector<std::string>& rule_files,
-                       const std::vector<std::string>& presets) {
+                       const std::vector<std::string>& presets,
+                       std::optional<std::uint64_t> seed_override) {
   error_list errors; // mistakes in the sources themselves, before any rule is looked at
   std::vector<rule_entry> entries;
   std::optional<std::uint64_t> seed;
@@ -30,10 +31,12 @@ rule_build build_rules(const std::vector<std::string>& fault_specs,
 
   for (const auto& path : rule_files) {
     rule_document document = load_rule_file(path, errors);
-    if (document.seed) {
+    // With --seed the files' seeds are overridden, so they need not agree.
+    if (document.seed && !seed_override) {
       if (seed && *seed != *document.seed) {
         errors.push_back(path + ": seed: " + std::to_string(*document.seed) +
-                         " differs from the seed " + std::to_string(*seed) + " of " + seed_origin);
+                         " differs from the seed " + std::to_string(*seed) + " of " + seed_origin +
+                         " (a rule set has one seed: give --seed N to choose it)");
       } else if (!seed) {
         seed = document.seed;
         seed_origin = path;
@@ -59,7 +62,7 @@ rule_build build_rules(const std::vector<std::string>& fault_specs,
   rule_build build = parse_rules(entries);
   errors.insert(errors.end(), build.errors.begin(), build.errors.end());
   build.errors = std::move(errors);
-  build.seed = seed;
+  build.seed = seed_override ? seed_override : seed;
   if (!build.errors.empty()) {
     build.rules.clear();
   }

@@ -9,16 +9,20 @@
 // Rules are in that order: presets, then files, then specs, each in the order given.
 #include "faults/config/rule_parser.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace s3fault::faults::config {
 
 /// Builds the rule set from the command line's sources. Every source and every rule is checked;
-/// on any mistake `rules` is empty and `errors` lists all of them. `seed` is the one the files
-/// give (two files giving different seeds is an error).
+/// on any mistake `rules` is empty and `errors` lists all of them. The result's `seed` is
+/// `seed_override` (`--seed`) when given, whatever the files say; otherwise the one the files
+/// give, and two files giving different seeds is an error (a rule set has one engine).
 rule_build build_rules(const std::vector<std::string>& fault_specs,
                        const std::vector<std::string>& rule_files,
-                       const std::vector<std::string>& presets);
+                       const std::vector<std::string>& presets,
+                       std::optional<std::uint64_t> seed_override = std::nullopt);
 
 } // namespace s3fault::faults::config

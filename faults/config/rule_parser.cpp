@@ -140,19 +140,6 @@ std::optional<std::vector<std::string>> read_list(const json& value, std::string
 
 // ---- match -----------------------------------------------------------------------------------
 
-/// libstdc++'s description of a regex error, without its " in regular expression" tail.
-std::string regex_problem(const std::regex_error& error) {
-  std::string text = error.what();
-  const std::string tail = " in regular expression";
-  if (text.size() > tail.size() && text.ends_with(tail)) {
-    text.resize(text.size() - tail.size());
-  }
-  if (!text.empty()) {
-    text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  }
-  return text;
-}
-
 bool is_token(std::string_view text) {
   static constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -259,50 +246,9 @@ void read_query(const json& value, match_spec& match, json& normalized, error_li
   }
 }
 
-/// Why a header regex is refused before std::regex sees it, or empty. libstdc++ builds one
-/// state per repetition and its number parsing overflows on long numbers (found by
-/// fuzz_fault_spec: UBSan, signed overflow on the back-reference `\2222222222222222222`), so
-/// counts, back-references and the length are bounded.
-std::string regex_limit_problem(std::string_view pattern) {
-  constexpr std::size_t max_length = 256;
-  constexpr unsigned long max_count = 100;
-  if (pattern.size() > max_length) {
-    return "longer than " + std::to_string(max_length) + " characters";
-  }
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\') {
-      // An escaped character (`\{` included) is literal; `\N` is a back-reference, whose number
-      // overflows the same way.
-      const std::size_t end =
-          std::min(pattern.find_first_not_of("0123456789", i + 1), pattern.size());
-      if (end - (i + 1) > 2) {
-        return "a back-reference number above 99";
-      }
-      i = std::max(i + 1, end - 1);
-      continue;
-    }
-    if (pattern[i] != '{') {
-      continue;
-    }
-    // {n}, {n,} or {n,m}: each count at most max_count.
-    std::size_t j = i + 1;
-    for (int count = 0; count < 2; ++count) {
-      const std::size_t end = std::min(pattern.find_first_not_of("0123456789", j), pattern.size());
-      const std::string_view digits = pattern.substr(j, end - j);
-      if (digits.size() > 3 || (!digits.empty() && std::stoul(std::string(digits)) > max_count)) {
-        return "a repetition count above " + std::to_string(max_count);
-      }
-      if (end == pattern.size() || pattern[end] != ',') {
-        break;
-      }
-      j = end + 1;
-    }
-  }
-  return {};
-}
-
 /// Header conditions: {"x-amz-checksum-mode": "enabled", "range": "*"} or
-/// ["range", "x-amz-checksum-mode~^enabled$"]; patterns are regexes searched in the value.
+/// ["range", "x-amz-checksum-mode~^enabled$"]; patterns are RE2 regexes searched in the value
+/// (faults/header_regex.hpp).
 void read_headers(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.headers";
   const auto add = [&](const std::string& raw_name, std::string pattern) {
@@ -320,16 +266,11 @@ void read_headers(const json& value, match_spec& match, json& normalized, error_
       pattern.clear();
     }
     header_condition condition{name, pattern, nullptr};
-    if (const auto limit = regex_limit_problem(pattern); !limit.empty()) {
-      fail(errors, where, "regex '" + pattern + "' refused: " + limit);
-      return;
-    }
     if (!pattern.empty()) {
-      try {
-        condition.regex =
-            std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::icase);
-      } catch (const std::regex_error& e) {
-        fail(errors, where, "invalid regex '" + pattern + "': " + regex_problem(e));
+      std::string why;
+      condition.regex = header_regex::compile(pattern, why);
+      if (!condition.regex) {
+        fail(errors, where, "regex '" + shortened(pattern) + "' " + why);
         return;
       }
     }

@@ -155,6 +155,27 @@ class FaultRulesTest(unittest.TestCase):
         for name, field in (("one", "at"), ("two", "operations"), ("three", "probability")):
             self.assertRegex(result.stderr, rf"rule \d+ \({name}\):.*{field}")
 
+    def test_seed_option_overrides_rules_files_that_disagree(self):
+        one = self.tmp / "one.yaml"
+        one.write_text("seed: 1\nrules:\n  - {name: a, actions: [{type: reset}]}\n")
+        two = self.tmp / "two.yaml"
+        two.write_text("seed: 2\nrules:\n  - {name: b, actions: [{type: reset}]}\n")
+        files = ["--faults", str(one), "--faults", str(two)]
+        refused = subprocess.run(
+            [str(harness.proxy_binary()), "proxy", "--listen", "127.0.0.1:0", "--upstream",
+             self.origin.url, *files],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{two}: seed: 2 differs from the seed 1 of {one}", refused.stderr)
+        self.assertIn("--seed", refused.stderr)
+        proxy = self.start_proxy(*files, "--seed", "7", "--admin", "127.0.0.1:0")
+        admin_url = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                         if line.startswith("admin on "))
+        status, body = admin_call(admin_url, "GET", "/rules")
+        self.assertEqual(status, 200)
+        self.assertEqual(body["seed"], 7)
+        self.assertEqual([r["name"] for r in body["rules"]], ["a", "b"])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -66,7 +66,31 @@ TEST(build_rules, files_must_agree_on_the_seed) {
   const auto c = dir.write("c.yaml", "seed: 2\nrules: []\n");
   EXPECT_TRUE(build_rules({}, {a, b}, {}).ok());
   EXPECT_EQ(build_rules({}, {a, c}, {}).errors,
-            (error_list{c + ": seed: 2 differs from the seed 1 of " + a}));
+            (error_list{c + ": seed: 2 differs from the seed 1 of " + a +
+                        " (a rule set has one seed: give --seed N to choose it)"}));
+}
+
+TEST(build_rules, the_seed_option_overrides_the_files_seeds) {
+  const rules_dir dir;
+  const auto a = dir.write("a.yaml", "seed: 1\nrules:\n  - actions: [hang]\n");
+  const auto c = dir.write("c.yaml", "seed: 2\nrules:\n  - actions: [reset]\n");
+  const auto none = dir.write("none.yaml", "rules: []\n");
+  const auto disagreeing = build_rules({}, {a, c}, {}, 9);
+  ASSERT_TRUE(disagreeing.ok()) << ::testing::PrintToString(disagreeing.errors);
+  EXPECT_EQ(disagreeing.seed, 9u);
+  EXPECT_EQ(disagreeing.rules.size(), 2u);
+  EXPECT_EQ(build_rules({}, {a}, {}, 9).seed, 9u);
+  EXPECT_EQ(build_rules({}, {none}, {}, 0).seed, 0u);
+  EXPECT_EQ(build_rules({}, {a}, {}).seed, 1u);
+  EXPECT_FALSE(build_rules({}, {none}, {}).seed.has_value());
+}
+
+TEST(build_rules, the_seed_option_does_not_hide_other_mistakes) {
+  const rules_dir dir;
+  const auto a = dir.write("a.yaml", "seed: 1\nrules: []\n");
+  const auto bad = dir.write("bad.yaml", "seed: x\nrules: []\n");
+  EXPECT_EQ(build_rules({}, {a, bad}, {}, 9).errors,
+            (error_list{bad + ": seed: must be a whole number >= 0 (got \"x\")"}));
 }
 
 } // namespace

@@ -6,8 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
-
 namespace s3fault::faults::config {
 namespace {
 
@@ -244,25 +242,34 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (reset-1): match.query.a: must be a value, or \"*\" for any value (got [1])"}},
       {"bad regex",
        R"({"match": {"headers": {"range": "bytes=(0"}}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.headers.range: invalid regex 'bytes=(0': mismatched '(' and "
-        "')'"}},
+       {"rule 1 (reset-1): match.headers.range: regex 'bytes=(0' is not valid RE2 syntax: "
+        "missing ) at 'bytes=(0'"}},
       {"bad regex in a list",
        R"({"match": {"headers": ["etag~[a"]}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.headers.etag: invalid regex '[a': unexpected character within "
-        "'[...]'"}},
-      // Found by fuzz_fault_spec: libstdc++'s regex compiler overflowed on this count.
-      {"huge repetition count",
-       R"({"match": {"headers": {"etag": "a{2222222222222222222}"}}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.headers.etag: regex 'a{2222222222222222222}' refused: a "
-        "repetition count above 100"}},
+       {"rule 1 (reset-1): match.headers.etag: regex '[a' is not valid RE2 syntax: missing ] at "
+        "'[a'"}},
+      {"escape RE2 does not know",
+       R"({"match": {"headers": {"etag": "\\q"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex '\\q' is not valid RE2 syntax: invalid "
+        "escape sequence at '\\q'"}},
+      {"repetition count above RE2's 1000",
+       R"({"match": {"headers": ["etag~x{2,1001}"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex 'x{2,1001}' is not valid RE2 syntax: "
+        "invalid repetition size at '{2,1001}'"}},
+      {"back-reference",
+       R"({"match": {"headers": {"etag": "(a)\\1"}}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex '(a)\\1' holds the back-reference '\\1': "
+        "back-references are not supported (RE2 syntax)"}},
+      {"back-reference RE2 would read as octal",
+       R"({"match": {"headers": ["etag~(a)(b)\\12"]}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.headers.etag: regex '(a)(b)\\12' holds the back-reference "
+        "'\\12': back-references are not supported (RE2 syntax)"}},
+      // Found by fuzz_fault_spec: libstdc++'s regex compiler overflowed on this number.
       {"huge back-reference",
        R"({"match": {"headers": {"etag": "(a)\\2222222222222222222"}}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.headers.etag: regex '(a)\\2222222222222222222' refused: a "
-        "back-reference number above 99"}},
-      {"repetition count above 100",
-       R"({"match": {"headers": ["etag~x{2,101}"]}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.headers.etag: regex 'x{2,101}' refused: a repetition count "
-        "above 100"}},
+       {"rule 1 (reset-1): match.headers.etag: regex '(a)\\2222222222222222222' holds the "
+        "back-reference '\\2222222222222222222': back-references are not supported (RE2 "
+        "syntax)"}},
       {"header name",
        R"({"match": {"headers": {"bad header": "*"}}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.headers: 'bad header' is not a header name"}},
@@ -410,8 +417,8 @@ TEST(rule_values, fields_reach_the_plain_structs) {
   EXPECT_EQ(r.match.query[0].value, "2");
   ASSERT_EQ(r.match.headers.size(), 1u);
   ASSERT_NE(r.match.headers[0].regex, nullptr);
-  EXPECT_TRUE(std::regex_search("ENABLED", *r.match.headers[0].regex)); // case-insensitive
-  EXPECT_FALSE(std::regex_search("disabled", *r.match.headers[0].regex));
+  EXPECT_TRUE(r.match.headers[0].regex->found_in("ENABLED")); // case-insensitive
+  EXPECT_FALSE(r.match.headers[0].regex->found_in("disabled"));
   ASSERT_EQ(r.match.statuses.size(), 100u);
   EXPECT_EQ(r.match.statuses.front(), 200u);
   EXPECT_EQ(r.match.statuses.back(), 299u);
@@ -437,13 +444,64 @@ TEST(rule_values, a_header_without_pattern_has_no_regex) {
   EXPECT_EQ(build.rules[0].match.headers[0].pattern, "");
 }
 
-TEST(rule_values, counts_up_to_100_and_escaped_braces_are_fine) {
+TEST(rule_values, patterns_the_old_std_regex_guard_refused_are_fine_in_re2) {
+  // Repetition counts above 100, patterns over 256 characters, a number too large to be a count
+  // (RE2 reads the braces literally), escaped braces, \0 (octal) and \Q...\E literal text.
+  const std::string long_pattern = "^" + std::string(300, 'x') + "$";
   const auto build =
-      build_one(R"({"match": {"headers": {"etag": "^a{1,100}\\{9999}$", "range": "x{3}"}},)"
+      build_one(R"({"match": {"headers": {"etag": "^a{1,100}\\{9999}$", "range": "x{2,1000}",)"
+                R"( "x-huge": "a{2222222222222222222}", "x-long": ")" +
+                long_pattern +
+                R"(", "x-octal": "a\\0b", "x-quoted": "\\Q(a)\\1\\E"}},)"
                 R"( "actions": ["reset"]})");
-  ASSERT_TRUE(build.ok()) << build.errors.front();
-  ASSERT_EQ(build.rules[0].match.headers.size(), 2u);
-  EXPECT_NE(build.rules[0].match.headers[0].regex, nullptr);
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  const auto& headers = build.rules[0].match.headers;
+  ASSERT_EQ(headers.size(), 6u);
+  for (const auto& condition : headers) {
+    EXPECT_NE(condition.regex, nullptr) << condition.name;
+  }
+  const auto find = [&](std::string_view name) -> const header_regex& {
+    for (const auto& condition : headers) {
+      if (condition.name == name) {
+        return *condition.regex;
+      }
+    }
+    throw std::runtime_error("no condition " + std::string(name));
+  };
+  EXPECT_TRUE(find("x-huge").found_in("the a{2222222222222222222} text"));
+  EXPECT_FALSE(find("x-huge").found_in("aa"));
+  EXPECT_TRUE(find("x-long").found_in(std::string(300, 'X')));
+  EXPECT_TRUE(find("x-octal").found_in(std::string("a\0b", 3)));
+  EXPECT_TRUE(find("x-quoted").found_in("(a)\\1"));
+}
+
+TEST(rule_values, a_pattern_too_large_for_re2s_memory_limit_is_refused) {
+  // 100 characters repeated 1000 times: about 100,000 instructions, over 1 MiB.
+  const std::string pattern = "(" + std::string(100, 'a') + "){1000}";
+  const auto build =
+      build_one(R"({"match": {"headers": {"etag": ")" + pattern + R"("}}, "actions": ["reset"]})");
+  EXPECT_EQ(build.errors,
+            (error_list{"rule 1 (reset-1): match.headers.etag: regex '(" + std::string(56, 'a') +
+                        "...' is too large: RE2 would need more than 1 MiB for it"}));
+}
+
+TEST(rule_values, header_regexes_are_searched_in_the_value_ignoring_case) {
+  const auto build = build_one(
+      R"({"match": {"headers": {"etag": "^\"abc", "range": "=0-", "x-amz-meta-b": "\\xff."}},)"
+      R"( "actions": ["reset"]})");
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  const auto& headers = build.rules[0].match.headers;
+  ASSERT_EQ(headers.size(), 3u);
+  const header_regex& etag = *headers[0].regex;
+  EXPECT_TRUE(etag.found_in("\"ABC123\""));
+  EXPECT_FALSE(etag.found_in("W/\"abc\""));
+  const header_regex& range = *headers[1].regex;
+  EXPECT_TRUE(range.found_in("bytes=0-99"));
+  EXPECT_FALSE(range.found_in("bytes=1-99"));
+  // Bytes, not UTF-8: any byte is a character.
+  const header_regex& raw = *headers[2].regex;
+  EXPECT_TRUE(raw.found_in("x\xff\x80"));
+  EXPECT_FALSE(raw.found_in("x\xff"));
 }
 
 TEST(rule_document, seed_and_rules) {

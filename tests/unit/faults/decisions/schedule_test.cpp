@@ -80,6 +80,23 @@ TEST(Schedule, TimeWindow) {
   EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(20)), "0");
 }
 
+TEST(Schedule, TimeWindowCountsFromTheRuleInstallTime) {
+  // A rule installed 100s after the rule set's start time: its window is 110s..120s, not
+  // 10s..20s.
+  const auto start = clock::now();
+  schedule_spec s;
+  s.after = std::chrono::seconds(10);
+  s.until = std::chrono::seconds(20);
+  auto r = make_rule("window", {}, s);
+  r.installed = start + std::chrono::seconds(100);
+  rule_set rules({r}, 1, start);
+  EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(15)), "0");
+  EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(105)), "0");
+  EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(110)), "1");
+  EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(119)), "1");
+  EXPECT_EQ(pattern_of(rules, 1, "/b/k", start + std::chrono::seconds(120)), "0");
+}
+
 TEST(Schedule, ProbabilityIsSeededAndDeterministic) {
   schedule_spec s;
   s.probability = 0.3;

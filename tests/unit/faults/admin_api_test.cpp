@@ -1,0 +1,105 @@
+// The admin API's logic without HTTP: a seed in a change body belongs to the whole rule set.
+// PUT /rules with one reseeds the store; POST /rules may only repeat the seed in force.
+#include "faults/admin_api.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s3fault::faults {
+namespace {
+
+constexpr std::string_view one_rule = R"({"name": "slow", "actions": ["delay 1s"]})";
+
+admin_reply call(rule_store& store, std::string_view method, std::string_view body = "") {
+  return handle_admin_request(store, method, "/rules", body, "test");
+}
+
+std::string with_seed(std::uint64_t seed, std::string_view rules) {
+  return R"({"seed": )" + std::to_string(seed) + R"(, "rules": )" + std::string(rules) + "}";
+}
+
+TEST(admin_api_seed, put_with_a_seed_reseeds_the_rule_set) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "PUT", with_seed(77, "[" + std::string(one_rule) + "]"));
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(reply.body["seed"], 77u);
+  EXPECT_EQ(store.seed(), 77u);
+  EXPECT_EQ(store.current()->seed(), 77u);
+  EXPECT_EQ(call(store, "GET").body["seed"], 77u);
+}
+
+TEST(admin_api_seed, put_without_a_seed_keeps_the_seed_in_force) {
+  rule_store store(1, clock::now());
+  ASSERT_EQ(call(store, "PUT", with_seed(77, "[]")).status, 200u);
+  const auto reply = call(store, "PUT", "[" + std::string(one_rule) + "]");
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(reply.body["seed"], 77u);
+  EXPECT_EQ(call(store, "DELETE").body["seed"], 77u);
+}
+
+TEST(admin_api_seed, a_one_line_fault_may_carry_the_seed) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "PUT", R"({"fault": "delay 1s name=slow", "seed": 9})");
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(reply.body["seed"], 9u);
+  EXPECT_EQ(store.current()->rules().size(), 1u);
+}
+
+TEST(admin_api_seed, the_seed_reaches_the_dice) {
+  // Stores started with different seeds and reseeded to the same one decide the same; reseeded
+  // to another, they do not.
+  const auto pattern = [](std::uint64_t started_with, std::uint64_t reseeded_to) {
+    rule_store store(started_with, clock::now());
+    const auto body =
+        with_seed(reseeded_to,
+                  R"([{"name": "coin", "schedule": {"probability": 0.5}, "actions": ["reset"]}])");
+    EXPECT_EQ(call(store, "PUT", body).status, 200u);
+    const auto snapshot = store.current();
+    const auto request = classify_request({"GET", "/b/k", "127.0.0.1", false});
+    std::string out;
+    for (int i = 0; i < 200; ++i) {
+      out += snapshot->decide(request, "GET", {}, clock::now()).injected.empty() ? '0' : '1';
+    }
+    return out;
+  };
+  EXPECT_EQ(pattern(1, 5), pattern(2, 5));
+  EXPECT_NE(pattern(1, 5), pattern(1, 6));
+}
+
+TEST(admin_api_seed, post_with_the_seed_in_force_adds) {
+  rule_store store(42, clock::now());
+  const auto reply = call(store, "POST", with_seed(42, "[" + std::string(one_rule) + "]"));
+  ASSERT_EQ(reply.status, 201u) << reply.body.dump();
+  EXPECT_EQ(reply.body["seed"], 42u);
+  EXPECT_EQ(reply.body["rules"].size(), 1u);
+}
+
+TEST(admin_api_seed, post_with_another_seed_is_refused_and_changes_nothing) {
+  rule_store store(42, clock::now());
+  ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
+  const auto before = store.current();
+  for (const std::string& body : {with_seed(7, R"([{"name": "other", "actions": ["reset"]}])"),
+                                  std::string(R"({"fault": "reset name=other", "seed": 7})")}) {
+    const auto reply = call(store, "POST", body);
+    EXPECT_EQ(reply.status, 400u) << body;
+    EXPECT_EQ(reply.body["error"]["code"], "seed_differs");
+    EXPECT_EQ(reply.body["error"]["message"],
+              "seed 7 differs from the seed 42 in force; a seed belongs to the whole rule set, so "
+              "adding rules cannot change it: PUT /rules with the seed and every rule instead; "
+              "nothing was changed");
+    EXPECT_EQ(store.current(), before);
+    EXPECT_EQ(store.seed(), 42u);
+  }
+}
+
+TEST(admin_api_seed, a_bad_seed_is_a_named_validation_error) {
+  rule_store store(42, clock::now());
+  const auto reply = call(store, "PUT", R"({"seed": "x", "rules": []})");
+  EXPECT_EQ(reply.status, 400u);
+  EXPECT_EQ(reply.body["error"]["code"], "invalid_rules");
+  EXPECT_EQ(reply.body["error"]["details"],
+            nlohmann::json::array({"request body: seed: must be a whole number >= 0 (got \"x\")"}));
+  EXPECT_EQ(store.seed(), 42u);
+}
+
+} // namespace
+} // namespace s3fault::faults
