@@ -6,6 +6,7 @@
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 #include "faults/config/build_rules.hpp"
+#include "faults/config/catalogue.hpp"
 #include "faults/config/presets.hpp"
 #include "metrics/metrics_report.hpp"
 #include "proxy/admin_server.hpp"
@@ -44,28 +45,22 @@ struct proxy_options {
   std::string server_header = "AmazonS3";
   std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
   std::optional<std::uint64_t> seed;
-  std::string admin;       // HOST:PORT of the admin API; empty: none
-  std::string admin_token; // bearer token the admin API demands; empty: none (loopback only)
-  std::string report;      // JSON summary of the traffic written at exit; empty: none
+  std::string admin;        // HOST:PORT of the admin API; empty: none
+  std::string admin_token;  // bearer token the admin API demands; empty: none (loopback only)
+  std::string report;       // JSON summary of the traffic written at exit; empty: none
+  std::string list_actions; // text | markdown: print the action catalogue and exit
 };
 
 // The fault part of --help: every action type and preset, from the registries themselves.
 std::string faults_help() {
-  std::string text = "\nFault actions (--fault 'ACTION ARGS key=value ...', see docs/faults.md):\n";
-  for (const auto& kind : faults::action_kinds()) {
-    std::string args;
-    for (auto name : kind.positional) {
-      args += " " + std::string(name);
-    }
-    text += fmt::format("  {:<20} {}\n", std::string(kind.type) + args, kind.summary);
-  }
-  text += "\nPresets (--preset NAME[:key=value,...]):\n";
-  for (const auto& preset : faults::config::presets()) {
-    text += fmt::format("  {}\n", preset.name);
-  }
-  text += "\nMatch and schedule keys: op, method, bucket, key, query, header, status, part,\n"
-          "  p, first, skip, every, times, per-key, after, until, name.\n";
-  return text;
+  constexpr std::size_t width = 100;
+  return "\nFault actions (--fault 'ACTION PARAMS key=value ...'; see docs/faults.md):\n" +
+         faults::config::actions_text(width) +
+         "\nPresets (--preset NAME[:key=value,...]; every preset also takes p, bucket, key, "
+         "name):\n" +
+         faults::config::presets_text(width) +
+         "\nMatch and schedule keys: op, method, bucket, key, query, header, status, part,\n"
+         "  p, first, skip, every, times, per-key, after, until, name.\n";
 }
 
 // Validates every fault source; prints all mistakes and returns nullopt when there are any.
@@ -145,10 +140,13 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command
       ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
       ->capture_default_str();
+  command->add_option("--upstream", options->upstream,
+                      "The store: http://HOST:PORT or https://HOST:PORT (required)");
   command
-      ->add_option("--upstream", options->upstream,
-                   "The store: http://HOST:PORT or https://HOST:PORT")
-      ->required();
+      ->add_option("--list-actions", options->list_actions,
+                   "Print every fault action (text: columns, markdown: the table of "
+                   "docs/faults.md) and exit")
+      ->check(CLI::IsMember({"text", "markdown"}));
   command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
   auto* cert = command->add_option("--tls-cert", options->tls_cert,
@@ -220,6 +218,16 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->footer(command->get_footer() + "\n" + faults_help());
 
   return [options]() -> int {
+    if (!options->list_actions.empty()) {
+      std::cout << (options->list_actions == "markdown" ? faults::config::actions_markdown()
+                                                        : faults::config::actions_text(100));
+      return 0;
+    }
+    if (options->upstream.empty()) {
+      std::cerr << "s3fault proxy: --upstream is required (the store: http://HOST:PORT or "
+                   "https://HOST:PORT)\n";
+      return 2;
+    }
     proxy::proxy_config config;
     std::shared_ptr<spdlog::logger> logger;
     std::optional<faults::config::rule_build> rules;

@@ -1,6 +1,8 @@
 #pragma once
-// The catalogue of fault action types. Adding an action = one file in faults/actions/ plus one
-// line in faults/actions/registry.cpp.
+// The catalogue of fault action types. Adding an action = one file in faults/actions/ (its
+// parameters, validation, behaviour and an NAME_kind() that describes it) plus one line in the
+// list of faults/actions/registry.cpp. CMake compiles every file of the folder; the tests, the
+// --help text and the table in docs/faults.md are made from this catalogue.
 #include "faults/fault_action.hpp"
 
 #include <functional>
@@ -27,6 +29,8 @@ struct action_kind {
   /// Every parameter name the action takes (positional ones included), so the one-line syntax
   /// can tell an action parameter from a misspelt key and list what is allowed.
   std::vector<std::string_view> parameters = {};
+  /// A valid one-line rule using the action, for --help, the docs and the registry's tests.
+  std::string_view example = {};
 };
 
 const std::vector<action_kind>& action_kinds();

@@ -1,7 +1,7 @@
 // corrupt: flip every bit of chosen body bytes (xor 0xFF); the length is unchanged, so only a
 // checksum or a content comparison notices.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -137,7 +137,8 @@ action_kind corrupt_kind() {
           "the length is unchanged",
           {"offsets"},
           parse_corrupt,
-          {corrupt_parameters.begin(), corrupt_parameters.end()}};
+          {corrupt_parameters.begin(), corrupt_parameters.end()},
+          "corrupt 0,4096"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,6 +1,6 @@
 // delay: hold the request before it goes to the store, optionally with uniform jitter.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -63,7 +63,8 @@ action_kind delay_kind() {
       "hold the request for a duration (plus or minus uniform jitter) before it goes to the store",
       {"duration", "jitter"},
       parse_delay,
-      {delay_parameters.begin(), delay_parameters.end()}};
+      {delay_parameters.begin(), delay_parameters.end()},
+      "delay 2s jitter=500ms"};
 }
 
 } // namespace s3fault::faults::actions

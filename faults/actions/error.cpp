@@ -1,8 +1,8 @@
 // error and forward-then-error: the client gets an S3 error. With `error` the store never sees
 // the request; with `forward-then-error` the store does the work first (the classic "did my PUT
 // happen?" ambiguity that makes retries overwrite or duplicate). One action type, two moments.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 #include "faults/actions/s3_error_reply.hpp"
 
 namespace s3fault::faults::actions {
@@ -32,7 +32,8 @@ private:
   s3_error_reply reply_;
 };
 
-action_kind error_kind_for(std::string_view type, bool after_store, std::string_view summary) {
+action_kind error_kind_for(std::string_view type, bool after_store, std::string_view summary,
+                           std::string_view example) {
   auto parse = [type, after_store](const nlohmann::json& json,
                                    error_list& errors) -> std::shared_ptr<const fault_action> {
     param_reader params(type, json, errors, s3_error_reply_parameters);
@@ -44,7 +45,8 @@ action_kind error_kind_for(std::string_view type, bool after_store, std::string_
   };
   return {type,    action_phase::before_store,
           summary, {"code", "status"},
-          parse,   {s3_error_reply_parameters.begin(), s3_error_reply_parameters.end()}};
+          parse,   {s3_error_reply_parameters.begin(), s3_error_reply_parameters.end()},
+          example};
 }
 
 } // namespace
@@ -52,13 +54,15 @@ action_kind error_kind_for(std::string_view type, bool after_store, std::string_
 action_kind error_kind() {
   return error_kind_for("error", false,
                         "answer with an S3 error (XML body, request id, optional Retry-After) "
-                        "instead of the store");
+                        "instead of the store",
+                        "error SlowDown retry_after=2");
 }
 
 action_kind forward_then_error_kind() {
   return error_kind_for("forward-then-error", true,
                         "let the store do the work, then answer the client with an S3 error "
-                        "instead");
+                        "instead",
+                        "forward-then-error InternalError op=CompleteMultipartUpload");
 }
 
 } // namespace s3fault::faults::actions

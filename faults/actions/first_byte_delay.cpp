@@ -1,7 +1,7 @@
 // first-byte-delay: the store has answered, but the client waits before the first byte of the
 // response (time to first byte), e.g. to trip read timeouts.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -44,7 +44,8 @@ action_kind first_byte_delay_kind() {
           "hold the store's response for a duration before its first byte reaches the client",
           {"duration"},
           parse_first_byte_delay,
-          {first_byte_delay_parameters.begin(), first_byte_delay_parameters.end()}};
+          {first_byte_delay_parameters.begin(), first_byte_delay_parameters.end()},
+          "first-byte-delay 3s"};
 }
 
 } // namespace s3fault::faults::actions

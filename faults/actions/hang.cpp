@@ -1,6 +1,6 @@
 // hang: never answer; the client has to notice by its own timeout.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -37,7 +37,8 @@ action_kind hang_kind() {
           "never answer and keep the connection open: the client must time out",
           {},
           parse_hang,
-          {hang_parameters.begin(), hang_parameters.end()}};
+          {hang_parameters.begin(), hang_parameters.end()},
+          "hang"};
 }
 
 } // namespace s3fault::faults::actions

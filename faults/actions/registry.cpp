@@ -1,28 +1,37 @@
 #include "faults/action_registry.hpp"
 
-#include "faults/actions/kinds.hpp"
-
 namespace s3fault::faults {
 
+// Every action type, one line each, in the order --help and docs/faults.md list them. Each
+// NAME_kind() is defined in the action's own file in this folder.
+#define S3FAULT_ACTION_KINDS(KIND)                                                                 \
+  KIND(delay)                                                                                      \
+  KIND(error)                                                                                      \
+  KIND(reset)                                                                                      \
+  KIND(hang)                                                                                       \
+  KIND(forward_then_error)                                                                         \
+  KIND(strip_header)                                                                               \
+  KIND(set_header)                                                                                 \
+  KIND(set_status)                                                                                 \
+  KIND(first_byte_delay)                                                                           \
+  KIND(truncate)                                                                                   \
+  KIND(corrupt)                                                                                    \
+  KIND(throttle)                                                                                   \
+  KIND(stall)                                                                                      \
+  KIND(reset_after)                                                                                \
+  KIND(request_throttle)                                                                           \
+  KIND(request_reset_after)
+
+namespace actions {
+#define S3FAULT_DECLARE_KIND(name) action_kind name##_kind();
+S3FAULT_ACTION_KINDS(S3FAULT_DECLARE_KIND)
+#undef S3FAULT_DECLARE_KIND
+} // namespace actions
+
 const std::vector<action_kind>& action_kinds() {
-  static const std::vector<action_kind> kinds = {
-      actions::delay_kind(),
-      actions::error_kind(),
-      actions::reset_kind(),
-      actions::hang_kind(),
-      actions::forward_then_error_kind(),
-      actions::strip_header_kind(),
-      actions::set_header_kind(),
-      actions::set_status_kind(),
-      actions::first_byte_delay_kind(),
-      actions::truncate_kind(),
-      actions::corrupt_kind(),
-      actions::throttle_kind(),
-      actions::stall_kind(),
-      actions::reset_after_kind(),
-      actions::request_throttle_kind(),
-      actions::request_reset_after_kind(),
-  };
+#define S3FAULT_LIST_KIND(name) actions::name##_kind(),
+  static const std::vector<action_kind> kinds = {S3FAULT_ACTION_KINDS(S3FAULT_LIST_KIND)};
+#undef S3FAULT_LIST_KIND
   return kinds;
 }
 

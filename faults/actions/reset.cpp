@@ -1,6 +1,6 @@
 // reset: drop the client's connection with a TCP RST instead of answering.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -37,7 +37,8 @@ action_kind reset_kind() {
           "close the client's connection with a TCP RST instead of answering",
           {},
           parse_reset,
-          {reset_parameters.begin(), reset_parameters.end()}};
+          {reset_parameters.begin(), reset_parameters.end()},
+          "reset"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,9 +1,9 @@
 // reset-after and request-reset-after: a body breaks off with a TCP RST after a number of bytes
 // (the response on its way to the client, or the upload on its way to the store). One action
 // type applied in either direction.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 #include "faults/actions/body_pacing.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -32,7 +32,7 @@ private:
 constexpr std::array<std::string_view, 1> reset_after_parameters = {"bytes"};
 
 action_kind reset_after_kind_for(std::string_view type, action_phase phase,
-                                 std::string_view summary) {
+                                 std::string_view summary, std::string_view example) {
   auto parse = [type, phase](const nlohmann::json& json,
                              error_list& errors) -> std::shared_ptr<const fault_action> {
     param_reader params(type, json, errors, reset_after_parameters);
@@ -43,7 +43,8 @@ action_kind reset_after_kind_for(std::string_view type, action_phase phase,
     return std::make_shared<reset_after_action>(type, phase, *bytes);
   };
   return {type,      phase, summary,
-          {"bytes"}, parse, {reset_after_parameters.begin(), reset_after_parameters.end()}};
+          {"bytes"}, parse, {reset_after_parameters.begin(), reset_after_parameters.end()},
+          example};
 }
 
 } // namespace
@@ -51,13 +52,15 @@ action_kind reset_after_kind_for(std::string_view type, action_phase phase,
 action_kind reset_after_kind() {
   return reset_after_kind_for(
       "reset-after", action_phase::response_body,
-      "send the first bytes of the response body, then reset the connection (TCP RST)");
+      "send the first bytes of the response body, then reset the connection (TCP RST)",
+      "reset-after 1MiB");
 }
 
 action_kind request_reset_after_kind() {
   return reset_after_kind_for("request-reset-after", action_phase::request_body,
                               "forward the first bytes of the request body, then reset the "
-                              "client's connection (TCP RST)");
+                              "client's connection (TCP RST)",
+                              "request-reset-after 1MiB");
 }
 
 } // namespace s3fault::faults::actions

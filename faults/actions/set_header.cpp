@@ -1,6 +1,6 @@
 // set-header: replace (or add) a header in the store's response.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -56,7 +56,8 @@ action_kind set_header_kind() {
           "set a response header to a value, replacing every field of that name",
           {"name", "value"},
           parse_set_header,
-          {set_header_parameters.begin(), set_header_parameters.end()}};
+          {set_header_parameters.begin(), set_header_parameters.end()},
+          "set-header ETag '\"changed\"'"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,6 +1,6 @@
 // set-status: change the status line of the store's response; headers and body pass unchanged.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -43,7 +43,8 @@ action_kind set_status_kind() {
           "replace the response's HTTP status code; headers and body pass unchanged",
           {"code"},
           parse_set_status,
-          {set_status_parameters.begin(), set_status_parameters.end()}};
+          {set_status_parameters.begin(), set_status_parameters.end()},
+          "set-status 503"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,7 +1,7 @@
 // stall: the response body stops once for a while at a byte offset, then carries on: a store
 // that goes quiet mid-body (trips idle/read timeouts).
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -75,7 +75,8 @@ action_kind stall_kind() {
           "pause the response body once, for a duration, after a number of bytes",
           {"after", "duration"},
           parse_stall,
-          {stall_parameters.begin(), stall_parameters.end()}};
+          {stall_parameters.begin(), stall_parameters.end()},
+          "stall 64KiB 5s"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,6 +1,6 @@
 // strip-header: remove a header from the store's response, e.g. x-amz-mp-parts-count.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -48,7 +48,8 @@ action_kind strip_header_kind() {
           "remove every response header of that name (case-insensitive)",
           {"name"},
           parse_strip_header,
-          {strip_header_parameters.begin(), strip_header_parameters.end()}};
+          {strip_header_parameters.begin(), strip_header_parameters.end()},
+          "strip-header x-amz-mp-parts-count"};
 }
 
 } // namespace s3fault::faults::actions

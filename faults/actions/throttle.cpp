@@ -1,8 +1,8 @@
 // throttle and request-throttle: a body trickles at a fixed rate (a response from an overloaded
 // store, or an upload over a slow link). One action type applied in either direction.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 #include "faults/actions/body_pacing.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -32,7 +32,8 @@ private:
 
 constexpr std::array<std::string_view, 1> throttle_parameters = {"rate"};
 
-action_kind throttle_kind_for(std::string_view type, action_phase phase, std::string_view summary) {
+action_kind throttle_kind_for(std::string_view type, action_phase phase, std::string_view summary,
+                              std::string_view example) {
   auto parse = [type, phase](const nlohmann::json& json,
                              error_list& errors) -> std::shared_ptr<const fault_action> {
     param_reader params(type, json, errors, throttle_parameters);
@@ -43,20 +44,23 @@ action_kind throttle_kind_for(std::string_view type, action_phase phase, std::st
     return std::make_shared<throttle_action>(type, phase, *rate);
   };
   return {type,     phase, summary,
-          {"rate"}, parse, {throttle_parameters.begin(), throttle_parameters.end()}};
+          {"rate"}, parse, {throttle_parameters.begin(), throttle_parameters.end()},
+          example};
 }
 
 } // namespace
 
 action_kind throttle_kind() {
   return throttle_kind_for("throttle", action_phase::response_body,
-                           "send the response body at a fixed average rate in bytes per second");
+                           "send the response body at a fixed average rate in bytes per second",
+                           "throttle 1MiB/s");
 }
 
 action_kind request_throttle_kind() {
   return throttle_kind_for(
       "request-throttle", action_phase::request_body,
-      "forward the request body to the store at a fixed average rate in bytes per second");
+      "forward the request body to the store at a fixed average rate in bytes per second",
+      "request-throttle 256KiB/s");
 }
 
 } // namespace s3fault::faults::actions

@@ -4,8 +4,8 @@
 //                          before the cut, then the connection closes: a short read.
 //   mode consistent        Content-Length (and the end of Content-Range) rewritten to the cut;
 //                          the body ends normally there: a silently short object.
+#include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
-#include "faults/actions/kinds.hpp"
 
 #include <array>
 
@@ -102,7 +102,8 @@ action_kind truncate_kind() {
           "Content-Length and closes, mode consistent shortens Content-Length to match",
           {"at", "mode"},
           parse_truncate,
-          {truncate_parameters.begin(), truncate_parameters.end()}};
+          {truncate_parameters.begin(), truncate_parameters.end()},
+          "truncate 50% mode=consistent"};
 }
 
 } // namespace s3fault::faults::actions

@@ -1,8 +1,11 @@
+// The action registry, tested by iterating it: every kind is well formed and its example is a
+// valid rule that builds an action of its type and phase, so a new action is covered the moment
+// it is registered, with no table here to keep in step.
 #include "action_test_support.hpp"
+#include "faults/config/fault_spec.hpp"
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <set>
 
 using namespace s3fault::faults;
@@ -11,32 +14,17 @@ using nlohmann::json;
 
 namespace {
 
-/// Every action type with the smallest parameters that make it valid, and its phase.
-struct expected_kind {
-  action_phase phase;
-  const char* minimal_params;
-};
-
-const std::map<std::string, expected_kind>& expected_kinds() {
-  static const std::map<std::string, expected_kind> kinds = {
-      {"delay", {action_phase::before_store, R"({"duration": "1s"})"}},
-      {"error", {action_phase::before_store, R"({"code": "SlowDown"})"}},
-      {"reset", {action_phase::before_store, "{}"}},
-      {"hang", {action_phase::before_store, "{}"}},
-      {"forward-then-error", {action_phase::before_store, R"({"code": "InternalError"})"}},
-      {"strip-header", {action_phase::response_head, R"({"name": "ETag"})"}},
-      {"set-header", {action_phase::response_head, R"({"name": "ETag", "value": "x"})"}},
-      {"set-status", {action_phase::response_head, R"({"code": 500})"}},
-      {"first-byte-delay", {action_phase::response_head, R"({"duration": "1s"})"}},
-      {"truncate", {action_phase::response_body, R"({"at": "50%"})"}},
-      {"corrupt", {action_phase::response_body, R"({"offsets": [0]})"}},
-      {"throttle", {action_phase::response_body, R"({"rate": "1MiB/s"})"}},
-      {"stall", {action_phase::response_body, R"({"after": 10, "duration": "1s"})"}},
-      {"reset-after", {action_phase::response_body, R"({"bytes": 10})"}},
-      {"request-throttle", {action_phase::request_body, R"({"rate": "1MiB/s"})"}},
-      {"request-reset-after", {action_phase::request_body, R"({"bytes": 10})"}},
-  };
-  return kinds;
+/// The action parameters of a kind's one-line example.
+json example_params(const action_kind& kind) {
+  error_list errors;
+  const auto rule = config::fault_spec_to_json(kind.example, errors);
+  EXPECT_TRUE(errors.empty()) << kind.type << ": " << ::testing::PrintToString(errors);
+  if (!rule) {
+    return json::object();
+  }
+  const json& action = rule->at("actions").at(0);
+  EXPECT_EQ(action.at("type"), kind.type);
+  return action;
 }
 
 bool mentions_unknown_parameter(const error_list& errors, std::string_view name) {
@@ -51,36 +39,36 @@ bool mentions_unknown_parameter(const error_list& errors, std::string_view name)
 
 } // namespace
 
-TEST(ActionRegistry, ListsEveryTypeExactlyOnce) {
-  std::multiset<std::string> listed;
+TEST(ActionRegistry, TypesAreUniqueLowerCaseWordsWithSummariesAndExamples) {
+  std::set<std::string_view> seen;
   for (const auto& kind : action_kinds()) {
-    listed.insert(std::string(kind.type));
+    EXPECT_TRUE(seen.insert(kind.type).second) << kind.type << " registered twice";
+    EXPECT_FALSE(kind.type.empty());
+    for (const char c : kind.type) {
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || c == '-') << kind.type;
+    }
+    EXPECT_FALSE(kind.summary.empty()) << kind.type;
+    EXPECT_TRUE(kind.example.starts_with(kind.type)) << kind.type << ": " << kind.example;
   }
-  std::multiset<std::string> expected;
-  for (const auto& [type, _] : expected_kinds()) {
-    expected.insert(type);
-  }
-  EXPECT_EQ(listed, expected);
+  EXPECT_GE(seen.size(), 16u);
 }
 
 TEST(ActionRegistry, FindsByExactType) {
-  for (const auto& [type, _] : expected_kinds()) {
-    const action_kind* kind = find_action_kind(type);
-    ASSERT_NE(kind, nullptr) << type;
-    EXPECT_EQ(kind->type, type);
+  for (const auto& kind : action_kinds()) {
+    const action_kind* found = find_action_kind(kind.type);
+    ASSERT_NE(found, nullptr) << kind.type;
+    EXPECT_EQ(found->type, kind.type);
   }
   EXPECT_EQ(find_action_kind("Truncate"), nullptr);
   EXPECT_EQ(find_action_kind("explode"), nullptr);
   EXPECT_EQ(find_action_kind(""), nullptr);
 }
 
-TEST(ActionRegistry, KindsBuildActionsOfTheirTypeAndPhase) {
+TEST(ActionRegistry, ExamplesBuildActionsOfTheirTypeAndPhase) {
   for (const auto& kind : action_kinds()) {
-    const auto& expected = expected_kinds().at(std::string(kind.type));
-    EXPECT_EQ(kind.phase, expected.phase) << kind.type;
-    EXPECT_FALSE(kind.summary.empty()) << kind.type;
-    const auto action = make_action(kind.type, expected.minimal_params);
-    ASSERT_NE(action, nullptr) << kind.type;
+    error_list errors;
+    const auto action = kind.parse(example_params(kind), errors);
+    ASSERT_NE(action, nullptr) << kind.type << ": " << ::testing::PrintToString(errors);
     EXPECT_EQ(action->type(), kind.type);
     EXPECT_EQ(action->phase(), kind.phase) << kind.type;
     EXPECT_EQ(action->to_json().at("type"), kind.type);
@@ -89,21 +77,25 @@ TEST(ActionRegistry, KindsBuildActionsOfTheirTypeAndPhase) {
     const bool body_phase =
         kind.phase == action_phase::response_body || kind.phase == action_phase::request_body;
     EXPECT_EQ(action->make_body_filter(random) != nullptr, body_phase) << kind.type;
+    // The definition it reports builds the same action again.
+    error_list again;
+    const auto rebuilt = kind.parse(action->to_json(), again);
+    ASSERT_NE(rebuilt, nullptr) << kind.type << ": " << ::testing::PrintToString(again);
+    EXPECT_EQ(rebuilt->to_json(), action->to_json());
   }
 }
 
-TEST(ActionRegistry, PositionalNamesAreParameters) {
+TEST(ActionRegistry, PositionalNamesAreParametersAndEveryParameterIsTaken) {
   for (const auto& kind : action_kinds()) {
-    std::set<std::string_view> unique(kind.positional.begin(), kind.positional.end());
-    EXPECT_EQ(unique.size(), kind.positional.size()) << kind.type;
+    const std::set<std::string_view> positional(kind.positional.begin(), kind.positional.end());
+    EXPECT_EQ(positional.size(), kind.positional.size()) << kind.type;
     const std::set<std::string_view> parameters(kind.parameters.begin(), kind.parameters.end());
     EXPECT_EQ(parameters.size(), kind.parameters.size()) << kind.type;
     for (const auto name : kind.positional) {
       EXPECT_TRUE(parameters.contains(name)) << kind.type << " positional " << name;
     }
-    // Every listed parameter is one the parser takes.
     for (const auto name : kind.parameters) {
-      json params = json::parse(expected_kinds().at(std::string(kind.type)).minimal_params);
+      json params = example_params(kind);
       params[std::string(name)] = "x";
       error_list errors;
       kind.parse(params, errors);
@@ -113,52 +105,9 @@ TEST(ActionRegistry, PositionalNamesAreParameters) {
   }
 }
 
-TEST(ActionRegistry, PositionalAndAllParameters) {
-  const std::map<std::string, std::vector<std::string_view>> all = {
-      {"delay", {"duration", "jitter"}},
-      {"error", {"code", "status", "message", "retry_after"}},
-      {"reset", {}},
-      {"hang", {}},
-      {"forward-then-error", {"code", "status", "message", "retry_after"}},
-      {"strip-header", {"name"}},
-      {"set-header", {"name", "value"}},
-      {"set-status", {"code"}},
-      {"first-byte-delay", {"duration"}},
-      {"truncate", {"at", "mode"}},
-      {"corrupt", {"offsets", "count"}},
-      {"throttle", {"rate"}},
-      {"stall", {"after", "duration"}},
-      {"reset-after", {"bytes"}},
-      {"request-throttle", {"rate"}},
-      {"request-reset-after", {"bytes"}},
-  };
-  const std::map<std::string, std::vector<std::string_view>> expected = {
-      {"delay", {"duration", "jitter"}},
-      {"error", {"code", "status"}},
-      {"reset", {}},
-      {"hang", {}},
-      {"forward-then-error", {"code", "status"}},
-      {"strip-header", {"name"}},
-      {"set-header", {"name", "value"}},
-      {"set-status", {"code"}},
-      {"first-byte-delay", {"duration"}},
-      {"truncate", {"at", "mode"}},
-      {"corrupt", {"offsets"}},
-      {"throttle", {"rate"}},
-      {"stall", {"after", "duration"}},
-      {"reset-after", {"bytes"}},
-      {"request-throttle", {"rate"}},
-      {"request-reset-after", {"bytes"}},
-  };
-  for (const auto& kind : action_kinds()) {
-    EXPECT_EQ(kind.positional, expected.at(std::string(kind.type))) << kind.type;
-    EXPECT_EQ(kind.parameters, all.at(std::string(kind.type))) << kind.type;
-  }
-}
-
 TEST(ActionRegistry, UnknownParametersAreErrorsForEveryKind) {
   for (const auto& kind : action_kinds()) {
-    json params = json::parse(expected_kinds().at(std::string(kind.type)).minimal_params);
+    json params = example_params(kind);
     params["no_such_parameter"] = 1;
     error_list errors;
     EXPECT_EQ(kind.parse(params, errors), nullptr) << kind.type;
