@@ -86,6 +86,10 @@ public:
   /// `bytes` start at body offset `offset`.
   virtual body_step on_bytes(std::span<char> bytes, std::uint64_t offset,
                              clock::time_point now) = 0;
+  /// Whether the filter has changed anything so far: cut, reset, flipped, paused or announced a
+  /// shorter length. A rule whose filters changed nothing in an exchange (a cut past the end, a
+  /// HEAD with no body) does not count as injected there (rule_set::settle_filter_rules).
+  virtual bool changed_body() const = 0;
 };
 
 enum class action_phase { before_store, response_head, response_body, request_body };

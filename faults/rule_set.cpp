@@ -90,6 +90,11 @@ bool rule_set::schedule_allows(const rule& r, const s3_request& request,
 
 void rule_set::inject(const rule& r, const s3_request& request, exchange_decision& decision) const {
   std::lock_guard lock(random_mutex_);
+  const bool only_filters = std::all_of(r.actions.begin(), r.actions.end(), [](const auto& action) {
+    return action->phase() == action_phase::response_body ||
+           action->phase() == action_phase::request_body;
+  });
+  exchange_decision::filter_rule filters{&r, {}};
   for (const auto& action : r.actions) {
     decision.injected.push_back({r.name, std::string(action->type())});
     switch (action->phase()) {
@@ -102,16 +107,42 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
       break;
     case action_phase::response_body:
       if (auto filter = action->make_body_filter(random_)) {
+        filters.filters.push_back(filter.get());
         decision.response_filters.push_back(std::move(filter));
       }
       break;
     case action_phase::request_body:
       if (auto filter = action->make_body_filter(random_)) {
+        filters.filters.push_back(filter.get());
         decision.request_filters.push_back(std::move(filter));
       }
       break;
     }
   }
+  if (only_filters) {
+    decision.filter_rules.push_back(std::move(filters));
+  }
+}
+
+void rule_set::settle_filter_rules(exchange_decision& decision, const s3_request& request) const {
+  for (const auto& [source, filters] : decision.filter_rules) {
+    if (std::any_of(filters.begin(), filters.end(),
+                    [](const body_filter* filter) { return filter->changed_body(); })) {
+      continue;
+    }
+    rule_state& state = *source->state;
+    {
+      std::lock_guard lock(state.schedule_mutex);
+      state.injected.fetch_sub(1, std::memory_order_relaxed);
+      state.skipped.fetch_add(1, std::memory_order_relaxed);
+      if (source->schedule.per_key) {
+        --state.per_key[request.bucket + "/" + request.key].second;
+      }
+    }
+    std::erase_if(decision.injected,
+                  [&](const injection& entry) { return entry.rule == source->name; });
+  }
+  decision.filter_rules.clear();
 }
 
 exchange_decision rule_set::decide(const s3_request& request, std::string_view method,

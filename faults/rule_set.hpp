@@ -26,6 +26,13 @@ struct exchange_decision {
   std::vector<std::unique_ptr<body_filter>> request_filters;
   /// Rules whose request side matched but that wait for the response status.
   std::vector<std::size_t> waiting_for_status;
+  /// Rules whose every action is a body filter: they count as injected once one of their
+  /// filters has changed the body; settle_filter_rules takes back the others.
+  struct filter_rule {
+    const rule* source;
+    std::vector<const body_filter*> filters;
+  };
+  std::vector<filter_rule> filter_rules;
 
   bool touches_response() const {
     return !head_actions.empty() || first_byte_delay.count() > 0 || !response_filters.empty() ||
@@ -50,6 +57,11 @@ public:
   /// Completes a decision once the store's status is known.
   void decide_on_status(exchange_decision& decision, const s3_request& request, unsigned status,
                         clock::time_point now) const;
+  /// At the end of an exchange: a rule whose body filters changed nothing (a cut past the end,
+  /// an exchange without that body) did not inject after all. Its injection is taken back from
+  /// the decision and from the rule's counters (counted as skipped instead), so counts, logs
+  /// and metrics name only faults that happened.
+  void settle_filter_rules(exchange_decision& decision, const s3_request& request) const;
 
 private:
   /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule

@@ -132,6 +132,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
     fault_context faults = decide_faults(request);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
+      faults.rules->settle_filter_rules(*faults.decision, faults.request);
       record.faults = describe_injections(faults.decision->injected);
     }
   }

@@ -31,6 +31,7 @@ body_step throttle_filter::on_bytes(std::span<char> bytes, std::uint64_t, clock:
   passed_ += step;
   // Due times come from the total since `base_`, so rounding does not add up per step.
   due_ = base_ + time_for(passed_ - base_bytes_, rate_);
+  paused_ = paused_ || due_ > now;
   return {.pass = static_cast<std::size_t>(step), .pause = due_ - now};
 }
 
@@ -39,6 +40,7 @@ body_step reset_after_filter::on_bytes(std::span<char> bytes, std::uint64_t offs
   if (offset + bytes.size() < limit_) {
     return {.pass = bytes.size()};
   }
+  reset_ = true;
   return {.pass = limit_ > offset ? static_cast<std::size_t>(limit_ - offset) : 0,
           .end = body_step::ending::reset};
 }

@@ -14,8 +14,10 @@ class throttle_filter final : public body_filter {
 public:
   explicit throttle_filter(std::uint64_t rate);
   body_step on_bytes(std::span<char> bytes, std::uint64_t offset, clock::time_point now) override;
+  bool changed_body() const override { return paused_; }
 
 private:
+  bool paused_ = false;
   std::uint64_t rate_;
   std::uint64_t max_step_;
   bool started_ = false;
@@ -30,9 +32,11 @@ class reset_after_filter final : public body_filter {
 public:
   explicit reset_after_filter(std::uint64_t limit) : limit_(limit) {}
   body_step on_bytes(std::span<char> bytes, std::uint64_t offset, clock::time_point now) override;
+  bool changed_body() const override { return reset_; }
 
 private:
   std::uint64_t limit_;
+  bool reset_ = false;
 };
 
 } // namespace s3fault::faults::actions

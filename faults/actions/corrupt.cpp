@@ -58,9 +58,12 @@ public:
     for (auto it = std::lower_bound(offsets_->begin(), offsets_->end(), offset);
          it != offsets_->end() && *it < end; ++it) {
       bytes[*it - offset] = static_cast<char>(bytes[*it - offset] ^ 0xFF);
+      changed_ = true;
     }
     return {.pass = bytes.size()};
   }
+
+  bool changed_body() const override { return changed_; }
 
 private:
   void choose(std::optional<std::uint64_t> length) {
@@ -73,6 +76,7 @@ private:
   std::shared_ptr<const offset_list> offsets_;
   std::uint64_t count_ = 0;
   random_engine random_;
+  bool changed_ = false;
 };
 
 class corrupt_action final : public fault_action {

@@ -29,6 +29,8 @@ public:
     return {.pass = bytes.size()};
   }
 
+  bool changed_body() const override { return stalled_; }
+
 private:
   std::uint64_t after_;
   clock::duration duration_;

@@ -22,6 +22,7 @@ public:
   std::optional<std::uint64_t> announce_length(std::optional<std::uint64_t> declared) override {
     resolve(declared);
     if (mode_ == truncate_mode::consistent && cut_ && declared) {
+      changed_ = true; // the client is told the shorter length
       return cut_;
     }
     return std::nullopt;
@@ -35,6 +36,7 @@ public:
       return {.pass = bytes.size()}; // the cut comes with later bytes, if there are any
     }
     body_step step;
+    changed_ = true;
     step.pass = *cut_ > offset ? static_cast<std::size_t>(*cut_ - offset) : 0;
     if (mode_ == truncate_mode::close) {
       step.end = body_step::ending::close;
@@ -43,6 +45,8 @@ public:
     }
     return step;
   }
+
+  bool changed_body() const override { return changed_; }
 
 private:
   void resolve(std::optional<std::uint64_t> declared) {
@@ -56,6 +60,7 @@ private:
   size_or_fraction at_;
   truncate_mode mode_;
   bool resolved_ = false;
+  bool changed_ = false;
   std::optional<std::uint64_t> cut_;
 };
 

@@ -7,8 +7,7 @@ store's would, and what is logged and counted for answers the client never got.
 
 from __future__ import annotations
 
-import hashlib
-import re
+import json
 import socket
 import time
 import unittest
@@ -132,6 +131,30 @@ class ExactFaultTest(unittest.TestCase):
         self.assertTrue(proxy.wait_for_log('"outcome":"fault: no answer (hang)"'), proxy.log)
         line = next(entry for entry in proxy.log if "no answer (hang)" in entry)
         self.assertIn('"status":0', line)
+
+
+    def test_a_fault_that_changed_nothing_is_not_counted(self):
+        store = ScriptedStore(answer_every_request(BIG_RESPONSE))
+        self.addCleanup(store.close)
+        proxy = Proxy(store.url, "--fault", "truncate 100% name=whole", "--fault",
+                      "truncate 50% mode=consistent key=half name=half", "--admin", "127.0.0.1:0")
+        self.addCleanup(proxy.stop)
+        client = proxy.connect()
+        for key, length in ((b"key", len(BIG)), (b"half", len(BIG) // 2)):
+            client.send(GET.replace(b"/bucket/key", b"/bucket/" + key))
+            head = client.read_head()
+            self.assertEqual(len(client.read_exact(content_length(head))), length)
+        with urllib.request.urlopen(proxy.admin + "/rules", timeout=DEADLINE) as answer:
+            rules = {rule["name"]: rule["counters"] for rule in json.load(answer)["rules"]}
+        self.assertEqual(rules["whole"], {"matched": 2, "injected": 0, "skipped": 2})
+        self.assertEqual(rules["half"], {"matched": 1, "injected": 1, "skipped": 0})
+        self.assertTrue(proxy.wait_for_log("/bucket/half"))
+        lines = [line for line in proxy.log if "GET /bucket/" in line]
+        self.assertNotIn("faults=", lines[0])
+        self.assertIn("faults=half:truncate", lines[1])
+        text = metrics_text(proxy.admin)
+        self.assertIn('s3fault_faults_injected_total{rule="half"} 1', text)
+        self.assertNotIn('rule="whole"', text)
 
 
 class FramingTest(unittest.TestCase):

@@ -1,0 +1,103 @@
+// A rule made only of body filters counts as injected in an exchange only when one of its
+// filters changed the body: a cut past the end, a reset after more bytes than came, offsets
+// beyond the body or an exchange without that body are taken back as skipped.
+#include "faults/config/build_rules.hpp"
+#include "faults/rule_set.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace s3fault::faults;
+
+namespace {
+
+rule_set rules_of(std::vector<std::string> specs) {
+  auto built = config::build_rules(specs, {}, {}, 1);
+  EXPECT_TRUE(built.ok()) << ::testing::PrintToString(built.errors);
+  return rule_set(std::move(built.rules), 1, clock::now());
+}
+
+const s3_request request = classify_request({"GET", "/b/k", "127.0.0.1", false});
+
+/// Decides one exchange, feeds a body of `length` bytes (declared) through its response
+/// filters as the proxy would, then settles. Returns the decision.
+exchange_decision exchange(const rule_set& rules, std::uint64_t length) {
+  auto decision = rules.decide(request, "GET", {}, clock::now());
+  std::string body(length, 'b');
+  for (auto& filter : decision.response_filters) {
+    filter->announce_length(length);
+    std::uint64_t offset = 0;
+    std::span<char> rest(body);
+    while (!rest.empty()) {
+      const auto step = filter->on_bytes(rest, offset, clock::now());
+      if (step.end != body_step::ending::none || step.body_complete ||
+          (step.pass == 0 && step.pause == clock::duration::zero())) {
+        break;
+      }
+      offset += step.pass;
+      rest = rest.subspan(step.pass);
+    }
+  }
+  rules.settle_filter_rules(decision, request);
+  return decision;
+}
+
+struct counts {
+  std::uint64_t matched, injected, skipped;
+  bool operator==(const counts&) const = default;
+};
+counts counters(const rule_set& rules, std::size_t index = 0) {
+  const auto& state = *rules.rules().at(index).state;
+  return {state.matched.load(), state.injected.load(), state.skipped.load()};
+}
+
+} // namespace
+
+TEST(FilterSettle, FiltersThatChangedNothingAreTakenBack) {
+  for (const char* spec : {"truncate 100%", "truncate 5000", "truncate 1000 mode=consistent",
+                           "reset-after 2000", "corrupt 4000", "stall 4000 1ms"}) {
+    SCOPED_TRACE(spec);
+    const auto rules = rules_of({spec});
+    const auto decision = exchange(rules, 1000);
+    EXPECT_TRUE(decision.injected.empty());
+    EXPECT_EQ(counters(rules), (counts{1, 0, 1}));
+  }
+}
+
+TEST(FilterSettle, FiltersThatChangedTheBodyCount) {
+  for (const char* spec : {"truncate 50%", "truncate 999 mode=consistent", "reset-after 10",
+                           "reset-after 1000", "corrupt 0", "stall 10 1ms"}) {
+    SCOPED_TRACE(spec);
+    const auto rules = rules_of({spec});
+    const auto decision = exchange(rules, 1000);
+    ASSERT_EQ(decision.injected.size(), 1u);
+    EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
+  }
+}
+
+TEST(FilterSettle, AnExchangeWithoutTheBodyDoesNotCount) {
+  const auto rules = rules_of({"truncate 10"});
+  auto decision = rules.decide(request, "GET", {}, clock::now());
+  ASSERT_EQ(decision.injected.size(), 1u); // pending until the exchange ends
+  rules.settle_filter_rules(decision, request);
+  EXPECT_TRUE(decision.injected.empty());
+  EXPECT_EQ(counters(rules), (counts{1, 0, 1}));
+}
+
+TEST(FilterSettle, RulesWithOtherActionsAlwaysCountAndOthersAreUntouched) {
+  const auto rules = rules_of({"truncate 100% name=cut", "set-header x-a b name=tag"});
+  const auto decision = exchange(rules, 1000);
+  ASSERT_EQ(decision.injected.size(), 1u);
+  EXPECT_EQ(decision.injected[0].rule, "tag");
+  EXPECT_EQ(counters(rules, 0), (counts{1, 0, 1}));
+  EXPECT_EQ(counters(rules, 1), (counts{1, 1, 0}));
+}
+
+TEST(FilterSettle, ATakenBackInjectionFreesItsPlaceInTimes) {
+  const auto rules = rules_of({"truncate 500 times=1"});
+  exchange(rules, 100);                                 // nothing to cut: taken back
+  EXPECT_EQ(exchange(rules, 1000).injected.size(), 1u); // so this one may still inject
+  EXPECT_EQ(exchange(rules, 1000).injected.size(), 0u); // and then times is used up
+  EXPECT_EQ(counters(rules), (counts{3, 1, 2}));
+}
