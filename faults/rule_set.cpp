@@ -125,7 +125,9 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
 }
 
 void rule_set::settle_filter_rules(exchange_decision& decision, const s3_request& request) const {
-  for (const auto& [source, filters] : decision.filter_rules) {
+  for (const auto& settled : decision.filter_rules) {
+    const rule* source = settled.source;
+    const auto& filters = settled.filters;
     if (std::any_of(filters.begin(), filters.end(),
                     [](const body_filter* filter) { return filter->changed_body(); })) {
       continue;
