@@ -14,7 +14,7 @@ import unittest
 import urllib.request
 
 from wire import (DEADLINE, Connection, Proxy, ScriptedStore, answer_every_request,
-                  content_length, wait_until)
+                  content_length, fault_args, start_store_and_proxy, wait_until)
 
 MIB = 1024 * 1024
 BIG = bytes(range(256)) * (16 * 1024)  # 4 MiB, every offset recognisable
@@ -55,11 +55,7 @@ def metrics_text(admin: str) -> str:
 
 class ExactFaultTest(unittest.TestCase):
     def start(self, *args: str, handler=None) -> tuple[ScriptedStore, Proxy]:
-        store = ScriptedStore(handler or answer_every_request(BIG_RESPONSE))
-        self.addCleanup(store.close)
-        proxy = Proxy(store.url, *args)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
-        return store, proxy
+        return start_store_and_proxy(self, handler or answer_every_request(BIG_RESPONSE), *args)
 
     def test_reset_after_delivers_exactly_n_bytes_then_a_reset(self):
         _, proxy = self.start("--fault", "reset-after 1MiB")
@@ -164,14 +160,7 @@ class FramingTest(unittest.TestCase):
     SMALL = b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 5\r\n\r\nhello"
 
     def start(self, response: bytes, *faults: str) -> Proxy:
-        store = ScriptedStore(answer_every_request(response))
-        self.addCleanup(store.close)
-        args = []
-        for fault in faults:
-            args += ["--fault", fault]
-        proxy = Proxy(store.url, *args)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
-        return proxy
+        return start_store_and_proxy(self, answer_every_request(response), *fault_args(*faults))[1]
 
     def exchange_twice(self, proxy: Proxy, request: bytes = GET) -> list[bytes]:
         client = proxy.connect()
@@ -240,10 +229,7 @@ class LocalAnswerTest(unittest.TestCase):
     reason phrase for any status."""
 
     def answer(self, *args: str) -> bytes:
-        store = ScriptedStore(answer_every_request(FramingTest.SMALL))
-        self.addCleanup(store.close)
-        proxy = Proxy(store.url, *args)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
+        _, proxy = start_store_and_proxy(self, answer_every_request(FramingTest.SMALL), *args)
         client = proxy.connect()
         client.send(GET)
         return client.read_head()

@@ -8,7 +8,7 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 
 from wire import (Connection, Proxy, ScriptedStore, answer_every_request, content_length,
-                  wait_until)
+                  fault_args, start_store_and_proxy, wait_until)
 
 BODY = bytes(range(256)) * 400  # 102400 bytes, every offset recognisable
 RESPONSE = (b"HTTP/1.1 206 Partial Content\r\nETag: \"e-3\"\r\nx-amz-mp-parts-count: 3\r\n"
@@ -19,14 +19,8 @@ GET = b"GET /bucket/key.bin?partNumber=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 class FaultActionTest(unittest.TestCase):
     def start(self, *faults: str, handler=None) -> tuple[ScriptedStore, Proxy]:
-        store = ScriptedStore(handler or answer_every_request(RESPONSE))
-        self.addCleanup(store.close)
-        args = []
-        for fault in faults:
-            args += ["--fault", fault]
-        proxy = Proxy(store.url, *args)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
-        return store, proxy
+        return start_store_and_proxy(self, handler or answer_every_request(RESPONSE),
+                                     *fault_args(*faults))
 
     def get(self, proxy: Proxy, request: bytes = GET) -> tuple[Connection, bytes]:
         client = proxy.connect()

@@ -12,17 +12,14 @@ import xml.etree.ElementTree as ElementTree
 import socket
 
 from wire import (Connection, Proxy, ScriptedStore, answer_every_request, content_length,
-                  free_port, wait_until)
+                  free_port, start_store_and_proxy, wait_until)
 
 OK_EMPTY = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
 
 
 class RelayTest(unittest.TestCase):
     def start(self, handler, *proxy_args: str) -> tuple[ScriptedStore, Proxy]:
-        store = ScriptedStore(handler)
-        self.addCleanup(store.close)
-        proxy = Proxy(store.url, *proxy_args)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
+        store, proxy = start_store_and_proxy(self, handler, *proxy_args)
         self.addCleanup(lambda: self.assertEqual(store.errors, [], "store handler errors"))
         return store, proxy
 

@@ -16,7 +16,7 @@ import socket
 import time
 import unittest
 
-from wire import Connection, Proxy, ScriptedStore, content_length
+from wire import Connection, Proxy, ScriptedStore, content_length, start_store_and_proxy
 
 MIB = 1024 * 1024
 SIZE_MIB = int(os.environ.get("S3FAULT_LONG_TRANSFER_MIB", "256"))
@@ -41,11 +41,7 @@ def paced(total_mib: int, seconds: float):
 
 class InactivityTimeoutTest(unittest.TestCase):
     def start(self, handler) -> tuple[ScriptedStore, Proxy]:
-        store = ScriptedStore(handler)
-        self.addCleanup(store.close)
-        proxy = Proxy(store.url, *TIMEOUTS)
-        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
-        return store, proxy
+        return start_store_and_proxy(self, handler, *TIMEOUTS)
 
     def test_a_long_paced_upload_reaches_a_healthy_store_byte_exact(self):
         def store_hashes_the_upload(conn: Connection, store: ScriptedStore) -> None:

@@ -218,3 +218,18 @@ class Proxy:
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+
+
+def fault_args(*faults: str) -> list[str]:
+    """`--fault RULE` for each rule."""
+    return [arg for fault in faults for arg in ("--fault", fault)]
+
+
+def start_store_and_proxy(test, handler, *proxy_args: str) -> tuple[ScriptedStore, Proxy]:
+    """A ScriptedStore running `handler` and a Proxy in front of it, both ended when `test`
+    ends; the proxy must then exit 0."""
+    store = ScriptedStore(handler)
+    test.addCleanup(store.close)
+    proxy = Proxy(store.url, *proxy_args)
+    test.addCleanup(lambda: test.assertEqual(proxy.stop(), 0, "proxy exit code"))
+    return store, proxy
