@@ -68,6 +68,8 @@ class ExactFaultTest(unittest.TestCase):
             client.close()
             self.assertEqual((got, how), (MIB, "reset"), f"run {run + 1} of {RUNS}")
         self.assertTrue(proxy.wait_for_log("fault: connection reset mid-body"))
+        print(f"reset-after 1MiB: {RUNS} of {RUNS} runs gave the client exactly {MIB} body "
+              f"bytes, then a reset", flush=True)
 
     def test_request_reset_after_lets_exactly_n_bytes_reach_the_store(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
@@ -90,6 +92,8 @@ class ExactFaultTest(unittest.TestCase):
             self.assertEqual(how, "reset", f"run {run + 1}: the client must see a reset")
             self.assertTrue(wait_until(lambda: len(store.received) == run + 1))
             self.assertEqual(store.received[run], b"%d reset" % MIB, f"run {run + 1} of {RUNS}")
+        print(f"request-reset-after 1MiB: {RUNS} of {RUNS} runs gave the store exactly {MIB} "
+              f"body bytes, then a reset", flush=True)
 
     def test_an_upload_reset_is_logged_and_counted_as_a_reset_not_a_status(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
