@@ -36,13 +36,23 @@ struct local_response {
   std::string body;
 };
 
-/// Effects decided before the request reaches the store.
+/// How an exchange ends without any answer to the client.
+struct no_answer {
+  enum class ending { reset, silence };
+  ending how = ending::reset; // an RST at once, or silence with the connection held open
+  /// With silence: how long the proxy holds the connection (reading and dropping what comes)
+  /// before it lets go; the client is expected to give up first.
+  clock::duration silence_limit{};
+};
+
+/// What before-store actions do, in the words the proxy carries out (one place,
+/// client_session::apply_before_store): hold the request, answer instead of the store, answer
+/// after the store, or end without an answer. Each action's file composes these.
 struct before_store_effect {
-  clock::duration delay{};
+  clock::duration delay{};                           // hold the request this long first
   std::optional<local_response> respond;             // answer instead of the store
   std::optional<local_response> respond_after_store; // the store does the work, client gets this
-  bool reset = false;                                // close with RST, no answer at all
-  bool hang = false;                                 // never answer; the client must time out
+  std::optional<no_answer> end_without_answer;       // no answer at all
 };
 
 /// The store's response head as header actions see and change it.

@@ -18,8 +18,6 @@ namespace {
 // When the store answers before the request body has all arrived, the client gets this long to
 // finish sending it before the connection is closed under it.
 constexpr auto linger_timeout = std::chrono::seconds(5);
-// A `hang` fault waits at most this long for the client to give up.
-constexpr auto hang_limit = std::chrono::hours(1);
 // Response bodies up to this size that arrived with their head are sent in the head's write.
 constexpr std::uint64_t inline_body_limit = 64 * 1024;
 // Interim (1xx) responses passed on before the final one; each restarts the wait for the next
@@ -180,17 +178,18 @@ client_session::apply_before_store(const faults::before_store_effect& effect,
   if (effect.delay > clock::duration::zero()) {
     co_await sleep_for(effect.delay);
   }
-  if (effect.reset) {
+  using faults::no_answer;
+  if (effect.end_without_answer && effect.end_without_answer->how == no_answer::ending::reset) {
     record.outcome = "fault: connection reset before the store";
     client_->reset();
     co_return false;
   }
-  if (effect.hang) {
-    // Never answer: wait, reading and dropping whatever comes, until the client gives up.
+  if (effect.end_without_answer) {
+    // Silence: wait, reading and dropping whatever comes, until the client gives up.
     record.outcome = "fault: no answer (hang)";
     char sink[4096];
     for (error_code ec; !ec;) {
-      client_->expires_after(hang_limit);
+      client_->expires_after(effect.end_without_answer->silence_limit);
       co_await client_->read_some(asio::buffer(sink), ec);
     }
     co_return false;

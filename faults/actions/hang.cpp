@@ -1,4 +1,5 @@
-// hang: never answer; the client has to notice by its own timeout.
+// hang: never answer; the client has to notice by its own timeout. The connection is held open,
+// what the client sends read and dropped, for at most an hour.
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 
@@ -6,6 +7,10 @@
 
 namespace s3fault::faults::actions {
 namespace {
+
+// Long past any client's timeout, short enough that a forgotten client does not hold the
+// connection for ever.
+constexpr auto hang_limit = std::chrono::hours(1);
 
 class hang_action final : public fault_action {
 public:
@@ -15,7 +20,7 @@ public:
 
   void apply_before_store(before_store_effect& effect, const s3_request&,
                           random_engine&) const override {
-    effect.hang = true;
+    effect.end_without_answer = no_answer{no_answer::ending::silence, hang_limit};
   }
 };
 

@@ -15,7 +15,7 @@ public:
 
   void apply_before_store(before_store_effect& effect, const s3_request&,
                           random_engine&) const override {
-    effect.reset = true;
+    effect.end_without_answer = no_answer{no_answer::ending::reset};
   }
 };
 

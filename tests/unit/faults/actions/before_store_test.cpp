@@ -62,8 +62,7 @@ TEST(ErrorAction, AnswersWithS3ErrorXml) {
   const auto effect = apply(*action, object_request(s3_operation::GetObject));
   ASSERT_TRUE(effect.respond);
   EXPECT_FALSE(effect.respond_after_store);
-  EXPECT_FALSE(effect.reset);
-  EXPECT_FALSE(effect.hang);
+  EXPECT_FALSE(effect.end_without_answer);
   const local_response& response = *effect.respond;
   EXPECT_EQ(response.status, 503u);
   EXPECT_EQ(header(response, "Content-Type"), "application/xml");
@@ -159,14 +158,15 @@ TEST(ForwardThenErrorAction, AnswersAfterTheStore) {
   EXPECT_TRUE(head.respond_after_store->body.empty());
 }
 
-TEST(ResetAndHang, SetTheirFlagsOnly) {
+TEST(ResetAndHang, EndWithoutAnswerOnly) {
   const auto reset = apply(*make_action("reset", "{}"), object_request(s3_operation::GetObject));
-  EXPECT_TRUE(reset.reset);
-  EXPECT_FALSE(reset.hang);
+  ASSERT_TRUE(reset.end_without_answer);
+  EXPECT_EQ(reset.end_without_answer->how, no_answer::ending::reset);
   EXPECT_FALSE(reset.respond);
   const auto hang = apply(*make_action("hang", "{}"), object_request(s3_operation::GetObject));
-  EXPECT_TRUE(hang.hang);
-  EXPECT_FALSE(hang.reset);
+  ASSERT_TRUE(hang.end_without_answer);
+  EXPECT_EQ(hang.end_without_answer->how, no_answer::ending::silence);
+  EXPECT_EQ(hang.end_without_answer->silence_limit, std::chrono::hours(1));
   EXPECT_FALSE(hang.respond);
 }
 

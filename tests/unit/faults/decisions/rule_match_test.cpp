@@ -95,7 +95,7 @@ TEST(RuleSetDecide, DisabledRulesAndStatusRulesWait) {
   auto decision = rules.decide(request, "GET", {}, clock::now());
   ASSERT_EQ(decision.injected.size(), 1u);
   EXPECT_EQ(decision.injected[0].rule, "active");
-  EXPECT_TRUE(decision.before.reset);
+  EXPECT_TRUE(decision.before.end_without_answer);
   EXPECT_EQ(decision.waiting_for_status.size(), 1u);
 
   rules.decide_on_status(decision, request, 200, clock::now());

@@ -12,7 +12,7 @@ public:
   nlohmann::json to_json() const override { return {{"type", "marker"}}; }
   void apply_before_store(before_store_effect& effect, const s3_request&,
                           random_engine&) const override {
-    effect.reset = true;
+    effect.end_without_answer = no_answer{};
   }
 
 private:
