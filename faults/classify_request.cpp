@@ -1,6 +1,6 @@
 #include "faults/s3_request.hpp"
 
-#include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <array>
 #include <cctype>
@@ -89,7 +89,7 @@ std::string_view strip_port(std::string_view host) {
 
 bool ends_with_label(std::string_view host, std::string_view domain) {
   return host.size() > domain.size() + 1 &&
-         iequal(host.substr(host.size() - domain.size()), domain) &&
+         text::iequal(host.substr(host.size() - domain.size()), domain) &&
          host[host.size() - domain.size() - 1] == '.';
 }
 
@@ -222,7 +222,7 @@ std::string_view operation_name(s3_operation operation) {
 
 std::optional<s3_operation> parse_operation(std::string_view name) {
   for (const auto& entry : operation_names) {
-    if (iequal(entry.name, name)) {
+    if (text::iequal(entry.name, name)) {
       return entry.operation;
     }
   }

@@ -1,5 +1,7 @@
 #include "faults/values.hpp"
 
+#include "text/text.hpp"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -19,23 +21,9 @@ struct number_and_unit {
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 // [0-9]+(\.[0-9]+)? then optional blanks and a unit. No signs, exponents, "inf" or "nan".
 std::optional<number_and_unit> split_number(std::string_view text) {
-  text = trim(text);
+  text = text::trim(text);
   std::size_t i = 0;
   while (i < text.size() && is_digit(text[i])) {
     ++i;
@@ -60,7 +48,7 @@ std::optional<number_and_unit> split_number(std::string_view text) {
     return std::nullopt;
   }
   out.number = value;
-  out.unit = trim(text.substr(i));
+  out.unit = text::trim(text.substr(i));
   return out;
 }
 
@@ -84,7 +72,7 @@ constexpr std::array<unit_scale, 10> size_units = {{
 
 std::optional<std::uint64_t> size_scale(std::string_view unit) {
   for (const auto& entry : size_units) {
-    if (iequal(entry.unit, unit)) {
+    if (text::iequal(entry.unit, unit)) {
       return entry.scale;
     }
   }
@@ -167,19 +155,6 @@ std::string shortest_text(double value) {
 
 } // namespace
 
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::optional<std::uint64_t> parse_size_text(std::string_view text) {
   const auto number = split_number(text);
   return number ? bytes_from(*number) : std::nullopt;
@@ -225,7 +200,7 @@ std::optional<std::uint64_t> parse_rate_text(std::string_view text) {
   } else if (!unit.empty()) {
     return std::nullopt;
   }
-  const auto scale = size_scale(trim(unit));
+  const auto scale = size_scale(text::trim(unit));
   if (!scale) {
     return std::nullopt;
   }
@@ -301,7 +276,7 @@ std::optional<size_or_fraction> parse_size_or_fraction(const nlohmann::json& val
     return out;
   };
   if (value.is_string()) {
-    const std::string_view text = trim(value.get_ref<const std::string&>());
+    const std::string_view text = text::trim(value.get_ref<const std::string&>());
     const auto number = split_number(text);
     if (number && (number->unit == "%" || (number->unit.empty() && !number->whole))) {
       if (number->unit == "%") {

@@ -13,9 +13,6 @@
 
 namespace s3fault::faults {
 
-/// ASCII case-insensitive equality (HTTP methods, header names, unit suffixes).
-bool iequal(std::string_view a, std::string_view b);
-
 inline constexpr std::string_view size_example = "a size like 1MiB";
 inline constexpr std::string_view duration_example = "a duration like 250ms";
 inline constexpr std::string_view rate_example = "a rate like 1MiB/s";

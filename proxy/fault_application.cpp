@@ -2,8 +2,8 @@
 
 #include "faults/rule_set.hpp"
 #include "faults/s3_error_body.hpp"
-#include "faults/values.hpp"
 #include "runtime/http_date.hpp"
+#include "text/text.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -94,7 +94,7 @@ std::string serialize_local_response(const faults::local_response& response, boo
       fmt::format("HTTP/1.1 {} {}\r\n", response.status, reason_phrase(response.status));
   bool has_request_id = false;
   for (const auto& [name, value] : response.headers) {
-    has_request_id = has_request_id || faults::iequal(name, "x-amz-request-id");
+    has_request_id = has_request_id || text::iequal(name, "x-amz-request-id");
     out += fmt::format("{}: {}\r\n", name, value);
   }
   if (!has_request_id) {

@@ -1,6 +1,6 @@
 #include "conformance/origin/read_plan.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include <charconv>
 #include <string>
@@ -94,7 +94,7 @@ std::optional<s3_error> check_part_number_with_range(const read_request& request
 bool etag_list_matches(std::string_view list, std::string_view etag) {
   while (!list.empty()) {
     const auto comma = list.find(',');
-    std::string_view item = trim_blanks(list.substr(0, comma));
+    std::string_view item = text::trim(list.substr(0, comma));
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (item == "*") {
       return true;
@@ -137,11 +137,11 @@ precondition_outcome evaluate_preconditions(const object_facts& object,
 }
 
 std::optional<byte_range_spec> parse_range(std::string_view text) {
-  text = trim_blanks(text);
+  text = text::trim(text);
   if (!text.starts_with("bytes=")) {
     return std::nullopt;
   }
-  text = trim_blanks(text.substr(6));
+  text = text::trim(text.substr(6));
   if (text.find(',') != std::string_view::npos) {
     return std::nullopt; // several ranges: S3 serves none of them
   }
@@ -149,8 +149,8 @@ std::optional<byte_range_spec> parse_range(std::string_view text) {
   if (dash == std::string_view::npos) {
     return std::nullopt;
   }
-  const std::string_view first_text = trim_blanks(text.substr(0, dash));
-  const std::string_view last_text = trim_blanks(text.substr(dash + 1));
+  const std::string_view first_text = text::trim(text.substr(0, dash));
+  const std::string_view last_text = text::trim(text.substr(dash + 1));
   byte_range_spec spec;
   if (first_text.empty()) {
     spec.last = parse_decimal(last_text);

@@ -1,6 +1,6 @@
 #include "conformance/origin/xml_requests.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include <pugixml.hpp>
 
@@ -84,7 +84,7 @@ parse_complete_multipart(std::string_view body) {
       const std::string_view name = local_name(field);
       if (field.type() == pugi::node_element && name.starts_with("Checksum") && name.size() > 8 &&
           name != "ChecksumType") {
-        part.checksums[ascii_lower(name.substr(8))] = field.text().get();
+        part.checksums[text::ascii_lower(name.substr(8))] = field.text().get();
       }
     }
     parts.push_back(std::move(part));

@@ -1,6 +1,7 @@
 #include "conformance/readers/reader_support.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -48,16 +49,6 @@ bool body_is_whole_object(const client::response& response) {
 
 bool is_hex_digit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
 }
 
 bool is_local_failure(const client::response& response) {
@@ -282,7 +273,7 @@ attempt_verdict judge_transport(const client::response& response, const range_wr
 attempt_verdict verify_body_checksums(const client::response& response, const output_file& file,
                                       std::uint64_t offset, std::uint64_t length) {
   const auto type = response.header("x-amz-checksum-type");
-  const bool full_object_type = type && client::iequals(*type, "FULL_OBJECT");
+  const bool full_object_type = type && text::iequal(*type, "FULL_OBJECT");
   std::vector<std::string> notes;
   for (const auto& [name, algorithm] : checksum_headers) {
     const auto header = response.header(name);
@@ -338,7 +329,7 @@ std::optional<std::string> etag_md5(const client::response& response, std::strin
   }
   const std::string quoted(*etag);
   if (const auto sse = response.header("x-amz-server-side-encryption");
-      sse && client::iequals(sse->substr(0, 7), "aws:kms")) {
+      sse && text::iequal(sse->substr(0, 7), "aws:kms")) {
     why_not = "ETag " + quoted + " of an SSE-KMS object is not its MD5";
     return std::nullopt;
   }
@@ -356,7 +347,7 @@ std::optional<std::string> etag_md5(const client::response& response, std::strin
     why_not = "ETag " + quoted + " is not a quoted MD5";
     return std::nullopt;
   }
-  return lower(std::string_view(quoted).substr(1, 32));
+  return text::ascii_lower(std::string_view(quoted).substr(1, 32));
 }
 
 std::string compare_md5(const output_file& file, std::uint64_t size, std::string_view md5_hex,
@@ -368,7 +359,7 @@ std::string compare_md5(const output_file& file, std::uint64_t size, std::string
     return error;
   }
   const auto actual = s3::to_hex(md5.finish_raw());
-  if (actual == lower(md5_hex)) {
+  if (actual == text::ascii_lower(md5_hex)) {
     return {};
   }
   return "MD5 of the object (" + actual + ") does not match its ETag " + std::string(etag) +

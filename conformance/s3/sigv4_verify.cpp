@@ -10,6 +10,7 @@
 #include "conformance/s3/request_time.hpp"
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
+#include "text/text.hpp"
 
 #include <openssl/crypto.h>
 
@@ -62,16 +63,6 @@ std::optional<credential_fields> parse_credential(std::string_view text) {
   return credential_fields{std::string(parts[0]), std::string(parts[1]), std::string(parts[2])};
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::vector<std::string> split_signed_headers(std::string_view text) {
   std::vector<std::string> names;
   while (true) {
@@ -88,7 +79,7 @@ std::vector<std::string> split_signed_headers(std::string_view text) {
 bool lists_header(const std::vector<std::string>& signed_headers, std::string_view name) {
   return std::any_of(
       signed_headers.begin(), signed_headers.end(),
-      [&](const std::string& signed_name) { return detail::lower_case(signed_name) == name; });
+      [&](const std::string& signed_name) { return text::ascii_lower(signed_name) == name; });
 }
 
 bool is_payload_hash(std::string_view value) {
@@ -171,7 +162,7 @@ std::variant<std::string, verify_result> find_secret(const secret_lookup& lookup
 verify_result verify_header_form(const http_request_view& request, std::string_view authorization,
                                  const secret_lookup& lookup, time_point now,
                                  std::chrono::seconds max_skew) {
-  authorization = trim(authorization);
+  authorization = text::trim(authorization);
   const auto space = authorization.find(' ');
   const auto scheme = authorization.substr(0, space);
   if (scheme == "AWS") {
@@ -189,7 +180,7 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   auto rest = space == std::string_view::npos ? std::string_view{} : authorization.substr(space);
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const auto part = trim(rest.substr(0, comma));
+    const auto part = text::trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     const auto equals = part.find('=');
     if (equals == std::string_view::npos) {
@@ -224,9 +215,9 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   std::optional<time_point> when;
   std::string date_header = "x-amz-date";
   if (const auto amz = detail::first_header(request.headers, "x-amz-date")) {
-    when = parse_amz_date(trim(*amz));
+    when = parse_amz_date(text::trim(*amz));
   } else if (const auto date = detail::first_header(request.headers, "date")) {
-    when = parse_http_date(trim(*date));
+    when = parse_http_date(text::trim(*date));
     date_header = "date";
   }
   if (!when) {
@@ -254,7 +245,7 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
     return fail("InvalidRequest", "Missing required header for this request: x-amz-content-sha256",
                 400);
   }
-  claim.payload_hash = trim(*content_sha256);
+  claim.payload_hash = text::trim(*content_sha256);
   if (!is_payload_hash(claim.payload_hash)) {
     return fail("InvalidArgument",
                 "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-*, or a valid sha256 "
@@ -340,7 +331,7 @@ verify_result verify_query_form(const http_request_view& request,
   // signer could have used is tried; the one that matches is reported.
   std::vector<std::string> payload_candidates;
   if (const auto header = detail::first_header(request.headers, "x-amz-content-sha256")) {
-    payload_candidates.emplace_back(trim(*header));
+    payload_candidates.emplace_back(text::trim(*header));
   }
   if (const auto query_value = param("X-Amz-Content-Sha256")) {
     payload_candidates.emplace_back(*query_value);

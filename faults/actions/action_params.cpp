@@ -1,6 +1,7 @@
 #include "faults/actions/action_params.hpp"
 
 #include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,19 +26,9 @@ template <class Names> std::string joined(const Names& names) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::optional<std::uint64_t> whole_number_of(const nlohmann::json& value) {
   if (value.is_string()) {
-    const std::string_view text = trim(value.get_ref<const std::string&>());
+    const std::string_view text = text::trim(value.get_ref<const std::string&>());
     if (text.empty() || text.size() > 19 ||
         !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return std::nullopt;
@@ -272,7 +263,7 @@ std::optional<std::string> framing_field_problem(std::string_view name) {
   constexpr std::array<std::string_view, 5> hop_by_hop = {"connection", "keep-alive",
                                                           "proxy-connection", "te", "upgrade"};
   for (const auto field : body_framing) {
-    if (iequal(name, field)) {
+    if (text::iequal(name, field)) {
       return std::string(field) +
              " frames the body, and a changed one desynchronises the connection (the client "
              "waits for bytes that never come, or reads the next response as body); use "
@@ -281,7 +272,7 @@ std::optional<std::string> framing_field_problem(std::string_view name) {
     }
   }
   for (const auto field : hop_by_hop) {
-    if (iequal(name, field)) {
+    if (text::iequal(name, field)) {
       return std::string(field) +
              " is hop-by-hop: the proxy sets it for each connection and never forwards it";
     }

@@ -2,6 +2,7 @@
 
 #include "faults/config/fault_spec.hpp"
 #include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -24,23 +25,6 @@ void fail(error_list& errors, std::string_view path, const std::string& message)
 std::string problem(std::string_view path, std::string_view what, const json& got) {
   const std::string message = "must be " + std::string(what) + " (got " + describe_got(got) + ")";
   return path.empty() ? message : std::string(path) + ": " + message;
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string trim(std::string_view text) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  while (!text.empty() && blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return std::string(text);
 }
 
 bool all_digits(std::string_view text) {
@@ -118,8 +102,8 @@ std::optional<std::vector<std::string>> read_list(const json& value, std::string
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = text.find(',', start);
-      const std::string part = trim(std::string_view(text).substr(
-          start, comma == std::string::npos ? std::string::npos : comma - start));
+      const std::string part{text::trim(std::string_view(text).substr(
+          start, comma == std::string::npos ? std::string::npos : comma - start))};
       if (part.empty()) {
         errors.push_back(problem(path, what, value));
         return std::nullopt;
@@ -252,7 +236,7 @@ void read_query(const json& value, match_spec& match, json& normalized, error_li
 void read_headers(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.headers";
   const auto add = [&](const std::string& raw_name, std::string pattern) {
-    const std::string name = lower(raw_name);
+    const std::string name = text::ascii_lower(raw_name);
     if (!is_token(name)) {
       fail(errors, path, "'" + raw_name + "' is not a header name");
       return;
@@ -313,7 +297,7 @@ void read_statuses(const json& value, match_spec& match, json& normalized, error
     return;
   }
   for (const auto& item : items.value()) {
-    const std::string text = lower(item);
+    const std::string text = text::ascii_lower(item);
     if (all_digits(text) && text.size() == 3 && text >= "100" && text <= "599") {
       match.statuses.push_back(static_cast<unsigned>(std::stoul(text)));
       normalized.push_back(std::stoul(text));
@@ -338,9 +322,10 @@ void read_part(const json& value, match_spec& match, json& normalized, error_lis
           ? value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
           : (value.is_string() ? value.get<std::string>() : "");
   const std::size_t dash = text.find('-');
-  const std::string low = trim(std::string_view(text).substr(0, dash));
-  const std::string high =
-      dash == std::string::npos ? low : trim(std::string_view(text).substr(dash + 1));
+  const std::string low{text::trim(std::string_view(text).substr(0, dash))};
+  const std::string high = dash == std::string::npos
+                               ? low
+                               : std::string(text::trim(std::string_view(text).substr(dash + 1)));
   const auto in_range = [](const std::string& digits) {
     return all_digits(digits) && digits.size() <= 5 && std::stoul(digits) >= 1 &&
            std::stoul(digits) <= 10000;
@@ -525,7 +510,7 @@ std::optional<json> short_form_action(const json& entry, const action_kind& kind
 /// The type of an actions entry without validating it, for default names ("" when unclear).
 std::string peek_action_type(const json& entry) {
   if (entry.is_string()) {
-    const std::string text = trim(entry.get<std::string>());
+    const std::string text{text::trim(entry.get<std::string>())};
     return text.substr(0, text.find_first_of(" \t"));
   }
   if (entry.is_object()) {
