@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace s3fault::faults {
 namespace {
@@ -276,11 +275,7 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
     }
   }
   if (auto part = request.query_value("partNumber")) {
-    std::uint32_t number = 0;
-    auto [end, ec] = std::from_chars(part->data(), part->data() + part->size(), number);
-    if (ec == std::errc{} && end == part->data() + part->size()) {
-      request.part_number = number;
-    }
+    request.part_number = text::parse_whole_number<std::uint32_t>(*part);
   }
   if (!line.range.empty()) {
     request.range = std::string(line.range);

@@ -91,26 +91,6 @@ std::optional<std::uint64_t> bytes_from(const number_and_unit& number) {
   return static_cast<std::uint64_t>(bytes);
 }
 
-/// A JSON number that is a non-negative whole number (1000, or 1000.0 as YAML may give it).
-std::optional<std::uint64_t> whole_json_number(const nlohmann::json& value) {
-  if (value.is_number_unsigned()) {
-    return value.get<std::uint64_t>();
-  }
-  if (value.is_number_integer()) {
-    const auto number = value.get<std::int64_t>();
-    return number >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(number))
-                       : std::nullopt;
-  }
-  if (value.is_number_float()) {
-    const double number = value.get<double>();
-    if (std::isfinite(number) && number >= 0 && number < 18446744073709551616.0 &&
-        std::floor(number) == number) {
-      return static_cast<std::uint64_t>(number);
-    }
-  }
-  return std::nullopt;
-}
-
 /// A JSON number as a finite double, or nullopt.
 std::optional<double> json_number(const nlohmann::json& value) {
   if (!value.is_number()) {
@@ -155,6 +135,29 @@ std::string shortest_text(double value) {
 
 } // namespace
 
+std::optional<std::uint64_t> whole_number(const nlohmann::json& value) {
+  if (value.is_string()) {
+    return text::parse_whole_number(value.get_ref<const std::string&>());
+  }
+  if (value.is_number_unsigned()) {
+    return value.get<std::uint64_t>();
+  }
+  if (value.is_number_integer()) {
+    const auto number = value.get<std::int64_t>();
+    return number >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(number))
+                       : std::nullopt;
+  }
+  if (value.is_number_float()) {
+    // 2^64 itself is a double; everything below it that is whole fits.
+    const double number = value.get<double>();
+    if (std::isfinite(number) && number >= 0 && number < 18446744073709551616.0 &&
+        std::floor(number) == number) {
+      return static_cast<std::uint64_t>(number);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::uint64_t> parse_size_text(std::string_view text) {
   const auto number = split_number(text);
   return number ? bytes_from(*number) : std::nullopt;
@@ -164,7 +167,7 @@ std::optional<std::uint64_t> parse_size(const nlohmann::json& value) {
   if (value.is_string()) {
     return parse_size_text(value.get_ref<const std::string&>());
   }
-  return whole_json_number(value);
+  return whole_number(value);
 }
 
 std::optional<std::chrono::nanoseconds> parse_duration_text(std::string_view text) {
@@ -296,7 +299,7 @@ std::optional<size_or_fraction> parse_size_or_fraction(const nlohmann::json& val
     }
     return std::nullopt;
   }
-  if (const auto bytes = whole_json_number(value)) {
+  if (const auto bytes = whole_number(value)) {
     return size_or_fraction{bytes, 0};
   }
   if (const auto fraction = parse_fraction(value)) {

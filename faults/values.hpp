@@ -13,6 +13,12 @@
 
 namespace s3fault::faults {
 
+/// A whole number from JSON, by the one rule of text/text.hpp: a JSON integer >= 0; a JSON number
+/// whose value is whole (5.0, as YAML or a JSON encoder may write 5, is 5; 5.5 is not); or text
+/// that text::parse_whole_number reads ("5", but not "5.0", " 5", "+5" or "-0"). At most
+/// 2^64 - 1; callers check their own range. Booleans, null and the rest are not numbers.
+std::optional<std::uint64_t> whole_number(const nlohmann::json& value);
+
 inline constexpr std::string_view size_example = "a size like 1MiB";
 inline constexpr std::string_view duration_example = "a duration like 250ms";
 inline constexpr std::string_view rate_example = "a rate like 1MiB/s";

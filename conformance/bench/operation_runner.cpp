@@ -1,6 +1,7 @@
 #include "conformance/bench/operation_runner.hpp"
 
 #include "conformance/readers/reader_support.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -187,7 +188,7 @@ void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
       }
       if (part == 1) {
         const auto count = answer.header("x-amz-mp-parts-count");
-        const auto parsed = count ? readers::parse_decimal(*count) : std::nullopt;
+        const auto parsed = count ? text::parse_whole_number(*count) : std::nullopt;
         if (parsed && *parsed >= 1 && *parsed <= 10000) {
           parts = static_cast<long>(*parsed);
         } else if (count) {

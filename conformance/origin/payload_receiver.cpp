@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace s3fault::origin {
 namespace {
@@ -44,15 +43,6 @@ std::vector<std::pair<std::string, std::string>> checksum_headers(const request_
     found.emplace_back(algorithm, value);
   }
   return found;
-}
-
-std::optional<std::uint64_t> parse_length(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
 }
 
 } // namespace
@@ -162,7 +152,7 @@ payload_receiver::start(const request_head& head, const std::optional<s3::signin
     self->decoder_.emplace(std::move(settings));
     const auto decoded = head.header("x-amz-decoded-content-length");
     if (decoded) {
-      self->expected_size_ = parse_length(*decoded);
+      self->expected_size_ = text::parse_whole_number(*decoded);
       if (!self->expected_size_) {
         return errors::invalid_argument("x-amz-decoded-content-length is not a number",
                                         "x-amz-decoded-content-length", *decoded);

@@ -2,25 +2,12 @@
 
 #include "text/text.hpp"
 
-#include <charconv>
 #include <string>
 
 namespace s3fault::origin {
 namespace {
 
 constexpr unsigned max_part_number = 10000;
-
-std::optional<std::uint64_t> parse_decimal(std::string_view text) {
-  if (text.empty()) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
 
 std::string content_range(std::uint64_t offset, std::uint64_t length, std::uint64_t total) {
   return "bytes " + std::to_string(offset) + "-" + std::to_string(offset + length - 1) + "/" +
@@ -75,7 +62,7 @@ parse_part_number(const std::optional<std::string>& text) {
   if (!text) {
     return std::optional<unsigned>{};
   }
-  const auto value = parse_decimal(*text);
+  const auto value = text::parse_whole_number(*text);
   if (!value || *value < 1 || *value > max_part_number) {
     return errors::invalid_argument("Part number must be an integer between 1 and 10000, inclusive",
                                     "partNumber", *text);
@@ -153,18 +140,18 @@ std::optional<byte_range_spec> parse_range(std::string_view text) {
   const std::string_view last_text = text::trim(text.substr(dash + 1));
   byte_range_spec spec;
   if (first_text.empty()) {
-    spec.last = parse_decimal(last_text);
+    spec.last = text::parse_whole_number(last_text);
     if (!spec.last) {
       return std::nullopt;
     }
     return spec;
   }
-  spec.first = parse_decimal(first_text);
+  spec.first = text::parse_whole_number(first_text);
   if (!spec.first) {
     return std::nullopt;
   }
   if (!last_text.empty()) {
-    spec.last = parse_decimal(last_text);
+    spec.last = text::parse_whole_number(last_text);
     if (!spec.last || *spec.last < *spec.first) {
       return std::nullopt;
     }

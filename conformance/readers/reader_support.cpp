@@ -59,20 +59,6 @@ bool is_local_failure(const client::response& response) {
 
 } // namespace
 
-std::optional<std::uint64_t> parse_decimal(std::string_view text) {
-  if (text.empty() || text.size() > 19) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') {
-      return std::nullopt;
-    }
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  return value;
-}
-
 std::optional<content_range> parse_content_range(std::string_view value) {
   constexpr std::string_view unit = "bytes ";
   if (value.substr(0, unit.size()) != unit) {
@@ -84,9 +70,9 @@ std::optional<content_range> parse_content_range(std::string_view value) {
   if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) {
     return std::nullopt;
   }
-  const auto first = parse_decimal(value.substr(0, dash));
-  const auto last = parse_decimal(value.substr(dash + 1, slash - dash - 1));
-  const auto total = parse_decimal(value.substr(slash + 1));
+  const auto first = text::parse_whole_number(value.substr(0, dash));
+  const auto last = text::parse_whole_number(value.substr(dash + 1, slash - dash - 1));
+  const auto total = text::parse_whole_number(value.substr(slash + 1));
   if (!first || !last || !total || *first > *last || *last >= *total) {
     return std::nullopt;
   }

@@ -38,9 +38,6 @@ struct content_range {
 };
 std::optional<content_range> parse_content_range(std::string_view value);
 
-/// A part count or size as sent in a header: decimal digits only, nothing else.
-std::optional<std::uint64_t> parse_decimal(std::string_view text);
-
 /// The output, created or truncated when opened. Written with pwrite at offsets, so parallel
 /// ranges need no lock and a retried request overwrites its own earlier bytes.
 class output_file {

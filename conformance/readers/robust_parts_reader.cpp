@@ -23,6 +23,7 @@
 // "MD5-N" cannot be checked either, so damage in the byte range read of a multipart object
 // passes (tests/conformance/readers/corrupted_bytes_test.cpp asserts it).
 #include "conformance/readers/reader_support.hpp"
+#include "text/text.hpp"
 
 namespace s3fault::readers {
 namespace {
@@ -102,7 +103,7 @@ private:
     if (!header) {
       return std::nullopt;
     }
-    const auto count = parse_decimal(*header);
+    const auto count = text::parse_whole_number(*header);
     if (!count || *count == 0) {
       log_.line("ignoring unreadable x-amz-mp-parts-count '" + std::string(*header) + "'");
       return std::nullopt;

@@ -15,7 +15,6 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
-#include <charconv>
 #include <variant>
 
 namespace s3fault::s3 {
@@ -293,16 +292,14 @@ verify_result verify_query_form(const http_request_view& request,
                            "X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, "
                            "and X-Amz-Expires parameters.");
   }
-  long long expires_seconds = -1;
-  const auto* expires_end = expires_text->data() + expires_text->size();
-  const auto parsed = std::from_chars(expires_text->data(), expires_end, expires_seconds);
-  if (expires_text->empty() || parsed.ec != std::errc{} || parsed.ptr != expires_end ||
-      expires_seconds < 0) {
+  const auto expires_seconds = text::parse_whole_number(*expires_text);
+  if (!expires_seconds) {
     return query_malformed("X-Amz-Expires should be a non-negative number");
   }
-  if (std::chrono::seconds{expires_seconds} > max_presigned_expiry) {
+  if (*expires_seconds > static_cast<std::uint64_t>(max_presigned_expiry.count())) {
     return query_malformed("X-Amz-Expires must be less than a week (in seconds) that is 604800");
   }
+  const std::chrono::seconds expires(static_cast<std::chrono::seconds::rep>(*expires_seconds));
   const auto credential = parse_credential(*credential_text);
   if (!credential) {
     return query_malformed("Error parsing the X-Amz-Credential parameter; expecting "
@@ -345,7 +342,7 @@ verify_result verify_query_form(const http_request_view& request,
   if (*when > now + max_skew) {
     return fail("AccessDenied", "Request is not valid yet", 403);
   }
-  if (now > *when + std::chrono::seconds{expires_seconds}) {
+  if (now > *when + expires) {
     return fail("AccessDenied", "Request has expired", 403);
   }
   verify_result result;

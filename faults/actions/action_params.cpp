@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 namespace s3fault::faults::actions {
 namespace {
@@ -24,32 +23,6 @@ template <class Names> std::string joined(const Names& names) {
     out += name;
   }
   return out;
-}
-
-std::optional<std::uint64_t> whole_number_of(const nlohmann::json& value) {
-  if (value.is_string()) {
-    const std::string_view text = text::trim(value.get_ref<const std::string&>());
-    if (text.empty() || text.size() > 19 ||
-        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return std::nullopt;
-    }
-    return std::stoull(std::string(text));
-  }
-  if (value.is_number_unsigned()) {
-    return value.get<std::uint64_t>();
-  }
-  if (value.is_number_integer()) {
-    const auto number = value.get<std::int64_t>();
-    return number >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(number))
-                       : std::nullopt;
-  }
-  if (value.is_number_float()) {
-    const double number = value.get<double>();
-    if (std::isfinite(number) && number >= 0 && number < 1e19 && std::floor(number) == number) {
-      return static_cast<std::uint64_t>(number);
-    }
-  }
-  return std::nullopt;
 }
 
 bool is_token_char(char c) {
@@ -163,7 +136,7 @@ std::optional<std::uint64_t> param_reader::whole_number(std::string_view name, n
   if (value == nullptr) {
     return std::nullopt;
   }
-  const auto parsed = whole_number_of(*value);
+  const auto parsed = faults::whole_number(*value);
   if (!parsed || *parsed < min || *parsed > max) {
     reject(name, what);
     return std::nullopt;

@@ -29,14 +29,6 @@ TEST(ContentRange, RefusesWhatCannotPlaceBytes) {
   }
 }
 
-TEST(HeaderNumbers, AreDigitsOnly) {
-  EXPECT_EQ(parse_decimal("3"), 3u);
-  EXPECT_EQ(parse_decimal("10000"), 10000u);
-  for (const auto* text : {"", "-1", "3 ", " 3", "3.0", "0x3", "99999999999999999999"}) {
-    EXPECT_FALSE(parse_decimal(text)) << "'" << text << "'";
-  }
-}
-
 client::response answer(unsigned status, std::string code = "") {
   client::response response;
   response.status = status;

@@ -209,6 +209,13 @@ INSTANTIATE_TEST_SUITE_P(
                     {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
                      "responses) (got 101)"}},
         params_case{"set-status", R"({"code": "404"})", R"({"code": 404})"},
+        // The one whole-number rule: a JSON number by its value, text by its digits.
+        params_case{"set-status", R"({"code": 404.0})", R"({"code": 404})"},
+        params_case{"set-status",
+                    R"({"code": " 404"})",
+                    nullptr,
+                    {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got \" 404\")"}},
         params_case{"set-status",
                     R"({"code": 99})",
                     nullptr,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace s3fault::faults;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -139,4 +141,24 @@ TEST(ErrorText, NamesFieldAllowedAndGot) {
   EXPECT_EQ(must_be("code", "a number", json(7)), "code: must be a number (got 7)");
   const std::string long_text(100, 'x');
   EXPECT_EQ(describe_got(json(long_text)).size(), 60u);
+}
+
+// The one whole-number rule for JSON values: the number's value counts, text is digits only.
+TEST(WholeNumbers, JsonNumbersByValueTextByDigits) {
+  EXPECT_EQ(whole_number(json(5)), 5u);
+  EXPECT_EQ(whole_number(json(0)), 0u);
+  EXPECT_EQ(whole_number(json(5.0)), 5u); // YAML and JSON encoders may write 5 as 5.0
+  EXPECT_EQ(whole_number(json(-0.0)), 0u);
+  EXPECT_EQ(whole_number(json(1e3)), 1000u);
+  EXPECT_EQ(whole_number(json(18446744073709551615u)), 18446744073709551615u);
+  EXPECT_EQ(whole_number(json("5")), 5u);
+  EXPECT_EQ(whole_number(json("007")), 7u);
+  EXPECT_EQ(whole_number(json("18446744073709551615")), 18446744073709551615u);
+  for (const json& value :
+       {json(-1), json(5.5), json(-5.0), json(1.8446744073709552e19), json(INFINITY), json(NAN),
+        json("5.0"), json(" 5"), json("5 "), json("+5"), json("-0"), json(""), json("0x5"),
+        json("18446744073709551616"), json(true), json(nullptr), json::array({5}),
+        json::object()}) {
+    EXPECT_FALSE(whole_number(value)) << value.dump();
+  }
 }
