@@ -6,7 +6,7 @@
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/origin/embedded_origin.hpp"
-#include "faults/values.hpp"
+#include "text/quantities.hpp"
 #include "text/text.hpp"
 
 #include <CLI/CLI.hpp>
@@ -60,7 +60,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.sizes.clear();
   for (const auto& text : split_commas(options.sizes)) {
-    if (const auto size = faults::parse_size_text(text)) {
+    if (const auto size = text::parse_size(text)) {
       settings.sizes.push_back(*size);
     } else {
       problems.push_back("--sizes: '" + text + "' is not a size like 4KiB, 10MiB or 1048576");
@@ -85,7 +85,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.rounds = options.rounds;
   settings.objects = options.objects;
-  if (const auto part = faults::parse_size_text(options.part_size)) {
+  if (const auto part = text::parse_size(options.part_size)) {
     settings.part_size = *part;
   } else {
     problems.push_back("--part-size: '" + options.part_size + "' is not a size like 8MiB");

@@ -1,6 +1,7 @@
 #include "faults/actions/action_params.hpp"
 
 #include "faults/values.hpp"
+#include "text/quantities.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
@@ -198,7 +199,7 @@ std::optional<std::vector<std::uint64_t>> param_reader::size_list(std::string_vi
     std::string_view rest = value->get_ref<const std::string&>();
     while (valid) {
       const std::size_t comma = rest.find(',');
-      const auto parsed = parse_size_text(rest.substr(0, comma));
+      const auto parsed = text::parse_size(rest.substr(0, comma));
       valid = parsed.has_value();
       if (parsed) {
         sizes.push_back(*parsed);
