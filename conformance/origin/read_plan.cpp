@@ -1,5 +1,6 @@
 #include "conformance/origin/read_plan.hpp"
 
+#include "text/content_range.hpp"
 #include "text/text.hpp"
 
 #include <string>
@@ -9,9 +10,9 @@ namespace {
 
 constexpr unsigned max_part_number = 10000;
 
+/// Content-Range of `length` (> 0) bytes from `offset` of an object of `total` bytes.
 std::string content_range(std::uint64_t offset, std::uint64_t length, std::uint64_t total) {
-  return "bytes " + std::to_string(offset) + "-" + std::to_string(offset + length - 1) + "/" +
-         std::to_string(total);
+  return text::format_content_range(offset, offset + length - 1, total);
 }
 
 /// A date condition holds when the object was (not) modified after the given second.

@@ -1,6 +1,7 @@
 #include "conformance/readers/reader_support.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/content_range.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ bool body_is_whole_object(const client::response& response) {
   if (!header) {
     return true;
   }
-  const auto range = parse_content_range(*header);
+  const auto range = text::parse_content_range(*header);
   return range && range->first == 0 && range->last + 1 == range->total;
 }
 
@@ -58,26 +59,6 @@ bool is_local_failure(const client::response& response) {
 }
 
 } // namespace
-
-std::optional<content_range> parse_content_range(std::string_view value) {
-  constexpr std::string_view unit = "bytes ";
-  if (value.substr(0, unit.size()) != unit) {
-    return std::nullopt;
-  }
-  value.remove_prefix(unit.size());
-  const auto dash = value.find('-');
-  const auto slash = value.find('/');
-  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) {
-    return std::nullopt;
-  }
-  const auto first = text::parse_whole_number(value.substr(0, dash));
-  const auto last = text::parse_whole_number(value.substr(dash + 1, slash - dash - 1));
-  const auto total = text::parse_whole_number(value.substr(slash + 1));
-  if (!first || !last || !total || *first > *last || *last >= *total) {
-    return std::nullopt;
-  }
-  return content_range{*first, *last, *total};
-}
 
 output_file::~output_file() {
   if (fd_ >= 0) {
