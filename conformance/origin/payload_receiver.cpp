@@ -245,7 +245,8 @@ std::optional<s3_error> payload_receiver::consume(std::string_view bytes) {
   }
   if (!ok) {
     if (decoder_->failed() == aws_chunked_decoder::failure::signature) {
-      return s3_error{403, "SignatureDoesNotMatch", decoder_->error(), {}, {}};
+      return errors::from_table(s3_errors::known_s3_error("SignatureDoesNotMatch"),
+                                decoder_->error());
     }
     return errors::incomplete_body(decoder_->error());
   }

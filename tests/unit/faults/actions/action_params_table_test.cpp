@@ -2,7 +2,7 @@
 // parses again to the same thing); bad ones give exactly the expected messages.
 #include "action_test_support.hpp"
 
-#include "faults/s3_error_codes.hpp"
+#include "s3_errors/s3_error_codes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ std::ostream& operator<<(std::ostream& out, const params_case& c) {
 
 std::string known_codes() {
   std::string out;
-  for (const auto& entry : s3_error_codes()) {
+  for (const auto& entry : s3fault::s3_errors::s3_error_codes()) {
     out += (out.empty() ? "" : ", ") + std::string(entry.code);
   }
   return out;
