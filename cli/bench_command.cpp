@@ -6,7 +6,8 @@
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/origin/embedded_origin.hpp"
-#include "faults/values.hpp"
+#include "text/quantities.hpp"
+#include "text/text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -44,14 +45,6 @@ struct bench_options {
   std::string progress = "auto";
 };
 
-std::optional<unsigned long long> whole_number(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-      text.size() > 18) {
-    return std::nullopt;
-  }
-  return std::stoull(text);
-}
-
 /// The command line as bench settings; every problem is collected, one line each.
 bench::bench_settings make_settings(const bench_options& options,
                                     std::vector<std::string>& problems) {
@@ -67,7 +60,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.sizes.clear();
   for (const auto& text : split_commas(options.sizes)) {
-    if (const auto size = faults::parse_size_text(text)) {
+    if (const auto size = text::parse_size(text)) {
       settings.sizes.push_back(*size);
     } else {
       problems.push_back("--sizes: '" + text + "' is not a size like 4KiB, 10MiB or 1048576");
@@ -75,7 +68,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.concurrencies.clear();
   for (const auto& text : split_commas(options.concurrency)) {
-    const auto level = whole_number(text);
+    const auto level = text::parse_whole_number(text);
     if (level && *level >= 1 && *level <= 1024) {
       settings.concurrencies.push_back(static_cast<unsigned>(*level));
     } else {
@@ -92,7 +85,7 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.rounds = options.rounds;
   settings.objects = options.objects;
-  if (const auto part = faults::parse_size_text(options.part_size)) {
+  if (const auto part = text::parse_size(options.part_size)) {
     settings.part_size = *part;
   } else {
     problems.push_back("--part-size: '" + options.part_size + "' is not a size like 8MiB");
@@ -105,7 +98,7 @@ bench::bench_settings make_settings(const bench_options& options,
   settings.bucket = options.bucket;
   settings.keep = options.keep;
   for (const auto& text : split_commas(options.store_pids)) {
-    const auto pid = whole_number(text);
+    const auto pid = text::parse_whole_number(text);
     if (pid && *pid > 0 && *pid < 1u << 31) {
       settings.store_pids.push_back(static_cast<int>(*pid));
     } else {

@@ -1,10 +1,9 @@
 #include "faults/s3_request.hpp"
 
-#include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace s3fault::faults {
 namespace {
@@ -89,7 +88,7 @@ std::string_view strip_port(std::string_view host) {
 
 bool ends_with_label(std::string_view host, std::string_view domain) {
   return host.size() > domain.size() + 1 &&
-         iequal(host.substr(host.size() - domain.size()), domain) &&
+         text::iequal(host.substr(host.size() - domain.size()), domain) &&
          host[host.size() - domain.size() - 1] == '.';
 }
 
@@ -222,7 +221,7 @@ std::string_view operation_name(s3_operation operation) {
 
 std::optional<s3_operation> parse_operation(std::string_view name) {
   for (const auto& entry : operation_names) {
-    if (iequal(entry.name, name)) {
+    if (text::iequal(entry.name, name)) {
       return entry.operation;
     }
   }
@@ -276,11 +275,7 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
     }
   }
   if (auto part = request.query_value("partNumber")) {
-    std::uint32_t number = 0;
-    auto [end, ec] = std::from_chars(part->data(), part->data() + part->size(), number);
-    if (ec == std::errc{} && end == part->data() + part->size()) {
-      request.part_number = number;
-    }
+    request.part_number = text::parse_whole_number<std::uint32_t>(*part);
   }
   if (!line.range.empty()) {
     request.range = std::string(line.range);

@@ -1,6 +1,6 @@
 #include "faults/rule.hpp"
 
-#include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -88,7 +88,7 @@ bool request_matches(const match_spec& match, const s3_request& request, std::st
   }
   if (!match.methods.empty() &&
       std::none_of(match.methods.begin(), match.methods.end(),
-                   [&](const std::string& m) { return iequal(m, method); })) {
+                   [&](const std::string& m) { return text::iequal(m, method); })) {
     return false;
   }
   if (!glob_matches(match.bucket, request.bucket) || !glob_matches(match.key, request.key)) {

@@ -1,21 +1,12 @@
 #pragma once
-// The S3 error codes s3fault knows by name, with the HTTP status and message a store sends for
-// each (AWS's ErrorResponses reference; SlowDownRead/SlowDownWrite are MinIO's), so that
-// `error SlowDown` answers exactly as S3 would.
-#include <span>
-#include <string_view>
+// The S3 error codes as the `error` action offers them. The table itself (code, status, message)
+// is shared with the origin: s3_errors/s3_error_codes.hpp.
+#include <string>
 
 namespace s3fault::faults {
 
-struct s3_error_code {
-  std::string_view code;    // "SlowDown"
-  unsigned status;          // 503
-  std::string_view message; // "Please reduce your request rate."
-};
-
-/// Every known code, in a stable order (for help texts and error messages).
-std::span<const s3_error_code> s3_error_codes();
-/// nullptr for a code not in the table (codes are case-sensitive, as in S3).
-const s3_error_code* find_s3_error_code(std::string_view code);
+/// "SlowDown, SlowDownRead, ...": every code of the shared table in its order, for the message
+/// that refuses an unknown code.
+std::string known_s3_error_code_list();
 
 } // namespace s3fault::faults

@@ -1,18 +1,18 @@
 #include "proxy/endpoint.hpp"
 
-#include <charconv>
+#include "text/text.hpp"
+
 #include <stdexcept>
 
 namespace s3fault::proxy {
 namespace {
 
 std::uint16_t parse_port(std::string_view text, std::string_view whole) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value > 65535) {
+  const auto value = text::parse_whole_number<std::uint16_t>(text);
+  if (!value) {
     throw std::invalid_argument("'" + std::string(whole) + "': port must be a number 0-65535");
   }
-  return static_cast<std::uint16_t>(value);
+  return *value;
 }
 
 // Splits "host:port" or "[v6]:port"; the port part may be empty when `port_required` is false.

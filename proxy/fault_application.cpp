@@ -2,14 +2,14 @@
 
 #include "faults/rule_set.hpp"
 #include "faults/s3_error_body.hpp"
-#include "faults/values.hpp"
 #include "runtime/http_date.hpp"
+#include "text/content_range.hpp"
+#include "text/text.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
 #include <array>
-#include <charconv>
 #include <cstring>
 #include <random>
 
@@ -63,16 +63,13 @@ void announce_body_length(http::response_header<>& head, std::uint64_t length) {
     return;
   }
   // "bytes S-E/T": keep S and T, move E.
-  const std::string value(range->value());
-  std::uint64_t start = 0;
-  const auto dash = value.find('-');
-  const auto slash = value.find('/');
-  if (!value.starts_with("bytes ") || dash == std::string::npos || slash == std::string::npos ||
-      std::from_chars(value.data() + 6, value.data() + dash, start).ec != std::errc{}) {
+  const auto parsed =
+      text::parse_content_range(std::string_view(range->value().data(), range->value().size()));
+  if (!parsed) {
     return; // not a form we can rewrite: leave it as the store sent it
   }
   head.set(http::field::content_range,
-           fmt::format("bytes {}-{}{}", start, start + length - 1, value.substr(slash)));
+           text::format_content_range(parsed->first, parsed->first + length - 1, parsed->total));
 }
 
 std::string make_host_id() {
@@ -94,7 +91,7 @@ std::string serialize_local_response(const faults::local_response& response, boo
       fmt::format("HTTP/1.1 {} {}\r\n", response.status, reason_phrase(response.status));
   bool has_request_id = false;
   for (const auto& [name, value] : response.headers) {
-    has_request_id = has_request_id || faults::iequal(name, "x-amz-request-id");
+    has_request_id = has_request_id || text::iequal(name, "x-amz-request-id");
     out += fmt::format("{}: {}\r\n", name, value);
   }
   if (!has_request_id) {

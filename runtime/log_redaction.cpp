@@ -1,6 +1,6 @@
 #include "runtime/log_redaction.hpp"
 
-#include <boost/algorithm/string/predicate.hpp>
+#include "text/text.hpp"
 
 #include <array>
 
@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, 5> secret_query_names = {
 
 bool is_secret_name(std::string_view name) {
   for (auto secret : secret_query_names) {
-    if (boost::iequals(name, secret)) {
+    if (text::iequal(name, secret)) {
       return true;
     }
   }

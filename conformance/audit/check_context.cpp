@@ -265,11 +265,6 @@ std::string describe_request(std::string_view method, std::string_view bucket, s
   return text;
 }
 
-std::string content_range(std::uint64_t first, std::uint64_t last, std::uint64_t total) {
-  return "bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" +
-         std::to_string(total);
-}
-
 std::string md5_etag(std::string_view bytes) {
   return in_quotes(s3::md5_hex(bytes));
 }

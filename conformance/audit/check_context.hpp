@@ -93,8 +93,6 @@ private:
 /// "GET /bucket/key?partNumber=2 [Range: bytes=0-9, If-Match: "..."]"
 std::string describe_request(std::string_view method, std::string_view bucket, std::string_view key,
                              const client::get_options& options);
-/// `"bytes S-E/TOTAL"` for a part or range.
-std::string content_range(std::uint64_t first, std::uint64_t last, std::uint64_t total);
 /// The quoted hex MD5 ETag of `bytes`.
 std::string md5_etag(std::string_view bytes);
 /// The de-facto multipart ETag: quoted hex MD5 of the concatenated binary part MD5s, "-N".

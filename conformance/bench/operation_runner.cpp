@@ -1,6 +1,8 @@
 #include "conformance/bench/operation_runner.hpp"
 
 #include "conformance/readers/reader_support.hpp"
+#include "text/content_range.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -171,7 +173,7 @@ void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
       outcome.note = "the store answered ?partNumber=1 with the whole object (200): get-parts "
                      "timed whole-object GETs";
     } else {
-      const auto range = readers::parse_content_range(answer.header("Content-Range").value_or(""));
+      const auto range = text::parse_content_range(answer.header("Content-Range").value_or(""));
       if (answer.status != 206 || !range) {
         outcome.error = what + answer.describe() + ", not 206 with a Content-Range";
         return;
@@ -187,7 +189,7 @@ void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
       }
       if (part == 1) {
         const auto count = answer.header("x-amz-mp-parts-count");
-        const auto parsed = count ? readers::parse_decimal(*count) : std::nullopt;
+        const auto parsed = count ? text::parse_whole_number(*count) : std::nullopt;
         if (parsed && *parsed >= 1 && *parsed <= 10000) {
           parts = static_cast<long>(*parsed);
         } else if (count) {
@@ -235,7 +237,7 @@ void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
       return;
     }
     const bool whole_answer = answer.status == 200 && offset == 0 && length == c.size;
-    const auto range = readers::parse_content_range(answer.header("Content-Range").value_or(""));
+    const auto range = text::parse_content_range(answer.header("Content-Range").value_or(""));
     const bool range_answer =
         answer.status == 206 && range && range->first == offset && range->total == c.size;
     if ((!whole_answer && !range_answer) || answer.body_bytes != length) {

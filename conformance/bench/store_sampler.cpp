@@ -1,5 +1,7 @@
 #include "conformance/bench/store_sampler.hpp"
 
+#include "text/text.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -48,17 +50,20 @@ bool read_cpu(int pid, process_reading& into) {
   }
   std::istringstream fields(text.substr(close + 2));
   std::string field;
-  std::uint64_t utime = 0;
-  std::uint64_t stime = 0;
+  std::optional<std::uint64_t> utime = 0;
+  std::optional<std::uint64_t> stime = 0;
   for (int index = 3; index <= 15 && fields >> field; ++index) {
     if (index == 14) {
-      utime = std::stoull(field);
+      utime = text::parse_whole_number(field);
     } else if (index == 15) {
-      stime = std::stoull(field);
+      stime = text::parse_whole_number(field);
     }
   }
+  if (!utime || !stime) {
+    return false;
+  }
   into.cpu_seconds +=
-      static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+      static_cast<double>(*utime + *stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "conformance/client/endpoint.hpp"
 
-#include <charconv>
+#include "text/text.hpp"
+
 #include <stdexcept>
 
 namespace s3fault::client {
@@ -11,13 +12,11 @@ namespace {
 }
 
 std::uint16_t parse_port(std::string_view url, std::string_view text) {
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0 ||
-      value > 65535) {
+  const auto value = text::parse_whole_number<std::uint16_t>(text);
+  if (!value || *value == 0) {
     reject(url, "port must be a number in 1..65535");
   }
-  return static_cast<std::uint16_t>(value);
+  return *value;
 }
 
 } // namespace

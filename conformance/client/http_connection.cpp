@@ -1,6 +1,7 @@
 #include "conformance/client/http_connection.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -655,7 +656,7 @@ struct http_connection::impl {
                     const read_options& read) {
     const auto start = steady::now();
     const std::string head = serialize_head(request);
-    const bool head_request = iequals(request.method, "HEAD");
+    const bool head_request = text::iequal(request.method, "HEAD");
     ++counters.exchanges;
     response out;
     for (int attempt = 0;; ++attempt) {

@@ -1,5 +1,7 @@
 #include "conformance/client/http_types.hpp"
 
+#include "text/text.hpp"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -7,10 +9,6 @@
 
 namespace s3fault::client {
 namespace {
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 class client_category_impl final : public boost::system::error_category {
 public:
@@ -47,21 +45,9 @@ const boost::system::error_category& client_category() {
   return category;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::optional<std::string_view> find_header(const header_list& headers, std::string_view name) {
   for (const auto& [field, value] : headers) {
-    if (iequals(field, name)) {
+    if (text::iequal(field, name)) {
       return std::string_view(value);
     }
   }
@@ -71,7 +57,7 @@ std::optional<std::string_view> find_header(const header_list& headers, std::str
 std::vector<std::string_view> find_headers(const header_list& headers, std::string_view name) {
   std::vector<std::string_view> values;
   for (const auto& [field, value] : headers) {
-    if (iequals(field, name)) {
+    if (text::iequal(field, name)) {
       values.emplace_back(value);
     }
   }
@@ -81,7 +67,7 @@ std::vector<std::string_view> find_headers(const header_list& headers, std::stri
 void set_header(header_list& headers, std::string_view name, std::string_view value) {
   bool placed = false;
   for (auto it = headers.begin(); it != headers.end();) {
-    if (!iequals(it->first, name)) {
+    if (!text::iequal(it->first, name)) {
       ++it;
     } else if (!placed) {
       it->second = std::string(value);

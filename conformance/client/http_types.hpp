@@ -19,8 +19,6 @@ namespace s3fault::client {
 /// Header fields in wire order, names spelled as sent or received.
 using header_list = s3::header_list;
 
-/// ASCII case-insensitive equality (header names, XML-free tokens).
-bool iequals(std::string_view a, std::string_view b);
 /// The first value of `name` (case-insensitive), or nullopt.
 std::optional<std::string_view> find_header(const header_list& headers, std::string_view name);
 /// Every value of `name`, in order.

@@ -1,6 +1,7 @@
 #include "conformance/client/request_builder.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 namespace s3fault::client {
 namespace {
@@ -17,7 +18,7 @@ std::string payload_hash_for(const body_source& body, payload_signing mode) {
 std::optional<std::string> take_payload_hash(header_list& headers) {
   std::optional<std::string> given;
   for (auto it = headers.begin(); it != headers.end();) {
-    if (iequals(it->first, "x-amz-content-sha256")) {
+    if (text::iequal(it->first, "x-amz-content-sha256")) {
       given = it->second;
       it = headers.erase(it);
     } else {
@@ -28,7 +29,7 @@ std::optional<std::string> take_payload_hash(header_list& headers) {
 }
 
 bool method_expects_body(std::string_view method) {
-  return iequals(method, "PUT") || iequals(method, "POST");
+  return text::iequal(method, "PUT") || text::iequal(method, "POST");
 }
 
 } // namespace

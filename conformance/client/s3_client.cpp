@@ -1,6 +1,7 @@
 #include "conformance/client/s3_client.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -219,8 +220,8 @@ response s3_client::send_raw(std::string_view method, std::string_view target, h
   }
   if (options.add_content_length && !find_header(wire.headers, "Content-Length") &&
       !find_header(wire.headers, "Transfer-Encoding") &&
-      (body.which() != body_source::kind::none || iequals(method, "PUT") ||
-       iequals(method, "POST"))) {
+      (body.which() != body_source::kind::none || text::iequal(method, "PUT") ||
+       text::iequal(method, "POST"))) {
     std::string error;
     const auto size = body.size(error);
     if (!size) {

@@ -1,6 +1,6 @@
 #include "conformance/origin/aws_chunked_decoder.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -197,8 +197,8 @@ bool aws_chunked_decoder::on_trailer_line(std::string_view line) {
   if (colon == std::string_view::npos || colon == 0) {
     return fail(failure::framing, "aws-chunked: malformed trailer line");
   }
-  const std::string name = ascii_lower(trim_blanks(line.substr(0, colon)));
-  const std::string_view value = trim_blanks(line.substr(colon + 1));
+  const std::string name = text::ascii_lower(text::trim(line.substr(0, colon)));
+  const std::string_view value = text::trim(line.substr(colon + 1));
   if (name == trailer_signature_name) {
     trailer_signature_ = std::string(value);
     return true;

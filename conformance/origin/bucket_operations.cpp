@@ -34,11 +34,8 @@ std::optional<s3_error> check_location(std::string_view constraint, std::string_
     return errors::illegal_location_constraint("unspecified", region);
   }
   if (region == "us-east-1" && constraint == "us-east-1") {
-    return s3_error{400,
-                    "InvalidLocationConstraint",
-                    "The specified location-constraint is not valid",
-                    {{"LocationConstraint", std::string(constraint)}},
-                    {}};
+    return errors::from_table(s3_errors::known_s3_error("InvalidLocationConstraint"))
+        .with("LocationConstraint", std::string(constraint));
   }
   return errors::illegal_location_constraint(constraint, region);
 }

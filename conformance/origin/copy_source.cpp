@@ -1,6 +1,6 @@
 #include "conformance/origin/copy_source.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include "conformance/s3/sigv4.hpp"
 

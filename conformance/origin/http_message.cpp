@@ -1,12 +1,12 @@
 #include "conformance/origin/http_message.hpp"
 
-#include <strings.h>
+#include "text/text.hpp"
 
 namespace s3fault::origin {
 
 std::optional<std::string_view> request_head::header(std::string_view name) const {
   for (const auto& [field, value] : headers) {
-    if (field.size() == name.size() && strncasecmp(field.data(), name.data(), name.size()) == 0) {
+    if (text::iequal(field, name)) {
       return std::string_view(value);
     }
   }

@@ -3,8 +3,9 @@
 #include "conformance/origin/operations.hpp"
 #include "conformance/origin/xml_render.hpp"
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
-#include <charconv>
+#include <algorithm>
 
 namespace s3fault::origin {
 namespace {
@@ -19,14 +20,12 @@ std::variant<unsigned, s3_error> parse_count(const query_params& query, std::str
   if (!text) {
     return absent;
   }
-  long long value = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (text->empty() || ec != std::errc{} || end != text->data() + text->size() || value < 0 ||
-      value > 2147483647) {
+  const auto value = text::parse_whole_number<unsigned>(*text);
+  if (!value || *value > 2147483647) {
     return errors::invalid_argument(
         "Provided " + std::string(name) + " not an integer or within integer range", name, *text);
   }
-  return static_cast<unsigned>(std::min<long long>(value, cap));
+  return std::min(*value, cap);
 }
 
 /// max-keys and the like: S3 never returns more than 1000 entries per page.

@@ -2,7 +2,6 @@
 // AbortMultipartUpload. The rules of completion are in multipart_rules.hpp.
 #include "conformance/origin/copy_source.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
 #include "conformance/origin/object_headers.hpp"
 #include "conformance/origin/object_reader.hpp"
 #include "conformance/origin/operations.hpp"
@@ -10,6 +9,7 @@
 #include "conformance/origin/xml_render.hpp"
 #include "conformance/origin/xml_requests.hpp"
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 
@@ -64,7 +64,7 @@ operation_start create_multipart_upload(const request_context& context) {
     return answer_error(*error, context);
   }
   const std::string algorithm =
-      ascii_lower(context.head.header_copy("x-amz-checksum-algorithm").value_or(""));
+      text::ascii_lower(context.head.header_copy("x-amz-checksum-algorithm").value_or(""));
   if (!algorithm.empty() && !s3::checksum::create(algorithm)) {
     return answer_error(errors::invalid_request("Checksum algorithm '" + algorithm +
                                                 "' is not supported by the s3fault origin"),
@@ -96,7 +96,7 @@ operation_start create_multipart_upload(const request_context& context) {
   origin_response response = xml_answer(render_initiate_multipart(
       context.request.bucket, context.request.key, std::get<std::string>(created)));
   if (!algorithm.empty()) {
-    response.add("x-amz-checksum-algorithm", ascii_upper(algorithm));
+    response.add("x-amz-checksum-algorithm", text::ascii_upper(algorithm));
     response.add("x-amz-checksum-type", type.empty() ? "COMPOSITE" : type);
   }
   return answer(std::move(response));

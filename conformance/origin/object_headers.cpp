@@ -1,6 +1,6 @@
 #include "conformance/origin/object_headers.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include "conformance/origin/http_date.hpp"
 
@@ -33,9 +33,9 @@ std::string without_aws_chunked(std::string_view value) {
   std::string out;
   while (!value.empty()) {
     const auto comma = value.find(',');
-    const std::string_view token = trim_blanks(value.substr(0, comma));
+    const std::string_view token = text::trim(value.substr(0, comma));
     value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
-    if (token.empty() || ascii_lower(token) == "aws-chunked") {
+    if (token.empty() || text::ascii_lower(token) == "aws-chunked") {
       continue;
     }
     if (!out.empty()) {
@@ -75,7 +75,7 @@ std::variant<object_metadata, s3_error> metadata_from_headers(const request_head
   }
   std::size_t size = 0;
   for (const auto& [name, value] : head.headers) {
-    std::string name_lower = ascii_lower(name);
+    std::string name_lower = text::ascii_lower(name);
     if (name_lower.starts_with(meta_prefix)) {
       size += name_lower.size() - meta_prefix.size() + value.size();
       metadata.user_metadata.emplace_back(std::move(name_lower), value);

@@ -2,12 +2,10 @@
 // preconditions, partNumber and Range. The bytes are streamed by the server from the record.
 #include "conformance/origin/object_headers.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
 #include "conformance/origin/operations.hpp"
 #include "conformance/origin/read_plan.hpp"
 #include "conformance/origin/xml_render.hpp"
-
-#include <strings.h>
+#include "text/text.hpp"
 
 namespace s3fault::origin {
 namespace {
@@ -108,7 +106,7 @@ operation_start read_object(const request_context& context, bool head) {
     response.add("x-amz-mp-parts-count", std::to_string(*plan.parts_count));
   }
   const auto mode = context.head.header("x-amz-checksum-mode");
-  if (mode && strncasecmp(mode->data(), "ENABLED", mode->size()) == 0 && mode->size() == 7) {
+  if (mode && text::iequal(*mode, "ENABLED")) {
     add_checksum_headers(response, *object, plan);
   }
   response.slice = object_slice{object, plan.offset, plan.length};

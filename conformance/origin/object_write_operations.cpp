@@ -1,7 +1,6 @@
 // PutObject, CopyObject, DeleteObject, DeleteObjects.
 #include "conformance/origin/copy_source.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
 #include "conformance/origin/object_headers.hpp"
 #include "conformance/origin/object_reader.hpp"
 #include "conformance/origin/operations.hpp"
@@ -9,6 +8,7 @@
 #include "conformance/origin/xml_render.hpp"
 #include "conformance/origin/xml_requests.hpp"
 #include "conformance/s3/hashing.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -149,7 +149,7 @@ operation_start copy_object(const request_context& context) {
   copy->segments = original->segments;
   copy->last_modified = context.now;
   std::string algorithm =
-      ascii_lower(context.head.header_copy("x-amz-checksum-algorithm").value_or(""));
+      text::ascii_lower(context.head.header_copy("x-amz-checksum-algorithm").value_or(""));
   if (algorithm.empty() && original->checksum) {
     algorithm = original->checksum->algorithm;
   }
@@ -195,7 +195,7 @@ operation_start delete_objects(const request_context& context) {
       context.head.has_header("content-md5") ||
       std::any_of(context.head.headers.begin(), context.head.headers.end(),
                   [](const auto& field) {
-                    const std::string name = ascii_lower(field.first);
+                    const std::string name = text::ascii_lower(field.first);
                     return name.starts_with("x-amz-checksum-") &&
                            name != "x-amz-checksum-algorithm";
                   }) ||

@@ -15,7 +15,7 @@ public:
 
   std::optional<s3_error> consume(std::string_view bytes) override {
     if (body_.size() + bytes.size() > limit_) {
-      return s3_error{400, "MaxMessageLengthExceeded", "Your request was too big.", {}, {}};
+      return errors::from_table(s3_errors::known_s3_error("MaxMessageLengthExceeded"));
     }
     body_.append(bytes);
     return std::nullopt;

@@ -113,12 +113,12 @@ authentication authenticate(const request_head& head, const s3_request& request,
   if (verified.context->region != settings.region && request.op != operation::get_bucket_location) {
     const bool presigned = head.target.find("X-Amz-Credential=") != std::string::npos;
     result.error =
-        s3_error{400,
-                 presigned ? "AuthorizationQueryParametersError" : "AuthorizationHeaderMalformed",
-                 "The authorization header is malformed; the region '" + verified.context->region +
-                     "' is wrong; expecting '" + settings.region + "'",
-                 {{"Region", settings.region}},
-                 {}};
+        errors::from_table(
+            presigned ? s3_errors::known_s3_error("AuthorizationQueryParametersError")
+                      : s3_errors::known_s3_error("AuthorizationHeaderMalformed"),
+            "The authorization header is malformed; the region '" + verified.context->region +
+                "' is wrong; expecting '" + settings.region + "'")
+            .with("Region", settings.region);
     return result;
   }
   result.context = std::move(verified.context);

@@ -9,6 +9,7 @@
 // closed after the answer (lingering a few seconds so the client can read it).
 #include "conformance/origin/object_reader.hpp"
 #include "conformance/origin/origin_worker.hpp"
+#include "text/text.hpp"
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -22,7 +23,6 @@
 
 #include <array>
 #include <limits>
-#include <strings.h>
 
 namespace s3fault::origin {
 namespace {
@@ -107,7 +107,7 @@ request_head head_of(const request_parser& parser) {
 
 bool expects_continue(const request_head& head) {
   const auto expect = head.header("expect");
-  return expect && expect->size() == 12 && strncasecmp(expect->data(), "100-continue", 12) == 0;
+  return expect && text::iequal(*expect, "100-continue");
 }
 
 } // namespace

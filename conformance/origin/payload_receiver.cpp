@@ -1,11 +1,10 @@
 #include "conformance/origin/payload_receiver.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace s3fault::origin {
 namespace {
@@ -33,7 +32,7 @@ bool is_sha256_hex(std::string_view text) {
 std::vector<std::pair<std::string, std::string>> checksum_headers(const request_head& head) {
   std::vector<std::pair<std::string, std::string>> found;
   for (const auto& [name, value] : head.headers) {
-    const std::string name_lower = ascii_lower(name);
+    const std::string name_lower = text::ascii_lower(name);
     if (!name_lower.starts_with(checksum_prefix)) {
       continue;
     }
@@ -44,15 +43,6 @@ std::vector<std::pair<std::string, std::string>> checksum_headers(const request_
     found.emplace_back(algorithm, value);
   }
   return found;
-}
-
-std::optional<std::uint64_t> parse_length(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
 }
 
 } // namespace
@@ -67,17 +57,17 @@ std::variant<std::string, s3_error> requested_checksum_algorithm(const request_h
   if (!headers.empty()) {
     algorithm = headers.front().first;
   } else if (auto trailer = head.header("x-amz-trailer")) {
-    const std::string name = ascii_lower(*trailer);
+    const std::string name = text::ascii_lower(*trailer);
     if (!name.starts_with(checksum_prefix)) {
       return errors::invalid_request("The value specified in the x-amz-trailer header is not "
                                      "supported");
     }
     algorithm = name.substr(checksum_prefix.size());
   } else if (auto sdk = head.header("x-amz-sdk-checksum-algorithm")) {
-    algorithm = ascii_lower(*sdk);
+    algorithm = text::ascii_lower(*sdk);
   }
   if (!algorithm.empty() && !is_supported(algorithm)) {
-    return errors::invalid_request("Checksum algorithm '" + ascii_upper(algorithm) +
+    return errors::invalid_request("Checksum algorithm '" + text::ascii_upper(algorithm) +
                                    "' is not supported by the s3fault origin (CRC32, CRC32C, "
                                    "SHA1, SHA256 are)");
   }
@@ -89,7 +79,7 @@ std::optional<s3_error> check_small_body(const request_head& head, std::string_v
   const std::string content_sha256(head.header("x-amz-content-sha256").value_or(""));
   if (is_sha256_hex(content_sha256)) {
     const std::string computed = s3::sha256_hex(body);
-    if (computed != ascii_lower(content_sha256)) {
+    if (computed != text::ascii_lower(content_sha256)) {
       return errors::content_sha256_mismatch(content_sha256, computed);
     }
   }
@@ -112,7 +102,7 @@ std::optional<s3_error> check_small_body(const request_head& head, std::string_v
     }
     sum->update(body);
     if (sum->base64_digest() != value) {
-      return errors::bad_digest("The " + ascii_upper(algorithm) +
+      return errors::bad_digest("The " + text::ascii_upper(algorithm) +
                                 " you specified did not match the calculated checksum.");
     }
   }
@@ -129,7 +119,7 @@ payload_receiver::start(const request_head& head, const std::optional<s3::signin
   const std::string content_sha256(head.header("x-amz-content-sha256").value_or(""));
   const bool streaming = content_sha256.starts_with("STREAMING-");
   const bool chunked_encoding =
-      ascii_lower(head.header("content-encoding").value_or("")).find("aws-chunked") !=
+      text::ascii_lower(head.header("content-encoding").value_or("")).find("aws-chunked") !=
       std::string::npos;
   if (streaming) {
     const bool known = content_sha256 == s3::streaming_signed_payload ||
@@ -142,7 +132,7 @@ payload_receiver::start(const request_head& head, const std::optional<s3::signin
                                       "x-amz-content-sha256", content_sha256);
     }
   } else if (is_sha256_hex(content_sha256)) {
-    self->expected_sha256_ = ascii_lower(content_sha256);
+    self->expected_sha256_ = text::ascii_lower(content_sha256);
     self->sha256_ = std::make_unique<s3::digest_stream>(s3::digest_stream::kind::sha256);
   } else if (!content_sha256.empty() && content_sha256 != s3::unsigned_payload) {
     return errors::invalid_argument("x-amz-content-sha256 must be UNSIGNED-PAYLOAD, "
@@ -162,7 +152,7 @@ payload_receiver::start(const request_head& head, const std::optional<s3::signin
     self->decoder_.emplace(std::move(settings));
     const auto decoded = head.header("x-amz-decoded-content-length");
     if (decoded) {
-      self->expected_size_ = parse_length(*decoded);
+      self->expected_size_ = text::parse_whole_number(*decoded);
       if (!self->expected_size_) {
         return errors::invalid_argument("x-amz-decoded-content-length is not a number",
                                         "x-amz-decoded-content-length", *decoded);
@@ -206,7 +196,7 @@ payload_receiver::start(const request_head& head, const std::optional<s3::signin
       }
       self->expected_checksum_ = std::string(*given);
     } else if (trailer && self->decoder_) {
-      self->trailer_name_ = ascii_lower(*trailer);
+      self->trailer_name_ = text::ascii_lower(*trailer);
     } else {
       return errors::invalid_request("x-amz-sdk-checksum-algorithm specified, but no "
                                      "corresponding x-amz-checksum-* or x-amz-trailer headers "
@@ -255,7 +245,8 @@ std::optional<s3_error> payload_receiver::consume(std::string_view bytes) {
   }
   if (!ok) {
     if (decoder_->failed() == aws_chunked_decoder::failure::signature) {
-      return s3_error{403, "SignatureDoesNotMatch", decoder_->error(), {}, {}};
+      return errors::from_table(s3_errors::known_s3_error("SignatureDoesNotMatch"),
+                                decoder_->error());
     }
     return errors::incomplete_body(decoder_->error());
   }
@@ -301,7 +292,7 @@ std::variant<received_payload, s3_error> payload_receiver::finish() {
     }
     const std::string computed = checksum_->base64_digest();
     if (computed != expected) {
-      return errors::bad_digest("The " + ascii_upper(checksum_->name()) +
+      return errors::bad_digest("The " + text::ascii_upper(checksum_->name()) +
                                 " you specified did not match the calculated checksum.");
     }
     payload.checksum = checksum_value{std::string(checksum_->name()), computed, "FULL_OBJECT"};

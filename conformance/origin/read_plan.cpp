@@ -1,8 +1,8 @@
 #include "conformance/origin/read_plan.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/content_range.hpp"
+#include "text/text.hpp"
 
-#include <charconv>
 #include <string>
 
 namespace s3fault::origin {
@@ -10,21 +10,9 @@ namespace {
 
 constexpr unsigned max_part_number = 10000;
 
-std::optional<std::uint64_t> parse_decimal(std::string_view text) {
-  if (text.empty()) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
+/// Content-Range of `length` (> 0) bytes from `offset` of an object of `total` bytes.
 std::string content_range(std::uint64_t offset, std::uint64_t length, std::uint64_t total) {
-  return "bytes " + std::to_string(offset) + "-" + std::to_string(offset + length - 1) + "/" +
-         std::to_string(total);
+  return text::format_content_range(offset, offset + length - 1, total);
 }
 
 /// A date condition holds when the object was (not) modified after the given second.
@@ -75,7 +63,7 @@ parse_part_number(const std::optional<std::string>& text) {
   if (!text) {
     return std::optional<unsigned>{};
   }
-  const auto value = parse_decimal(*text);
+  const auto value = text::parse_whole_number(*text);
   if (!value || *value < 1 || *value > max_part_number) {
     return errors::invalid_argument("Part number must be an integer between 1 and 10000, inclusive",
                                     "partNumber", *text);
@@ -94,7 +82,7 @@ std::optional<s3_error> check_part_number_with_range(const read_request& request
 bool etag_list_matches(std::string_view list, std::string_view etag) {
   while (!list.empty()) {
     const auto comma = list.find(',');
-    std::string_view item = trim_blanks(list.substr(0, comma));
+    std::string_view item = text::trim(list.substr(0, comma));
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (item == "*") {
       return true;
@@ -137,11 +125,11 @@ precondition_outcome evaluate_preconditions(const object_facts& object,
 }
 
 std::optional<byte_range_spec> parse_range(std::string_view text) {
-  text = trim_blanks(text);
+  text = text::trim(text);
   if (!text.starts_with("bytes=")) {
     return std::nullopt;
   }
-  text = trim_blanks(text.substr(6));
+  text = text::trim(text.substr(6));
   if (text.find(',') != std::string_view::npos) {
     return std::nullopt; // several ranges: S3 serves none of them
   }
@@ -149,22 +137,22 @@ std::optional<byte_range_spec> parse_range(std::string_view text) {
   if (dash == std::string_view::npos) {
     return std::nullopt;
   }
-  const std::string_view first_text = trim_blanks(text.substr(0, dash));
-  const std::string_view last_text = trim_blanks(text.substr(dash + 1));
+  const std::string_view first_text = text::trim(text.substr(0, dash));
+  const std::string_view last_text = text::trim(text.substr(dash + 1));
   byte_range_spec spec;
   if (first_text.empty()) {
-    spec.last = parse_decimal(last_text);
+    spec.last = text::parse_whole_number(last_text);
     if (!spec.last) {
       return std::nullopt;
     }
     return spec;
   }
-  spec.first = parse_decimal(first_text);
+  spec.first = text::parse_whole_number(first_text);
   if (!spec.first) {
     return std::nullopt;
   }
   if (!last_text.empty()) {
-    spec.last = parse_decimal(last_text);
+    spec.last = text::parse_whole_number(last_text);
     if (!spec.last || *spec.last < *spec.first) {
       return std::nullopt;
     }

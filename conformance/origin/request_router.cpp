@@ -1,6 +1,6 @@
 #include "conformance/origin/request_router.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include "conformance/s3/sigv4.hpp"
 
@@ -52,8 +52,8 @@ std::string bucket_from_host(std::string_view host, std::string_view domain) {
   if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
     host = host.substr(0, colon);
   }
-  const std::string host_lower = ascii_lower(host);
-  const std::string suffix = "." + ascii_lower(domain);
+  const std::string host_lower = text::ascii_lower(host);
+  const std::string suffix = "." + text::ascii_lower(domain);
   if (host_lower.size() > suffix.size() && host_lower.ends_with(suffix)) {
     return std::string(host.substr(0, host.size() - suffix.size()));
   }

@@ -2,6 +2,8 @@
 // An S3 error as a value: status, code, message, plus the extra elements and headers some codes
 // carry (the key of a NoSuchKey, the region of an AuthorizationHeaderMalformed). Operations
 // return these; the server renders them in one place (xml_render.hpp).
+#include "s3_errors/s3_error_codes.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,8 +27,15 @@ struct s3_error {
   }
 };
 
-// The codes the origin answers with, named after S3's. Messages are AWS's where known.
+// The codes the origin answers with, named after S3's. Status and code come from the shared
+// table (s3_errors/s3_error_codes.hpp), as the `error` fault action's do; the message too, unless
+// the origin has a more precise one. Messages are AWS's where known.
 namespace errors {
+/// The error `entry` names, with its message or `message`. Call it with
+/// s3_errors::known_s3_error("Code"), so that a code outside the table does not compile.
+s3_error from_table(const s3_errors::s3_error_code& entry);
+s3_error from_table(const s3_errors::s3_error_code& entry, std::string_view message);
+
 s3_error access_denied(std::string_view message = "Access Denied");
 s3_error bad_digest(std::string_view message);
 s3_error bucket_already_owned_by_you(std::string_view bucket);

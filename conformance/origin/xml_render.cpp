@@ -1,8 +1,8 @@
 #include "conformance/origin/xml_render.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
 #include "conformance/origin/http_date.hpp"
 #include "conformance/s3/sigv4.hpp"
+#include "text/text.hpp"
 
 #include <pugixml.hpp>
 
@@ -74,7 +74,7 @@ void add_contents(pugi::xml_node root, const object_summary& object, bool url_en
   add(contents, "LastModified", format_iso8601(object.last_modified));
   add(contents, "ETag", quoted(object.etag));
   if (!object.checksum_algorithm.empty()) {
-    add(contents, "ChecksumAlgorithm", ascii_upper(object.checksum_algorithm));
+    add(contents, "ChecksumAlgorithm", text::ascii_upper(object.checksum_algorithm));
   }
   add(contents, "Size", object.size);
   if (with_owner) {
@@ -93,7 +93,7 @@ void add_common_prefixes(pugi::xml_node root, const std::vector<std::string>& pr
 } // namespace
 
 std::string checksum_element_name(std::string_view algorithm) {
-  return "Checksum" + ascii_upper(algorithm);
+  return "Checksum" + text::ascii_upper(algorithm);
 }
 
 std::string render_error(const s3_error& error, std::string_view resource,
@@ -299,7 +299,7 @@ std::string render_list_parts(const parts_echo& echo, const part_listing& page) 
   add_owner(root);
   add(root, "StorageClass", std::string_view("STANDARD"));
   if (!page.checksum_algorithm.empty()) {
-    add(root, "ChecksumAlgorithm", ascii_upper(page.checksum_algorithm));
+    add(root, "ChecksumAlgorithm", text::ascii_upper(page.checksum_algorithm));
   }
   return doc.text();
 }

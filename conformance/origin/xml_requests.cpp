@@ -1,11 +1,10 @@
 #include "conformance/origin/xml_requests.hpp"
 
-#include "conformance/origin/ascii_text.hpp"
+#include "text/text.hpp"
 
 #include <pugixml.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 
 namespace s3fault::origin {
@@ -45,15 +44,6 @@ pugi::xml_node root_element(const pugi::xml_document& doc) {
   return {};
 }
 
-std::optional<unsigned> parse_unsigned(std::string_view text) {
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 } // namespace
 
 std::variant<std::vector<completed_part>, s3_error>
@@ -73,7 +63,8 @@ parse_complete_multipart(std::string_view body) {
     }
     const auto number = child(node, "PartNumber");
     const auto etag = child(node, "ETag");
-    const auto value = number ? parse_unsigned(number.text().get()) : std::nullopt;
+    const auto value =
+        number ? text::parse_whole_number<unsigned>(number.text().get()) : std::nullopt;
     if (!value || !etag) {
       return errors::malformed_xml();
     }
@@ -84,7 +75,7 @@ parse_complete_multipart(std::string_view body) {
       const std::string_view name = local_name(field);
       if (field.type() == pugi::node_element && name.starts_with("Checksum") && name.size() > 8 &&
           name != "ChecksumType") {
-        part.checksums[ascii_lower(name.substr(8))] = field.text().get();
+        part.checksums[text::ascii_lower(name.substr(8))] = field.text().get();
       }
     }
     parts.push_back(std::move(part));

@@ -7,6 +7,7 @@
 // silent truncation the gate exists to show. Only a non-2xx status or a transport failure (a
 // body cut short of its Content-Length included) fails it. No retries.
 #include "conformance/readers/reader_support.hpp"
+#include "text/text.hpp"
 
 namespace s3fault::readers {
 namespace {
@@ -69,7 +70,7 @@ private:
     if (!header) {
       return true;
     }
-    const auto count = parse_decimal(*header);
+    const auto count = text::parse_whole_number(*header);
     if (!count || *count == 0) {
       error = "GET partNumber=1: unreadable x-amz-mp-parts-count '" + std::string(*header) + "'";
       return false;

@@ -18,6 +18,7 @@
 // of `range_size` do not follow. Bytes damaged on the way in a multipart object therefore pass,
 // and the read reports success (tests/conformance/readers/corrupted_bytes_test.cpp asserts it).
 #include "conformance/readers/reader_support.hpp"
+#include "text/content_range.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -171,7 +172,7 @@ private:
       return attempt_verdict::fail("expected 206, got " + describe_status(response));
     }
     const auto header = response.header("Content-Range");
-    const auto parsed = header ? parse_content_range(*header) : std::nullopt;
+    const auto parsed = header ? text::parse_content_range(*header) : std::nullopt;
     if (!parsed) {
       return attempt_verdict::fail("206 without a readable Content-Range");
     }

@@ -1,6 +1,8 @@
 #include "conformance/readers/reader_support.hpp"
 
 #include "conformance/s3/hashing.hpp"
+#include "text/content_range.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -42,22 +44,12 @@ bool body_is_whole_object(const client::response& response) {
   if (!header) {
     return true;
   }
-  const auto range = parse_content_range(*header);
+  const auto range = text::parse_content_range(*header);
   return range && range->first == 0 && range->last + 1 == range->total;
 }
 
 bool is_hex_digit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
 }
 
 bool is_local_failure(const client::response& response) {
@@ -67,40 +59,6 @@ bool is_local_failure(const client::response& response) {
 }
 
 } // namespace
-
-std::optional<std::uint64_t> parse_decimal(std::string_view text) {
-  if (text.empty() || text.size() > 19) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') {
-      return std::nullopt;
-    }
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  return value;
-}
-
-std::optional<content_range> parse_content_range(std::string_view value) {
-  constexpr std::string_view unit = "bytes ";
-  if (value.substr(0, unit.size()) != unit) {
-    return std::nullopt;
-  }
-  value.remove_prefix(unit.size());
-  const auto dash = value.find('-');
-  const auto slash = value.find('/');
-  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) {
-    return std::nullopt;
-  }
-  const auto first = parse_decimal(value.substr(0, dash));
-  const auto last = parse_decimal(value.substr(dash + 1, slash - dash - 1));
-  const auto total = parse_decimal(value.substr(slash + 1));
-  if (!first || !last || !total || *first > *last || *last >= *total) {
-    return std::nullopt;
-  }
-  return content_range{*first, *last, *total};
-}
 
 output_file::~output_file() {
   if (fd_ >= 0) {
@@ -282,7 +240,7 @@ attempt_verdict judge_transport(const client::response& response, const range_wr
 attempt_verdict verify_body_checksums(const client::response& response, const output_file& file,
                                       std::uint64_t offset, std::uint64_t length) {
   const auto type = response.header("x-amz-checksum-type");
-  const bool full_object_type = type && client::iequals(*type, "FULL_OBJECT");
+  const bool full_object_type = type && text::iequal(*type, "FULL_OBJECT");
   std::vector<std::string> notes;
   for (const auto& [name, algorithm] : checksum_headers) {
     const auto header = response.header(name);
@@ -338,7 +296,7 @@ std::optional<std::string> etag_md5(const client::response& response, std::strin
   }
   const std::string quoted(*etag);
   if (const auto sse = response.header("x-amz-server-side-encryption");
-      sse && client::iequals(sse->substr(0, 7), "aws:kms")) {
+      sse && text::iequal(sse->substr(0, 7), "aws:kms")) {
     why_not = "ETag " + quoted + " of an SSE-KMS object is not its MD5";
     return std::nullopt;
   }
@@ -356,7 +314,7 @@ std::optional<std::string> etag_md5(const client::response& response, std::strin
     why_not = "ETag " + quoted + " is not a quoted MD5";
     return std::nullopt;
   }
-  return lower(std::string_view(quoted).substr(1, 32));
+  return text::ascii_lower(std::string_view(quoted).substr(1, 32));
 }
 
 std::string compare_md5(const output_file& file, std::uint64_t size, std::string_view md5_hex,
@@ -368,7 +326,7 @@ std::string compare_md5(const output_file& file, std::uint64_t size, std::string
     return error;
   }
   const auto actual = s3::to_hex(md5.finish_raw());
-  if (actual == lower(md5_hex)) {
+  if (actual == text::ascii_lower(md5_hex)) {
     return {};
   }
   return "MD5 of the object (" + actual + ") does not match its ETag " + std::string(etag) +

@@ -27,20 +27,6 @@
 
 namespace s3fault::readers {
 
-/// `Content-Range: bytes FIRST-LAST/TOTAL` of a 206. The unsatisfied form `bytes */TOTAL` and an
-/// unknown total `*` are not accepted: every reader here needs all three numbers.
-struct content_range {
-  std::uint64_t first = 0;
-  std::uint64_t last = 0;
-  std::uint64_t total = 0;
-
-  std::uint64_t length() const { return last - first + 1; }
-};
-std::optional<content_range> parse_content_range(std::string_view value);
-
-/// A part count or size as sent in a header: decimal digits only, nothing else.
-std::optional<std::uint64_t> parse_decimal(std::string_view text);
-
 /// The output, created or truncated when opened. Written with pwrite at offsets, so parallel
 /// ranges need no lock and a retried request overwrites its own earlier bytes.
 class output_file {

@@ -23,6 +23,8 @@
 // "MD5-N" cannot be checked either, so damage in the byte range read of a multipart object
 // passes (tests/conformance/readers/corrupted_bytes_test.cpp asserts it).
 #include "conformance/readers/reader_support.hpp"
+#include "text/content_range.hpp"
+#include "text/text.hpp"
 
 namespace s3fault::readers {
 namespace {
@@ -92,7 +94,7 @@ private:
     }
     etag_md5_ = etag_md5(response, etag_md5_missing_);
     if (const auto range = response.header("Content-Range")) {
-      const auto parsed = parse_content_range(*range); // judge_first_part checked it
+      const auto parsed = text::parse_content_range(*range); // judge_first_part checked it
       total_ = parsed->total;
       covered_ = parsed->last + 1;
     } else {
@@ -102,7 +104,7 @@ private:
     if (!header) {
       return std::nullopt;
     }
-    const auto count = parse_decimal(*header);
+    const auto count = text::parse_whole_number(*header);
     if (!count || *count == 0) {
       log_.line("ignoring unreadable x-amz-mp-parts-count '" + std::string(*header) + "'");
       return std::nullopt;
@@ -126,7 +128,7 @@ private:
       }
       return attempt_verdict::accept();
     }
-    const auto parsed = parse_content_range(*range);
+    const auto parsed = text::parse_content_range(*range);
     if (!parsed) {
       return attempt_verdict::fail("unreadable Content-Range '" + std::string(*range) + "'");
     }
@@ -224,7 +226,7 @@ private:
                                    std::string(*etag) + ", first read " + etag_ + ")");
     }
     const auto range = response.header("Content-Range");
-    const auto parsed = range ? parse_content_range(*range) : std::nullopt;
+    const auto parsed = range ? text::parse_content_range(*range) : std::nullopt;
     if (!parsed) {
       return attempt_verdict::fail("206 without a readable Content-Range");
     }
@@ -270,7 +272,7 @@ private:
 
   /// The body must be as long as its Content-Range says.
   static attempt_verdict check_range_length(const client::response& response,
-                                            const content_range& range) {
+                                            const text::content_range& range) {
     if (response.body_bytes != range.length()) {
       return attempt_verdict::fail(std::to_string(response.body_bytes) +
                                    " bytes for a Content-Range of " +

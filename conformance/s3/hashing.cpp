@@ -1,12 +1,12 @@
 #include "conformance/s3/hashing.hpp"
 
 #include "conformance/s3/crc32c.hpp"
+#include "text/text.hpp"
 
 #include <openssl/evp.h>
 #include <zlib.h>
 
 #include <array>
-#include <cctype>
 #include <stdexcept>
 
 namespace s3fault::s3 {
@@ -94,19 +94,6 @@ private:
   std::string_view name_;
 };
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool is_base64_alphabet(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
          c == '/';
@@ -189,16 +176,16 @@ std::optional<std::string> base64_decode(std::string_view text) {
 }
 
 std::unique_ptr<checksum> checksum::create(std::string_view algorithm) {
-  if (equals_ignoring_case(algorithm, "crc32")) {
+  if (text::iequal(algorithm, "crc32")) {
     return std::make_unique<crc32_checksum>();
   }
-  if (equals_ignoring_case(algorithm, "crc32c")) {
+  if (text::iequal(algorithm, "crc32c")) {
     return std::make_unique<crc32c_checksum>();
   }
-  if (equals_ignoring_case(algorithm, "sha1")) {
+  if (text::iequal(algorithm, "sha1")) {
     return std::make_unique<evp_checksum>(EVP_sha1(), "sha1");
   }
-  if (equals_ignoring_case(algorithm, "sha256")) {
+  if (text::iequal(algorithm, "sha256")) {
     return std::make_unique<evp_checksum>(EVP_sha256(), "sha256");
   }
   return nullptr;

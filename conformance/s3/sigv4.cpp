@@ -3,6 +3,7 @@
 
 #include "conformance/s3/hashing.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <set>
@@ -43,7 +44,7 @@ bool is_whitespace(char c) {
 /// Removes every header named `name` (case-insensitive).
 void erase_headers(header_list& headers, std::string_view name) {
   std::erase_if(headers,
-                [&](const auto& header) { return detail::lower_case(header.first) == name; });
+                [&](const auto& header) { return text::ascii_lower(header.first) == name; });
 }
 
 } // namespace
@@ -146,21 +147,11 @@ std::string canonical_uri_for_signing(std::string_view path) {
   return already_encoded ? std::string(path) : uri_encode(uri_decode(path), false);
 }
 
-std::string lower_case(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return lower;
-}
-
 std::vector<std::string_view> header_values(const header_list& headers, std::string_view name) {
-  const auto wanted = lower_case(name);
+  const auto wanted = text::ascii_lower(name);
   std::vector<std::string_view> values;
   for (const auto& [header_name, value] : headers) {
-    if (lower_case(header_name) == wanted) {
+    if (text::ascii_lower(header_name) == wanted) {
       values.emplace_back(value);
     }
   }
@@ -168,9 +159,9 @@ std::vector<std::string_view> header_values(const header_list& headers, std::str
 }
 
 std::optional<std::string_view> first_header(const header_list& headers, std::string_view name) {
-  const auto wanted = lower_case(name);
+  const auto wanted = text::ascii_lower(name);
   for (const auto& [header_name, value] : headers) {
-    if (lower_case(header_name) == wanted) {
+    if (text::ascii_lower(header_name) == wanted) {
       return std::string_view(value);
     }
   }
@@ -291,7 +282,7 @@ void sign_request(http_request_view& request, const credentials& creds, std::str
 
   std::set<std::string> names;
   for (const auto& header : request.headers) {
-    names.insert(detail::lower_case(header.first));
+    names.insert(text::ascii_lower(header.first));
   }
   const std::vector<std::string> signed_headers(names.begin(), names.end());
 

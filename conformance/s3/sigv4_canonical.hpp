@@ -40,9 +40,6 @@ std::string canonical_query(std::string_view query, bool drop_signature);
 /// path (what botocore and the AWS SDKs put on the wire), else the path encoded once.
 std::string canonical_uri_for_signing(std::string_view path);
 
-/// Lower-case ASCII.
-std::string lower_case(std::string_view text);
-
 /// Values of every header named `name` (case-insensitive), in order.
 std::vector<std::string_view> header_values(const header_list& headers, std::string_view name);
 std::optional<std::string_view> first_header(const header_list& headers, std::string_view name);

@@ -10,11 +10,12 @@
 #include "conformance/s3/request_time.hpp"
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
+#include "s3_errors/s3_error_codes.hpp"
+#include "text/text.hpp"
 
 #include <openssl/crypto.h>
 
 #include <algorithm>
-#include <charconv>
 #include <variant>
 
 namespace s3fault::s3 {
@@ -24,17 +25,20 @@ using time_point = std::chrono::system_clock::time_point;
 
 constexpr std::chrono::seconds max_presigned_expiry{604800}; // one week
 
-verify_result fail(std::string code, std::string message, unsigned status) {
-  return {std::nullopt, verify_error{std::move(code), std::move(message), status}};
+using s3_errors::known_s3_error;
+
+/// A failed verification: the code with its status from the shared table, and `message`.
+verify_result fail(const s3_errors::s3_error_code& error, std::string message) {
+  return {std::nullopt, verify_error{std::string(error.code), std::move(message), error.status}};
 }
 
 verify_result header_malformed(std::string_view why) {
-  return fail("AuthorizationHeaderMalformed",
-              "The authorization header is malformed; " + std::string(why), 400);
+  return fail(known_s3_error("AuthorizationHeaderMalformed"),
+              "The authorization header is malformed; " + std::string(why));
 }
 
 verify_result query_malformed(std::string why) {
-  return fail("AuthorizationQueryParametersError", std::move(why), 400);
+  return fail(known_s3_error("AuthorizationQueryParametersError"), std::move(why));
 }
 
 /// AKID/YYYYMMDD/region/s3/aws4_request
@@ -62,16 +66,6 @@ std::optional<credential_fields> parse_credential(std::string_view text) {
   return credential_fields{std::string(parts[0]), std::string(parts[1]), std::string(parts[2])};
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::vector<std::string> split_signed_headers(std::string_view text) {
   std::vector<std::string> names;
   while (true) {
@@ -88,7 +82,7 @@ std::vector<std::string> split_signed_headers(std::string_view text) {
 bool lists_header(const std::vector<std::string>& signed_headers, std::string_view name) {
   return std::any_of(
       signed_headers.begin(), signed_headers.end(),
-      [&](const std::string& signed_name) { return detail::lower_case(signed_name) == name; });
+      [&](const std::string& signed_name) { return text::ascii_lower(signed_name) == name; });
 }
 
 bool is_payload_hash(std::string_view value) {
@@ -150,10 +144,9 @@ verify_result check_signature(const http_request_view& request, const claimed_si
       return {std::move(context), std::nullopt};
     }
   }
-  return fail("SignatureDoesNotMatch",
+  return fail(known_s3_error("SignatureDoesNotMatch"),
               "The request signature we calculated does not match the signature you provided. "
-              "Check your key and signing method.",
-              403);
+              "Check your key and signing method.");
 }
 
 /// The secret of the claimed access key, or the InvalidAccessKeyId error.
@@ -161,8 +154,8 @@ std::variant<std::string, verify_result> find_secret(const secret_lookup& lookup
                                                      const std::string& access_key) {
   auto secret = lookup ? lookup(access_key) : std::nullopt;
   if (!secret) {
-    return fail("InvalidAccessKeyId",
-                "The AWS Access Key Id you provided does not exist in our records.", 403);
+    return fail(known_s3_error("InvalidAccessKeyId"),
+                "The AWS Access Key Id you provided does not exist in our records.");
   }
   return std::move(*secret);
 }
@@ -171,17 +164,16 @@ std::variant<std::string, verify_result> find_secret(const secret_lookup& lookup
 verify_result verify_header_form(const http_request_view& request, std::string_view authorization,
                                  const secret_lookup& lookup, time_point now,
                                  std::chrono::seconds max_skew) {
-  authorization = trim(authorization);
+  authorization = text::trim(authorization);
   const auto space = authorization.find(' ');
   const auto scheme = authorization.substr(0, space);
   if (scheme == "AWS") {
-    return fail("InvalidRequest",
+    return fail(known_s3_error("InvalidRequest"),
                 "The authorization mechanism you have provided is not supported. Please use "
-                "AWS4-HMAC-SHA256.",
-                400);
+                "AWS4-HMAC-SHA256.");
   }
   if (scheme != detail::algorithm) {
-    return fail("InvalidArgument", "Unsupported Authorization Type", 400);
+    return fail(known_s3_error("InvalidArgument"), "Unsupported Authorization Type");
   }
   std::optional<std::string_view> credential_text;
   std::optional<std::string_view> signed_text;
@@ -189,7 +181,7 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   auto rest = space == std::string_view::npos ? std::string_view{} : authorization.substr(space);
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    const auto part = trim(rest.substr(0, comma));
+    const auto part = text::trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     const auto equals = part.find('=');
     if (equals == std::string_view::npos) {
@@ -224,14 +216,14 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   std::optional<time_point> when;
   std::string date_header = "x-amz-date";
   if (const auto amz = detail::first_header(request.headers, "x-amz-date")) {
-    when = parse_amz_date(trim(*amz));
+    when = parse_amz_date(text::trim(*amz));
   } else if (const auto date = detail::first_header(request.headers, "date")) {
-    when = parse_http_date(trim(*date));
+    when = parse_http_date(text::trim(*date));
     date_header = "date";
   }
   if (!when) {
-    return fail("AccessDenied", "AWS authentication requires a valid Date or x-amz-date header",
-                403);
+    return fail(known_s3_error("AccessDenied"),
+                "AWS authentication requires a valid Date or x-amz-date header");
   }
   claimed_signature claim{
       *credential,
@@ -251,15 +243,14 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   }
   const auto content_sha256 = detail::first_header(request.headers, "x-amz-content-sha256");
   if (!content_sha256) {
-    return fail("InvalidRequest", "Missing required header for this request: x-amz-content-sha256",
-                400);
+    return fail(known_s3_error("InvalidRequest"),
+                "Missing required header for this request: x-amz-content-sha256");
   }
-  claim.payload_hash = trim(*content_sha256);
+  claim.payload_hash = text::trim(*content_sha256);
   if (!is_payload_hash(claim.payload_hash)) {
-    return fail("InvalidArgument",
+    return fail(known_s3_error("InvalidArgument"),
                 "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-*, or a valid sha256 "
-                "value.",
-                400);
+                "value.");
   }
 
   auto secret = find_secret(lookup, claim.credential.access_key);
@@ -268,8 +259,8 @@ verify_result verify_header_form(const http_request_view& request, std::string_v
   }
   const auto skew = now > *when ? now - *when : *when - now;
   if (skew > max_skew) {
-    return fail("RequestTimeTooSkewed",
-                "The difference between the request time and the current time is too large.", 403);
+    return fail(known_s3_error("RequestTimeTooSkewed"),
+                "The difference between the request time and the current time is too large.");
   }
   return check_signature(request, claim, std::get<std::string>(secret));
 }
@@ -302,16 +293,14 @@ verify_result verify_query_form(const http_request_view& request,
                            "X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, "
                            "and X-Amz-Expires parameters.");
   }
-  long long expires_seconds = -1;
-  const auto* expires_end = expires_text->data() + expires_text->size();
-  const auto parsed = std::from_chars(expires_text->data(), expires_end, expires_seconds);
-  if (expires_text->empty() || parsed.ec != std::errc{} || parsed.ptr != expires_end ||
-      expires_seconds < 0) {
+  const auto expires_seconds = text::parse_whole_number(*expires_text);
+  if (!expires_seconds) {
     return query_malformed("X-Amz-Expires should be a non-negative number");
   }
-  if (std::chrono::seconds{expires_seconds} > max_presigned_expiry) {
+  if (*expires_seconds > static_cast<std::uint64_t>(max_presigned_expiry.count())) {
     return query_malformed("X-Amz-Expires must be less than a week (in seconds) that is 604800");
   }
+  const std::chrono::seconds expires(static_cast<std::chrono::seconds::rep>(*expires_seconds));
   const auto credential = parse_credential(*credential_text);
   if (!credential) {
     return query_malformed("Error parsing the X-Amz-Credential parameter; expecting "
@@ -340,7 +329,7 @@ verify_result verify_query_form(const http_request_view& request,
   // signer could have used is tried; the one that matches is reported.
   std::vector<std::string> payload_candidates;
   if (const auto header = detail::first_header(request.headers, "x-amz-content-sha256")) {
-    payload_candidates.emplace_back(trim(*header));
+    payload_candidates.emplace_back(text::trim(*header));
   }
   if (const auto query_value = param("X-Amz-Content-Sha256")) {
     payload_candidates.emplace_back(*query_value);
@@ -352,10 +341,10 @@ verify_result verify_query_form(const http_request_view& request,
     return std::move(*error);
   }
   if (*when > now + max_skew) {
-    return fail("AccessDenied", "Request is not valid yet", 403);
+    return fail(known_s3_error("AccessDenied"), "Request is not valid yet");
   }
-  if (now > *when + std::chrono::seconds{expires_seconds}) {
-    return fail("AccessDenied", "Request has expired", 403);
+  if (now > *when + expires) {
+    return fail(known_s3_error("AccessDenied"), "Request has expired");
   }
   verify_result result;
   for (const auto& candidate : payload_candidates) {
@@ -380,10 +369,9 @@ verify_result verify_request(const http_request_view& request, const secret_look
   });
   const auto authorization = detail::first_header(request.headers, "authorization");
   if (authorization && presigned) {
-    return fail("InvalidArgument",
+    return fail(known_s3_error("InvalidArgument"),
                 "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, "
-                "Signature query string parameter or the Authorization header should be specified",
-                400);
+                "Signature query string parameter or the Authorization header should be specified");
   }
   if (authorization) {
     return verify_header_form(request, *authorization, lookup, now, max_skew);
@@ -391,7 +379,7 @@ verify_result verify_request(const http_request_view& request, const secret_look
   if (presigned) {
     return verify_query_form(request, params, lookup, now, max_skew);
   }
-  return fail("AccessDenied", "Access Denied", 403);
+  return fail(known_s3_error("AccessDenied"), "Access Denied");
 }
 
 } // namespace s3fault::s3

@@ -1,10 +1,11 @@
 #include "faults/actions/action_params.hpp"
 
 #include "faults/values.hpp"
+#include "text/quantities.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 namespace s3fault::faults::actions {
 namespace {
@@ -23,42 +24,6 @@ template <class Names> std::string joined(const Names& names) {
     out += name;
   }
   return out;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-std::optional<std::uint64_t> whole_number_of(const nlohmann::json& value) {
-  if (value.is_string()) {
-    const std::string_view text = trim(value.get_ref<const std::string&>());
-    if (text.empty() || text.size() > 19 ||
-        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return std::nullopt;
-    }
-    return std::stoull(std::string(text));
-  }
-  if (value.is_number_unsigned()) {
-    return value.get<std::uint64_t>();
-  }
-  if (value.is_number_integer()) {
-    const auto number = value.get<std::int64_t>();
-    return number >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(number))
-                       : std::nullopt;
-  }
-  if (value.is_number_float()) {
-    const double number = value.get<double>();
-    if (std::isfinite(number) && number >= 0 && number < 1e19 && std::floor(number) == number) {
-      return static_cast<std::uint64_t>(number);
-    }
-  }
-  return std::nullopt;
 }
 
 bool is_token_char(char c) {
@@ -172,7 +137,7 @@ std::optional<std::uint64_t> param_reader::whole_number(std::string_view name, n
   if (value == nullptr) {
     return std::nullopt;
   }
-  const auto parsed = whole_number_of(*value);
+  const auto parsed = faults::whole_number(*value);
   if (!parsed || *parsed < min || *parsed > max) {
     reject(name, what);
     return std::nullopt;
@@ -234,7 +199,7 @@ std::optional<std::vector<std::uint64_t>> param_reader::size_list(std::string_vi
     std::string_view rest = value->get_ref<const std::string&>();
     while (valid) {
       const std::size_t comma = rest.find(',');
-      const auto parsed = parse_size_text(rest.substr(0, comma));
+      const auto parsed = text::parse_size(rest.substr(0, comma));
       valid = parsed.has_value();
       if (parsed) {
         sizes.push_back(*parsed);
@@ -272,7 +237,7 @@ std::optional<std::string> framing_field_problem(std::string_view name) {
   constexpr std::array<std::string_view, 5> hop_by_hop = {"connection", "keep-alive",
                                                           "proxy-connection", "te", "upgrade"};
   for (const auto field : body_framing) {
-    if (iequal(name, field)) {
+    if (text::iequal(name, field)) {
       return std::string(field) +
              " frames the body, and a changed one desynchronises the connection (the client "
              "waits for bytes that never come, or reads the next response as body); use "
@@ -281,7 +246,7 @@ std::optional<std::string> framing_field_problem(std::string_view name) {
     }
   }
   for (const auto field : hop_by_hop) {
-    if (iequal(name, field)) {
+    if (text::iequal(name, field)) {
       return std::string(field) +
              " is hop-by-hop: the proxy sets it for each connection and never forwards it";
     }

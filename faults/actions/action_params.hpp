@@ -36,8 +36,9 @@ public:
   std::optional<clock::duration> duration(std::string_view name, need presence);
   std::optional<std::uint64_t> rate(std::string_view name, need presence);
   std::optional<size_or_fraction> offset_or_fraction(std::string_view name, need presence);
-  /// A whole number in [min, max], as a JSON number or digits in text; `what` describes it for
-  /// messages ("an HTTP status from 100 to 599").
+  /// A whole number in [min, max] by the one rule (faults::whole_number: a JSON number with a
+  /// whole value, or digits in text); `what` describes it for messages ("an HTTP status from 100
+  /// to 599").
   std::optional<std::uint64_t> whole_number(std::string_view name, need presence, std::uint64_t min,
                                             std::uint64_t max, std::string_view what);
   /// Text; numbers and booleans are taken as the text they were written as (an unquoted `3` in

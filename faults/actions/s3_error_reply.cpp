@@ -2,6 +2,7 @@
 
 #include "faults/s3_error_body.hpp"
 #include "faults/s3_error_codes.hpp"
+#include "s3_errors/s3_error_codes.hpp"
 
 #include <algorithm>
 
@@ -24,17 +25,6 @@ std::string resource_of(const s3_request& request) {
     resource += "/" + request.key;
   }
   return resource;
-}
-
-std::string known_codes_list() {
-  std::string out;
-  for (const auto& entry : s3_error_codes()) {
-    if (!out.empty()) {
-      out += ", ";
-    }
-    out += entry.code;
-  }
-  return out;
 }
 
 } // namespace
@@ -81,13 +71,13 @@ std::optional<s3_error_reply> read_s3_error_reply(param_reader& params) {
     if (code->empty() || code->size() > 64 ||
         !std::all_of(code->begin(), code->end(), is_code_char)) {
       params.reject("code", code_example);
-    } else if (const s3_error_code* known = find_s3_error_code(*code)) {
+    } else if (const auto* known = s3_errors::find_s3_error_code(*code)) {
       reply.status = known->status;
       reply.message = known->message;
     } else if (!params.has("status")) {
       params.fail("code", "unknown S3 error code \"" + *code +
-                              "\" (give a status with it, or use one of " + known_codes_list() +
-                              ")");
+                              "\" (give a status with it, or use one of " +
+                              known_s3_error_code_list() + ")");
     } else {
       reply.message = *code; // a custom code without a message says its name
     }

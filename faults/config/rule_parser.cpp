@@ -2,6 +2,7 @@
 
 #include "faults/config/fault_spec.hpp"
 #include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -24,28 +25,6 @@ void fail(error_list& errors, std::string_view path, const std::string& message)
 std::string problem(std::string_view path, std::string_view what, const json& got) {
   const std::string message = "must be " + std::string(what) + " (got " + describe_got(got) + ")";
   return path.empty() ? message : std::string(path) + ": " + message;
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string trim(std::string_view text) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  while (!text.empty() && blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return std::string(text);
-}
-
-bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(),
-                                      [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 /// Every key of `object` must be one of `allowed`.
@@ -73,16 +52,10 @@ std::optional<std::string> read_text(const json& value, std::string_view path,
   return std::nullopt;
 }
 
-/// A whole number >= `minimum`, as a JSON number or digits in a string.
+/// A whole number >= `minimum` by the one rule (faults::whole_number).
 std::optional<std::uint64_t> read_whole(const json& value, std::string_view path,
                                         std::uint64_t minimum, error_list& errors) {
-  std::optional<std::uint64_t> number;
-  if (value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
-    number = value.get<std::uint64_t>();
-  } else if (value.is_string() && all_digits(value.get<std::string>()) &&
-             value.get<std::string>().size() <= 19) {
-    number = std::stoull(value.get<std::string>());
-  }
+  const std::optional<std::uint64_t> number = whole_number(value);
   if (!number || *number < minimum) {
     errors.push_back(problem(path, "a whole number >= " + std::to_string(minimum), value));
     return std::nullopt;
@@ -118,8 +91,8 @@ std::optional<std::vector<std::string>> read_list(const json& value, std::string
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = text.find(',', start);
-      const std::string part = trim(std::string_view(text).substr(
-          start, comma == std::string::npos ? std::string::npos : comma - start));
+      const std::string part{text::trim(std::string_view(text).substr(
+          start, comma == std::string::npos ? std::string::npos : comma - start))};
       if (part.empty()) {
         errors.push_back(problem(path, what, value));
         return std::nullopt;
@@ -178,9 +151,8 @@ void read_methods(const json& value, match_spec& match, json& normalized, error_
   if (!names) {
     return;
   }
-  for (auto name : names.value()) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  for (const auto& written : names.value()) {
+    const std::string name = text::ascii_upper(written);
     if (!std::all_of(name.begin(), name.end(),
                      [](char c) { return (c >= 'A' && c <= 'Z') || c == '-'; })) {
       fail(errors, path, "'" + name + "' is not an HTTP method");
@@ -252,7 +224,7 @@ void read_query(const json& value, match_spec& match, json& normalized, error_li
 void read_headers(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.headers";
   const auto add = [&](const std::string& raw_name, std::string pattern) {
-    const std::string name = lower(raw_name);
+    const std::string name = text::ascii_lower(raw_name);
     if (!is_token(name)) {
       fail(errors, path, "'" + raw_name + "' is not a header name");
       return;
@@ -308,15 +280,30 @@ void read_headers(const json& value, match_spec& match, json& normalized, error_
 void read_statuses(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.status";
   const std::string what = "status codes 100..599 or classes like 5xx";
-  const auto items = read_list(value, path, what, errors);
+  // A status is a whole number: 503.0 (as YAML or a JSON encoder may write it) is 503.
+  json statuses = value;
+  const auto as_integer = [](json& item) {
+    if (item.is_number_float()) {
+      if (const auto number = whole_number(item)) {
+        item = *number;
+      }
+    }
+  };
+  if (statuses.is_array()) {
+    std::for_each(statuses.begin(), statuses.end(), as_integer);
+  } else {
+    as_integer(statuses);
+  }
+  const auto items = read_list(statuses, path, what, errors);
   if (!items) {
     return;
   }
   for (const auto& item : items.value()) {
-    const std::string text = lower(item);
-    if (all_digits(text) && text.size() == 3 && text >= "100" && text <= "599") {
-      match.statuses.push_back(static_cast<unsigned>(std::stoul(text)));
-      normalized.push_back(std::stoul(text));
+    const std::string text = text::ascii_lower(item);
+    const auto status = text::parse_whole_number<unsigned>(text);
+    if (status && *status >= 100 && *status <= 599) {
+      match.statuses.push_back(*status);
+      normalized.push_back(*status);
     } else if (text.size() == 3 && text[0] >= '1' && text[0] <= '5' && text.substr(1) == "xx") {
       const unsigned first = static_cast<unsigned>(text[0] - '0') * 100;
       for (unsigned status = first; status < first + 100; ++status) {
@@ -333,24 +320,26 @@ void read_statuses(const json& value, match_spec& match, json& normalized, error
 void read_part(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.part";
   const std::string what = "a part number 1..10000 or a range like \"1-3\"";
+  const auto number = value.is_number() ? whole_number(value) : std::nullopt;
   const std::string text =
-      value.is_number_integer()
-          ? value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-          : (value.is_string() ? value.get<std::string>() : "");
+      number ? std::to_string(*number) : (value.is_string() ? value.get<std::string>() : "");
   const std::size_t dash = text.find('-');
-  const std::string low = trim(std::string_view(text).substr(0, dash));
-  const std::string high =
-      dash == std::string::npos ? low : trim(std::string_view(text).substr(dash + 1));
-  const auto in_range = [](const std::string& digits) {
-    return all_digits(digits) && digits.size() <= 5 && std::stoul(digits) >= 1 &&
-           std::stoul(digits) <= 10000;
+  const std::string low{text::trim(std::string_view(text).substr(0, dash))};
+  const std::string high = dash == std::string::npos
+                               ? low
+                               : std::string(text::trim(std::string_view(text).substr(dash + 1)));
+  const auto part_number = [](const std::string& digits) -> std::optional<std::uint32_t> {
+    const auto number = text::parse_whole_number<std::uint32_t>(digits);
+    return number && *number >= 1 && *number <= 10000 ? number : std::nullopt;
   };
-  if (!in_range(low) || !in_range(high)) {
+  const auto low_number = part_number(low);
+  const auto high_number = part_number(high);
+  if (!low_number || !high_number) {
     errors.push_back(problem(path, what, value));
     return;
   }
-  const auto first = static_cast<std::uint32_t>(std::stoul(low));
-  const auto last = static_cast<std::uint32_t>(std::stoul(high));
+  const std::uint32_t first = *low_number;
+  const std::uint32_t last = *high_number;
   if (first > last) {
     errors.push_back(problem(path, "a range from low to high", value));
     return;
@@ -525,7 +514,7 @@ std::optional<json> short_form_action(const json& entry, const action_kind& kind
 /// The type of an actions entry without validating it, for default names ("" when unclear).
 std::string peek_action_type(const json& entry) {
   if (entry.is_string()) {
-    const std::string text = trim(entry.get<std::string>());
+    const std::string text{text::trim(entry.get<std::string>())};
     return text.substr(0, text.find_first_of(" \t"));
   }
   if (entry.is_object()) {

@@ -1,6 +1,6 @@
 #include "faults/config/scalar_text.hpp"
 
-#include "faults/values.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -62,10 +62,10 @@ bool looks_decimal(std::string_view text) {
 } // namespace
 
 nlohmann::json scalar_from_text(std::string_view text) {
-  if (iequal(text, "true")) {
+  if (text::iequal(text, "true")) {
     return true;
   }
-  if (iequal(text, "false")) {
+  if (text::iequal(text, "false")) {
     return false;
   }
   const char* const begin = text.data();

@@ -47,10 +47,6 @@ TEST(Fixture, MultipartEtagIsMd5OfPartMd5s) {
   EXPECT_EQ(md5_etag(""), "\"d41d8cd98f00b204e9800998ecf8427e\"");
 }
 
-TEST(Fixture, ContentRangeText) {
-  EXPECT_EQ(content_range(5242880, 10485759, 11538469), "bytes 5242880-10485759/11538469");
-}
-
 TEST(DescribeRequest, NamesQueryAndConditions) {
   client::get_options options;
   options.part_number = 2;

@@ -62,7 +62,8 @@ TEST(PartNumberParam, AcceptsOneToTenThousand) {
 }
 
 TEST(PartNumberParam, RejectsAnythingElseWith400InvalidArgument) {
-  for (const char* bad : {"0", "10001", "-1", "abc", "", "1.5", " 1", "99999999999999999999"}) {
+  for (const char* bad :
+       {"0", "10001", "-1", "+1", "abc", "", "1.5", "1.0", " 1", "99999999999999999999"}) {
     const auto result = parse_part_number(std::string(bad));
     ASSERT_TRUE(std::holds_alternative<s3_error>(result)) << bad;
     EXPECT_EQ(std::get<s3_error>(result).status, 400u) << bad;

@@ -1,6 +1,6 @@
-// The readers' shared pieces on plain values: Content-Range and header numbers, the catalog,
-// the checks of bodies against x-amz-checksum-* and of objects against MD5 ETags, and output
-// files that cannot be written.
+// The readers' shared pieces on plain values: the catalog, the checks of bodies against
+// x-amz-checksum-* and of objects against MD5 ETags, and output files that cannot be written.
+// (Content-Range and header numbers are text/'s, tested in tests/unit/text.)
 #include "conformance/readers/reader_support.hpp"
 #include "conformance/s3/hashing.hpp"
 #include "tests/conformance/readers/readers_test_support.hpp"
@@ -10,32 +10,6 @@
 
 namespace s3fault::readers {
 namespace {
-
-TEST(ContentRange, ReadsFirstLastAndTotal) {
-  const auto range = parse_content_range("bytes 5242880-10485759/11534336");
-  ASSERT_TRUE(range);
-  EXPECT_EQ(range->first, 5242880u);
-  EXPECT_EQ(range->last, 10485759u);
-  EXPECT_EQ(range->total, 11534336u);
-  EXPECT_EQ(range->length(), 5242880u);
-  EXPECT_TRUE(parse_content_range("bytes 0-0/1"));
-}
-
-TEST(ContentRange, RefusesWhatCannotPlaceBytes) {
-  for (const auto* text :
-       {"", "bytes */100", "bytes 0-9/*", "bytes 10-9/100", "bytes 0-100/100", "items 0-9/100",
-        "bytes 0-9", "bytes -9/100", "bytes 0-9/100 ", "bytes 0x1-9/100", "Bytes 0-9/100"}) {
-    EXPECT_FALSE(parse_content_range(text)) << "'" << text << "'";
-  }
-}
-
-TEST(HeaderNumbers, AreDigitsOnly) {
-  EXPECT_EQ(parse_decimal("3"), 3u);
-  EXPECT_EQ(parse_decimal("10000"), 10000u);
-  for (const auto* text : {"", "-1", "3 ", " 3", "3.0", "0x3", "99999999999999999999"}) {
-    EXPECT_FALSE(parse_decimal(text)) << "'" << text << "'";
-  }
-}
 
 client::response answer(unsigned status, std::string code = "") {
   client::response response;

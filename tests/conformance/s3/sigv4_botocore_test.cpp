@@ -10,6 +10,7 @@
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
 #include "tests/conformance/s3/sigv4_test_support.hpp"
+#include "text/text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -118,7 +119,7 @@ void check_header_case(const nlohmann::json& c) {
   {
     auto request = theirs;
     for (auto& [name, value] : request.headers) {
-      if (detail::lower_case(name) == "authorization") {
+      if (text::ascii_lower(name) == "authorization") {
         testing::flip_byte(value, value.size() - 1);
       }
     }
@@ -129,7 +130,7 @@ void check_header_case(const nlohmann::json& c) {
                                                     authorization.find("SignedHeaders=") - 14);
   int flipped_headers = 0;
   for (std::size_t i = 0; i < theirs.headers.size(); ++i) {
-    const auto name = detail::lower_case(theirs.headers[i].first);
+    const auto name = text::ascii_lower(theirs.headers[i].first);
     const auto& value = theirs.headers[i].second;
     const bool is_signed = (";" + signed_list + ";").find(";" + name + ";") != std::string::npos;
     const auto byte = value.find_first_not_of(" \t");

@@ -4,6 +4,7 @@
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
 #include "tests/conformance/s3/sigv4_test_support.hpp"
+#include "text/text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -102,7 +103,7 @@ TEST(SignRequest, SignsEveryHeaderLowerCaseSortedAndReplacesStaleAuth) {
             "x-amz-security-token");
   int authorization_headers = 0;
   for (const auto& header : request.headers) {
-    authorization_headers += detail::lower_case(header.first) == "authorization" ? 1 : 0;
+    authorization_headers += text::ascii_lower(header.first) == "authorization" ? 1 : 0;
   }
   EXPECT_EQ(authorization_headers, 1);
 }

@@ -4,6 +4,7 @@
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
 #include "tests/conformance/s3/sigv4_test_support.hpp"
+#include "text/text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,7 +43,7 @@ void expect_error(const verify_result& result, std::string_view code, unsigned s
 
 void set_header(http_request_view& request, std::string_view name, std::string value) {
   for (auto& [header_name, header_value] : request.headers) {
-    if (detail::lower_case(header_name) == name) {
+    if (text::ascii_lower(header_name) == name) {
       header_value = std::move(value);
       return;
     }
@@ -52,7 +53,7 @@ void set_header(http_request_view& request, std::string_view name, std::string v
 
 void remove_header(http_request_view& request, std::string_view name) {
   std::erase_if(request.headers,
-                [&](const auto& header) { return detail::lower_case(header.first) == name; });
+                [&](const auto& header) { return text::ascii_lower(header.first) == name; });
 }
 
 TEST(VerifyHeader, AcceptsASignedRequestAndReportsItsContext) {

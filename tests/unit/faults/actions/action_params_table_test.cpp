@@ -2,7 +2,7 @@
 // parses again to the same thing); bad ones give exactly the expected messages.
 #include "action_test_support.hpp"
 
-#include "faults/s3_error_codes.hpp"
+#include "s3_errors/s3_error_codes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ std::ostream& operator<<(std::ostream& out, const params_case& c) {
 
 std::string known_codes() {
   std::string out;
-  for (const auto& entry : s3_error_codes()) {
+  for (const auto& entry : s3fault::s3_errors::s3_error_codes()) {
     out += (out.empty() ? "" : ", ") + std::string(entry.code);
   }
   return out;
@@ -209,6 +209,13 @@ INSTANTIATE_TEST_SUITE_P(
                     {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
                      "responses) (got 101)"}},
         params_case{"set-status", R"({"code": "404"})", R"({"code": 404})"},
+        // The one whole-number rule: a JSON number by its value, text by its digits.
+        params_case{"set-status", R"({"code": 404.0})", R"({"code": 404})"},
+        params_case{"set-status",
+                    R"({"code": " 404"})",
+                    nullptr,
+                    {"code: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got \" 404\")"}},
         params_case{"set-status",
                     R"({"code": 99})",
                     nullptr,

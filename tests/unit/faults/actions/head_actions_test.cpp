@@ -1,22 +1,16 @@
 #include "action_test_support.hpp"
+#include "text/text.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 
 using namespace s3fault::faults;
 using namespace s3fault::faults::testing;
 using namespace std::chrono_literals;
+using s3fault::text::iequal;
 
 namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 /// A response head in memory, as the proxy's editor presents one.
 class fake_head final : public response_head_editor {

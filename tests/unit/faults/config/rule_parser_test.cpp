@@ -71,6 +71,14 @@ const good_case good_cases[] = {
     {"one part as a number", R"({"match": {"part": 2}, "actions": ["reset"]})",
      R"({"name": "reset-1", "enabled": true, "match": {"part": "2"}, "schedule": {},
          "actions": [{"type": "reset"}]})"},
+    {"whole numbers written with .0 (YAML, JSON encoders) count, as everywhere",
+     R"({"match": {"status": [503.0, "404"], "part": 2.0},
+         "schedule": {"first": 5.0, "every": 2.0, "times": "3"},
+         "actions": ["strip-header etag"]})",
+     R"({"name": "strip-header-1", "enabled": true,
+         "match": {"status": [503, 404], "part": "2"},
+         "schedule": {"first": 5, "every": 2, "times": 3},
+         "actions": [{"type": "strip-header", "name": "etag"}]})"},
     {"a part range", R"({"match": {"part": "1 - 3"}, "actions": ["reset"]})",
      R"({"name": "reset-1", "enabled": true, "match": {"part": "1-3"}, "schedule": {},
          "actions": [{"type": "reset"}]})"},
@@ -319,6 +327,15 @@ std::vector<bad_case> bad_cases() {
       {"times fractional",
        R"({"schedule": {"times": 1.5}, "actions": ["reset"]})",
        {"rule 1 (reset-1): schedule.times: must be a whole number >= 1 (got 1.5)"}},
+      {"whole numbers as text are digits only",
+       R"({"schedule": {"first": "5.0", "every": " 2", "times": "+3"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.first: must be a whole number >= 1 (got \"5.0\")",
+        "rule 1 (reset-1): schedule.every: must be a whole number >= 1 (got \" 2\")",
+        "rule 1 (reset-1): schedule.times: must be a whole number >= 1 (got \"+3\")"}},
+      {"part fractional",
+       R"({"match": {"part": 2.5}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.part: must be a part number 1..10000 or a range like \"1-3\" "
+        "(got 2.5)"}},
       {"per_key",
        R"({"schedule": {"per_key": "yes"}, "actions": ["reset"]})",
        {"rule 1 (reset-1): schedule.per_key: must be true or false (got \"yes\")"}},
@@ -510,6 +527,20 @@ TEST(rule_document, seed_and_rules) {
   ASSERT_TRUE(build.ok());
   EXPECT_EQ(build.seed, 42u);
   EXPECT_EQ(build.rules.size(), 1u);
+}
+
+TEST(rule_document, the_seed_is_a_whole_number_by_the_one_rule) {
+  const auto seed_of = [](const char* seed) {
+    return parse_rule_document(json::parse(std::string(R"({"rules": [], "seed": )") + seed + "}"))
+        .seed;
+  };
+  EXPECT_EQ(seed_of("42.0"), 42u);
+  EXPECT_EQ(seed_of(R"("18446744073709551615")"), 18446744073709551615u);
+  EXPECT_EQ(seed_of("18446744073709551615"), 18446744073709551615u);
+  EXPECT_FALSE(seed_of(R"("18446744073709551616")"));
+  EXPECT_FALSE(seed_of(R"("42.0")"));
+  EXPECT_FALSE(seed_of("42.5"));
+  EXPECT_FALSE(seed_of("true"));
 }
 
 TEST(rule_document, a_bare_list_and_an_empty_list_are_rule_sets) {
