@@ -1,6 +1,9 @@
 #pragma once
 // The store misbehaviours a reader is put through, each as fault rules for the gate's proxy and
-// an expectation saying which verdicts are acceptable.
+// an expectation saying which verdicts are acceptable. The built-in ones and a user's own come
+// from the same YAML format (gate_matrix.hpp).
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,18 +21,26 @@ enum class scenario_action {
   none,
   replace_after_first_read, // the object is replaced (same size, other bytes) after the first GET
 };
+std::string_view to_string(scenario_action value);
 
 struct scenario {
-  std::string name;  // "strip-parts-count"
-  std::string title; // "x-amz-mp-parts-count removed"
+  std::string name;        // "strip-parts-count"
+  std::string description; // one line for tables: "x-amz-mp-parts-count removed"
+  std::string why;         // what it finds in a reader (may be empty)
   expectation expect = expectation::must_recover;
-  std::vector<std::string> rules; // one-line fault specs (docs/faults.md), installed per run
-  bool multipart_only = false;    // the rules can only fire on multipart objects
+  /// Rule definitions as a rules file holds them ({"match", "schedule", "actions"}), already
+  /// checked; the gate adds match.key (the run's key) when it installs them.
+  std::vector<nlohmann::json> rules;
+  /// The same rules as written, for --list and reports ("truncate 50% op=GetObject", or the
+  /// JSON of a rule given in the rules-file form).
+  std::vector<std::string> rules_text;
+  std::vector<std::string> shape_globs{"*"}; // the shapes it applies to
+  bool multipart_only = false;               // ... and only the multipart ones among them
+  /// A verdict counts only when a rule was injected on the run's key; false for scenarios
+  /// judged without an injection (baseline, replaced-between-reads).
+  bool needs_injection = true;
   scenario_action action = scenario_action::none;
-  std::string why; // one line: what it finds in a reader
+  std::string origin; // where it is defined: "builtin-matrix.yaml:12", "mine.yaml:3"
 };
-
-/// Every scenario, in report order.
-const std::vector<scenario>& scenarios();
 
 } // namespace s3fault::gate
