@@ -99,8 +99,9 @@ reader_run run_reader(const std::string& name, const std::string& proxy_url, con
   run.log = log.str();
   run.error = result.error;
   run.seen = counter.snapshot();
-  run.judged = gate::judge_run(false, result.ok ? 0 : 1, read_file(output), expected, "",
-                               gate::expectation::must_recover, 0);
+  const std::string bytes = read_file(output);
+  run.judged = gate::judge_run(
+      {.exit_code = result.ok ? 0 : 1, .output = bytes, .expected = expected});
   return run;
 }
 

@@ -2,8 +2,8 @@
 
 #include "cli/command_support.hpp"
 #include "cli/stop_signals.hpp"
+#include "conformance/gate/gate_matrix.hpp"
 #include "conformance/gate/gate_reports.hpp"
-#include "conformance/gate/object_shapes.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/readers/readers.hpp"
 
@@ -26,7 +26,11 @@ struct gate_options {
   std::string region;
   std::vector<std::string> scenarios;
   std::vector<std::string> shapes;
+  std::vector<std::string> exclude;
+  std::vector<std::string> scenario_files;
   double timeout_seconds = 60;
+  unsigned jobs = 1;
+  std::string keep_failed;
   std::string json_file;
   std::string junit_file;
   std::string colour = "auto";
@@ -55,18 +59,36 @@ std::optional<std::string> reader_command(const std::string& reader, std::string
          " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
 }
 
-void print_catalog() {
-  std::cout << "Scenarios (--scenarios):\n";
-  for (const auto& s : gate::scenarios()) {
-    std::cout << "  " << s.name << std::string(s.name.size() < 28 ? 28 - s.name.size() : 1, ' ')
-              << gate::to_string(s.expect)
-              << std::string(18 - gate::to_string(s.expect).size(), ' ') << s.title << "\n";
+std::string column(std::string_view text, std::size_t width) {
+  std::string padded(text);
+  padded.append(padded.size() < width ? width - padded.size() : 1, ' ');
+  return padded;
+}
+
+void print_catalog(const gate::gate_matrix& matrix) {
+  std::cout << "Scenarios (--scenarios; baseline always runs first):\n";
+  for (const auto& s : matrix.scenarios) {
+    std::cout << "  " << column(s.name, 28) << column(gate::to_string(s.expect), 18)
+              << s.description << "\n";
+    for (const auto& rule : s.rules_text) {
+      std::cout << std::string(48, ' ') << "rule: " << rule << "\n";
+    }
+    if (s.shape_globs != std::vector<std::string>{"*"} || s.multipart_only) {
+      std::string shapes;
+      for (const auto& glob : s.shape_globs) {
+        shapes += (shapes.empty() ? "" : ", ") + glob;
+      }
+      std::cout << std::string(48, ' ') << "shapes: " << shapes
+                << (s.multipart_only ? " (multipart only)" : "") << "\n";
+    }
+    if (!s.needs_injection) {
+      std::cout << std::string(48, ' ') << "judged without an injection\n";
+    }
   }
   std::cout << "Shapes (--shapes):\n";
-  for (const auto& shape : gate::object_shapes()) {
-    std::cout << "  " << shape.name
-              << std::string(shape.name.size() < 28 ? 28 - shape.name.size() : 1, ' ')
-              << shape.title << "\n";
+  for (const auto& shape : matrix.shapes) {
+    std::cout << "  " << column(shape.name, 28) << shape.description << " (checksum "
+              << shape.checksum << ")\n";
   }
   std::cout << "Built-in readers (--reader builtin:NAME):";
   for (const auto& name : readers::reader_names()) {
@@ -75,9 +97,36 @@ void print_catalog() {
   std::cout << "\n";
 }
 
+/// The built-in matrix plus the scenario files'; nullopt when a file has mistakes (all printed).
+std::optional<gate::gate_matrix> load_matrix(const std::vector<std::string>& files) {
+  gate::gate_matrix matrix = gate::builtin_matrix();
+  std::vector<std::string> errors;
+  for (const auto& file : files) {
+    std::vector<std::string> file_errors;
+    auto more = gate::load_matrix_file(file, file_errors);
+    if (file_errors.empty()) {
+      gate::merge_matrix(matrix, std::move(more), errors);
+    }
+    errors.insert(errors.end(), file_errors.begin(), file_errors.end());
+  }
+  if (errors.empty()) {
+    return matrix;
+  }
+  std::cerr << "s3fault gate: the scenario files have " << errors.size()
+            << (errors.size() == 1 ? " mistake" : " mistakes") << ":\n";
+  for (const auto& error : errors) {
+    std::cerr << "  " << error << "\n";
+  }
+  return std::nullopt;
+}
+
 int run_gate_command(const gate_options& options) {
+  auto matrix = load_matrix(options.scenario_files);
+  if (!matrix) {
+    return 2;
+  }
   if (options.list) {
-    print_catalog();
+    print_catalog(*matrix);
     return 0;
   }
   if (options.reader.empty()) {
@@ -110,6 +159,11 @@ int run_gate_command(const gate_options& options) {
   settings.region = options.region.empty() ? env_or("AWS_REGION", "us-east-1") : options.region;
   settings.scenario_globs = split_globs(options.scenarios);
   settings.shape_globs = split_globs(options.shapes);
+  settings.exclude_globs = split_commas(options.exclude);
+  settings.matrix = std::move(*matrix);
+  settings.jobs = options.jobs;
+  settings.keep_failed = options.keep_failed;
+  settings.s3fault = std::filesystem::read_symlink("/proc/self/exe").string();
   settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
   settings.seed = options.seed;
 
@@ -127,7 +181,7 @@ int run_gate_command(const gate_options& options) {
     settings.work_dir = options.work_dir;
   }
 
-  // Ctrl-C ends the run in progress at its next check and stops; the reader's group is killed.
+  // Ctrl-C kills the running readers' groups at once; the finished runs are reported (exit 130).
   static std::atomic<bool> stop_requested{false};
   block_stop_signals();
   stop_on_signals([] { stop_requested = true; });
@@ -171,8 +225,9 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "Puts an S3 reader through store misbehaviours and fails when it returns wrong bytes\n"
       "silently, hangs, or gives up where the right bytes could be had.\n"
       "For each object shape and fault scenario (--list shows them) it uploads the object\n"
-      "straight to the store, installs the scenario's fault rules in a proxy started in this\n"
-      "process, runs the reader against the proxy and compares what it wrote with the object.\n\n"
+      "straight to the store, installs the scenario's fault rules (limited to the run's key) in a\n"
+      "proxy started in this process, runs the reader against the proxy and compares what it\n"
+      "wrote with the object.\n\n"
       "The reader command runs under bash -c in its own process group with these placeholders\n"
       "(shell-quoted) and environment variables:\n"
       "  {endpoint} S3FAULT_ENDPOINT   the proxy, http://127.0.0.1:PORT\n"
@@ -180,17 +235,29 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  {output}   S3FAULT_OUTPUT     where to write the object (or write it to stdout)\n"
       "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, HOME (scratch)\n"
       "It must exit 0 when it read the object and non-zero when it failed.\n\n"
+      "Nothing passes that was not judged:\n"
+      "  - a reader that cannot run (exit 126/127, or it ended without a request to the proxy)\n"
+      "    is a gate error, exit 2;\n"
+      "  - the baseline (no fault) runs first on every shape; where the reader does not read it\n"
+      "    CORRECT, every other run of that shape is NOT_JUDGED and the gate fails;\n"
+      "  - a run that would pass while its fault never reached the reader (no injection on its\n"
+      "    key: it read in a way no rule matched) is NOT_EXERCISED: never a pass, counted apart;\n"
+      "    when no fault reached the reader in any run the gate fails.\n\n"
       "Verdicts: CORRECT; REJECTED (non-zero exit); SILENT_CORRUPTION (exit 0, wrong bytes);\n"
-      "HUNG (killed at --timeout). Expectations: must-recover (only CORRECT passes),\n"
-      "must-not-corrupt (CORRECT or REJECTED pass), informational. SILENT_CORRUPTION and HUNG\n"
-      "always fail. Exit status: 0 when every run passed, 1 when one failed, 2 when the gate\n"
-      "could not run (bad options, the store refused the fixtures).\n\n"
+      "HUNG (killed at --timeout); NOT_EXERCISED; NOT_JUDGED. Expectations: must-recover (only\n"
+      "CORRECT passes), must-not-corrupt (CORRECT or REJECTED pass), informational.\n"
+      "SILENT_CORRUPTION and HUNG always fail. Every failing run prints the commands that\n"
+      "reproduce it by hand (also in --json and --junit).\n"
+      "Exit status: 0 when every run passed or was not exercised (and some fault was), 1 when a\n"
+      "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
+      "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
+      "finished runs are reported).\n\n"
       "Examples:\n"
       "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
       "  s3fault gate --reader builtin:robust-parts       # passes\n"
-      "  s3fault gate --reader examples/readers/aws-cli.sh --junit gate.xml\n"
+      "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
       "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}'"
-      "\n    --scenarios 'strip-*,truncate-*' --shapes 'mp-*'");
+      "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/");
   command->add_option("--reader", options->reader,
                       "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
                       "builtin:ranged");
@@ -202,27 +269,46 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "Secret key for --upstream (default: $AWS_SECRET_ACCESS_KEY)");
   command->add_option("--region", options->region, "Region (default: $AWS_REGION, else us-east-1)");
   command->add_option("--scenarios", options->scenarios,
-                      "Only the scenarios matching these globs (comma-separated or repeated)");
+                      "Only the scenarios matching these globs (comma-separated or repeated); "
+                      "baseline always runs");
   command->add_option("--shapes", options->shapes,
                       "Only the object shapes matching these globs (comma-separated or repeated)");
+  command->add_option("--exclude", options->exclude,
+                      "Leave out the scenarios and shapes matching these globs");
+  command->add_option("--scenario-file", options->scenario_files,
+                      "Add the scenarios and shapes of this YAML file (repeatable; format in "
+                      "docs/gate.md); checked before anything runs");
   command
       ->add_option("--timeout", options->timeout_seconds,
                    "Seconds a reader may run before it is killed and judged HUNG")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  command->add_option("--jobs", options->jobs,
+                      "Runs at a time, each with its own proxy and key (verdicts do not depend "
+                      "on it)")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
   command->add_option("--json", options->json_file,
-                      "Write every run (verdict, why, bytes, traffic) as JSON");
+                      "Write every run (verdict, why, rules, seed, traffic, repro) as JSON");
   command->add_option("--junit", options->junit_file,
-                      "Write JUnit XML: one testsuite per scenario, one testcase per shape");
+                      "Write JUnit XML: one testsuite per scenario, one testcase per shape "
+                      "(NOT_EXERCISED and NOT_JUDGED as skipped)");
   command->add_option("--color", options->colour, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  command->add_option("--seed", options->seed, "Seed of the fault rules' dice and object bytes")
+  command->add_option("--seed", options->seed,
+                      "Seed of the object bytes and the rules' dice (each run's seed derives from "
+                      "it and the run's names)")
       ->capture_default_str();
   command->add_option("--work-dir", options->work_dir,
-                      "Keep outputs and the reader's HOME here (default: a temporary directory, "
-                      "removed afterwards)");
-  command->add_flag("--list", options->list, "Print scenarios, shapes and built-in readers");
+                      "Scratch space for the runs (each run's files are removed when it ends; "
+                      "--keep-failed keeps failing ones); default: a temporary directory, "
+                      "removed afterwards");
+  command->add_option("--keep-failed", options->keep_failed,
+                      "Keep each failing run's output, reader stdout/stderr and repro.sh in "
+                      "DIR/<scenario>.<shape>/");
+  command->add_flag("--list", options->list,
+                    "Print scenarios (with their rules), shapes and built-in readers");
   return [options]() { return run_gate_command(*options); };
 }
 

@@ -2,6 +2,7 @@
 #include "cli/audit_command.hpp"
 #include "cli/bench_command.hpp"
 #include "cli/demo_command.hpp"
+#include "cli/fixture_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/origin_command.hpp"
 #include "cli/proxy_command.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   auto run_demo = s3fault::cli::add_demo_command(app);
   auto run_read = s3fault::cli::add_read_command(app);
   auto run_bench = s3fault::cli::add_bench_command(app);
+  auto run_fixture = s3fault::cli::add_fixture_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -48,6 +50,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("bench")) {
     return run_bench();
+  }
+  if (app.got_subcommand("fixture")) {
+    return run_fixture();
   }
   return 2;
 }

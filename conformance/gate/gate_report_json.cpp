@@ -1,7 +1,5 @@
 #include "conformance/gate/gate_reports.hpp"
 
-#include "conformance/gate/object_shapes.hpp"
-
 #include <nlohmann/json.hpp>
 
 namespace s3fault::gate {
@@ -9,6 +7,7 @@ namespace {
 
 nlohmann::json traffic_json(const traffic& seen) {
   return {{"requests", seen.requests},
+          {"requests_to_proxy", seen.requests_to_proxy},
           {"by_operation", seen.by_operation},
           {"retries", seen.retries},
           {"faults_injected", seen.faults_injected},
@@ -22,8 +21,14 @@ nlohmann::json run_json(const run_result& run) {
           {"shape", run.shape},
           {"expectation", to_string(run.expect)},
           {"verdict", to_string(run.judged.result)},
-          {"passed", run.judged.passed},
+          {"observed_verdict", to_string(run.judged.observed)},
+          {"outcome", to_string(run.judged.outcome)},
+          {"passed", run.judged.passed()},
           {"why", run.judged.why},
+          {"key", run.key},
+          {"seed", run.seed},
+          {"checksum", run.checksum.empty() ? "none" : run.checksum},
+          {"rules", run.rules},
           {"expected_bytes", run.judged.expected_bytes},
           {"actual_bytes", run.judged.actual_bytes},
           {"first_difference", run.judged.first_difference
@@ -32,7 +37,32 @@ nlohmann::json run_json(const run_result& run) {
           {"exit_code", run.exit_code},
           {"seconds", run.seconds},
           {"reader_stderr_tail", run.stderr_tail},
-          {"traffic", traffic_json(run.seen)}};
+          {"traffic", traffic_json(run.seen)},
+          {"repro", run.repro},
+          {"kept", run.kept.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.kept)}};
+}
+
+nlohmann::json scenario_json(const scenario& s) {
+  return {{"name", s.name},
+          {"description", s.description},
+          {"expectation", to_string(s.expect)},
+          {"rules", s.rules_text},
+          {"shapes", s.shape_globs},
+          {"multipart_only", s.multipart_only},
+          {"needs_injection", s.needs_injection},
+          {"action", to_string(s.action)},
+          {"why", s.why},
+          {"defined_at", s.origin}};
+}
+
+nlohmann::json shape_json(const object_shape& shape) {
+  return {{"name", shape.name},
+          {"description", shape.description},
+          {"size", shape.size},
+          {"parts", shape.part_sizes},
+          {"checksum", shape.checksum},
+          {"content_type", shape.content_type},
+          {"defined_at", shape.origin}};
 }
 
 } // namespace
@@ -40,51 +70,45 @@ nlohmann::json run_json(const run_result& run) {
 std::string gate_json_report(const gate_report& report) {
   const auto totals = count_runs(report);
   nlohmann::json scenario_list = nlohmann::json::array();
-  for (const auto& s : scenarios()) {
-    if (std::find(report.scenario_names.begin(), report.scenario_names.end(), s.name) !=
-        report.scenario_names.end()) {
-      scenario_list.push_back({{"name", s.name},
-                               {"title", s.title},
-                               {"expectation", to_string(s.expect)},
-                               {"rules", s.rules},
-                               {"why", s.why}});
-    }
+  for (const auto* s : report.scenarios) {
+    scenario_list.push_back(scenario_json(*s));
   }
   nlohmann::json shape_list = nlohmann::json::array();
-  for (const auto& shape : object_shapes()) {
-    if (std::find(report.shape_names.begin(), report.shape_names.end(), shape.name) !=
-        report.shape_names.end()) {
-      shape_list.push_back({{"name", shape.name},
-                            {"title", shape.title},
-                            {"size", shape.size},
-                            {"parts", shape.part_sizes}});
-    }
+  for (const auto* shape : report.shapes) {
+    shape_list.push_back(shape_json(*shape));
   }
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : report.runs) {
     runs.push_back(run_json(run));
   }
-  const nlohmann::json document = {{"tool", "s3fault gate"},
-                                   {"version", S3FAULT_VERSION},
-                                   {"reader", report.reader},
-                                   {"upstream", report.upstream},
-                                   {"started_at", report.started_at},
-                                   {"seconds", report.seconds},
-                                   {"timeout_seconds", report.timeout_seconds},
-                                   {"interrupted", report.interrupted},
-                                   {"summary",
-                                    {{"runs", report.runs.size()},
-                                     {"passed", totals.passed},
-                                     {"failed", totals.failed},
-                                     {"verdicts",
-                                      {{"CORRECT", totals.correct},
-                                       {"REJECTED", totals.rejected},
-                                       {"SILENT_CORRUPTION", totals.silent_corruption},
-                                       {"HUNG", totals.hung}}},
-                                     {"exit_status", gate_exit_status(report)}}},
-                                   {"scenarios", scenario_list},
-                                   {"shapes", shape_list},
-                                   {"runs", runs}};
+  const nlohmann::json document = {
+      {"tool", "s3fault gate"},
+      {"version", S3FAULT_VERSION},
+      {"reader", report.reader},
+      {"upstream", report.upstream},
+      {"started_at", report.started_at},
+      {"seconds", report.seconds},
+      {"timeout_seconds", report.timeout_seconds},
+      {"jobs", report.jobs},
+      {"seed", report.seed},
+      {"interrupted", report.interrupted},
+      {"summary",
+       {{"runs", report.runs.size()},
+        {"runs_planned", report.runs_planned},
+        {"passed", totals.passed},
+        {"failed", totals.failed},
+        {"not_exercised", totals.not_exercised},
+        {"not_judged", totals.not_judged},
+        {"verdicts",
+         {{"CORRECT", totals.correct},
+          {"REJECTED", totals.rejected},
+          {"SILENT_CORRUPTION", totals.silent_corruption},
+          {"HUNG", totals.hung}}},
+        {"exit_status", gate_exit_status(report)},
+        {"exit_reason", exit_status_reason(report)}}},
+      {"scenarios", scenario_list},
+      {"shapes", shape_list},
+      {"runs", runs}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

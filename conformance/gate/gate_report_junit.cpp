@@ -5,6 +5,48 @@
 #include <sstream>
 
 namespace s3fault::gate {
+namespace {
+
+/// One run as a testcase: a failure, a skip with its reason (not exercised, not judged), or a
+/// pass; each carries the run's key, seed, rules and repro.
+void add_testcase(pugi::xml_node suite, const std::string& name, const run_result& run) {
+  auto testcase = suite.append_child("testcase");
+  testcase.append_attribute("classname") = ("gate." + name).c_str();
+  testcase.append_attribute("name") =
+      (run.shape + " [" + std::string(to_string(run.expect)) + "]").c_str();
+  testcase.append_attribute("time") = run.seconds;
+  const std::string summary = std::string(to_string(run.judged.result)) + ": " + run.judged.why +
+                              "; " + describe_traffic(run.seen);
+  auto properties = testcase.append_child("properties");
+  const auto property = [&](const char* key, const std::string& value) {
+    auto p = properties.append_child("property");
+    p.append_attribute("name") = key;
+    p.append_attribute("value") = value.c_str();
+  };
+  property("key", run.key);
+  property("seed", std::to_string(run.seed));
+  property("rules", run.rules.dump());
+  switch (run.judged.outcome) {
+  case run_outcome::failed: {
+    auto failure = testcase.append_child("failure");
+    failure.append_attribute("type") = std::string(to_string(run.judged.result)).c_str();
+    failure.append_attribute("message") = summary.c_str();
+    failure.text() = (summary + "\nreader stderr (tail):\n" + run.stderr_tail +
+                      "\n\nrepro:\n" + run.repro)
+                         .c_str();
+    break;
+  }
+  case run_outcome::not_exercised:
+  case run_outcome::not_judged:
+    testcase.append_child("skipped").append_attribute("message") = summary.c_str();
+    break;
+  case run_outcome::passed:
+    testcase.append_child("system-out").text() = summary.c_str();
+    break;
+  }
+}
+
+} // namespace
 
 std::string gate_junit_report(const gate_report& report) {
   pugi::xml_document document;
@@ -17,38 +59,28 @@ std::string gate_junit_report(const gate_report& report) {
   root.append_attribute("tests") = report.runs.size();
   root.append_attribute("failures") = totals.failed;
   root.append_attribute("errors") = 0;
+  root.append_attribute("skipped") = totals.not_exercised + totals.not_judged;
   root.append_attribute("time") = report.seconds;
-  for (const auto& name : report.scenario_names) {
+  for (const auto* s : report.scenarios) {
     auto suite = root.append_child("testsuite");
-    suite.append_attribute("name") = ("gate." + name).c_str();
-    std::size_t tests = 0, failures = 0;
+    suite.append_attribute("name") = ("gate." + s->name).c_str();
+    std::size_t tests = 0, failures = 0, skipped = 0;
     double seconds = 0;
     for (const auto& run : report.runs) {
-      if (run.scenario != name) {
+      if (run.scenario != s->name) {
         continue;
       }
       ++tests;
       seconds += run.seconds;
-      auto testcase = suite.append_child("testcase");
-      testcase.append_attribute("classname") = ("gate." + name).c_str();
-      testcase.append_attribute("name") =
-          (run.shape + " [" + std::string(to_string(run.expect)) + "]").c_str();
-      testcase.append_attribute("time") = run.seconds;
-      const std::string summary = std::string(to_string(run.judged.result)) + ": " +
-                                  run.judged.why + "; " + describe_traffic(run.seen);
-      if (!run.judged.passed) {
-        ++failures;
-        auto failure = testcase.append_child("failure");
-        failure.append_attribute("type") = std::string(to_string(run.judged.result)).c_str();
-        failure.append_attribute("message") = summary.c_str();
-        failure.text() = (summary + "\nreader stderr (tail):\n" + run.stderr_tail).c_str();
-      } else {
-        testcase.append_child("system-out").text() = summary.c_str();
-      }
+      failures += run.judged.outcome == run_outcome::failed;
+      skipped += run.judged.outcome == run_outcome::not_exercised ||
+                 run.judged.outcome == run_outcome::not_judged;
+      add_testcase(suite, s->name, run);
     }
     suite.append_attribute("tests") = tests;
     suite.append_attribute("failures") = failures;
     suite.append_attribute("errors") = 0;
+    suite.append_attribute("skipped") = skipped;
     suite.append_attribute("time") = seconds;
   }
   std::ostringstream out;

@@ -6,10 +6,33 @@ namespace s3fault::gate {
 namespace {
 
 const char* verdict_colour(const run_result& run) {
-  if (!run.judged.passed) {
+  switch (run.judged.outcome) {
+  case run_outcome::failed:
     return "31";
+  case run_outcome::passed:
+    return run.judged.result == verdict::correct ? "32" : "33";
+  default:
+    return "33";
   }
-  return run.judged.result == verdict::correct ? "32" : "33";
+}
+
+std::string_view outcome_label(run_outcome outcome) {
+  switch (outcome) {
+  case run_outcome::passed:
+    return "pass";
+  case run_outcome::failed:
+    return "FAIL";
+  default:
+    return "--";
+  }
+}
+
+/// `text` with every line after the first indented by `indent` spaces.
+std::string indented(std::string text, std::size_t indent) {
+  for (std::size_t at = 0; (at = text.find('\n', at)) != std::string::npos; at += indent + 1) {
+    text.replace(at, 1, "\n" + std::string(indent, ' '));
+  }
+  return text;
 }
 
 std::string padded(std::string_view text, std::size_t width) {
@@ -68,21 +91,15 @@ void gate_text_report::begin(const std::string& reader, const std::string& upstr
 }
 
 void gate_text_report::run_done(const run_result& run) {
-  out_ << "  " << paint(padded(run.judged.passed ? "pass" : "FAIL", 5), verdict_colour(run))
+  out_ << "  " << paint(padded(outcome_label(run.judged.outcome), 5), verdict_colour(run))
        << paint(padded(to_string(run.judged.result), 18), verdict_colour(run))
        << padded(run.scenario, 27) << padded(run.shape, 15) << padded(to_string(run.expect), 17)
        << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen) << "\n";
-  if (!run.judged.passed || run.judged.result != verdict::correct) {
+  if (!run.judged.passed() || run.judged.result != verdict::correct) {
     out_ << std::string(25, ' ') << run.judged.why << "\n";
   }
-  if (!run.judged.passed && !run.stderr_tail.empty()) {
-    std::string tail = run.stderr_tail;
-    std::size_t at = 0;
-    while ((at = tail.find('\n', at)) != std::string::npos) {
-      tail.replace(at, 1, "\n" + std::string(27, ' '));
-      at += 28;
-    }
-    out_ << std::string(25, ' ') << "| " << tail << "\n";
+  if (run.judged.outcome == run_outcome::failed && !run.stderr_tail.empty()) {
+    out_ << std::string(25, ' ') << "| " << indented(run.stderr_tail, 27) << "\n";
   }
   out_.flush();
 }
@@ -90,6 +107,13 @@ void gate_text_report::run_done(const run_result& run) {
 void gate_text_report::finish(const gate_report& report) {
   const auto totals = count_runs(report);
   out_ << "\n";
+  for (const auto& run : report.runs) {
+    if (run.judged.outcome == run_outcome::failed) {
+      out_ << paint("repro of " + run.scenario + " / " + run.shape, "1")
+           << (run.kept.empty() ? "" : " (files kept in " + run.kept + ")") << ":\n"
+           << run.repro << "\n";
+    }
+  }
   if (report.interrupted) {
     out_ << paint("interrupted: " + std::to_string(report.runs.size()) + " of " +
                       std::to_string(report.runs_planned) + " runs done",
@@ -97,17 +121,23 @@ void gate_text_report::finish(const gate_report& report) {
          << "\n";
   }
   out_ << paint(std::to_string(totals.passed) + " passed", "32") << ", "
-       << paint(std::to_string(totals.failed) + " failed", totals.failed ? "31" : "32") << " ("
-       << totals.correct << " correct, " << totals.rejected << " rejected, "
+       << paint(std::to_string(totals.failed) + " failed", totals.failed ? "31" : "32") << ", "
+       << paint(std::to_string(totals.not_exercised) + " not exercised",
+                totals.not_exercised ? "33" : "32")
+       << ", "
+       << paint(std::to_string(totals.not_judged) + " not judged", totals.not_judged ? "31" : "32")
+       << " (" << totals.correct << " correct, " << totals.rejected << " rejected, "
        << totals.silent_corruption << " silent corruption, " << totals.hung << " hung; "
        << seconds_text(report.seconds) << ")\n";
   for (const auto& run : report.runs) {
-    if (!run.judged.passed) {
+    if (run.judged.outcome == run_outcome::failed) {
       out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "
            << to_string(run.judged.result) << " where " << to_string(run.expect) << ": "
            << run.judged.why << "\n";
     }
   }
+  out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report)
+       << "\n";
   out_.flush();
 }
 

@@ -1,18 +1,21 @@
 #pragma once
 // The gate: every (scenario, shape) pair as one run of the reader, through an in-process proxy
-// whose rules are the scenario's, against a fixture uploaded straight to the store.
+// whose rules are the scenario's, against an object uploaded straight to the store.
 //
-//   for each shape: bytes (seeded) ─┐
-//   for each scenario: PUT gate/<scenario>/<shape> to the store (direct)
-//                      rules ──> embedded proxy ──> store
-//                      reader ──(endpoint = proxy)──> output file ──judge──> verdict + traffic
+//   baseline on every shape first ──> shapes the reader cannot read: their runs NOT_JUDGED
+//   then each (scenario, shape), on --jobs workers (each its own proxy and key):
+//     PUT gate/<scenario>/<shape> to the store (seeded bytes)
+//     rules (limited to that key, seeded) ──> proxy ──> store
+//     reader ──(endpoint = proxy)──> output ──judge──> verdict, counted only if a rule fired
 #include "conformance/client/s3_client.hpp"
+#include "conformance/gate/gate_matrix.hpp"
 #include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/traffic_counter.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,10 +27,15 @@ struct gate_settings {
   std::string upstream;       // store URL; empty: an embedded origin started for the gate
   s3::credentials credentials{"s3fault", "s3fault-secret", ""};
   std::string region = "us-east-1";
+  gate_matrix matrix; // the built-in matrix plus the scenario files'
   std::vector<std::string> scenario_globs{"*"};
   std::vector<std::string> shape_globs{"*"};
+  std::vector<std::string> exclude_globs; // scenario or shape names left out
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};
-  std::string work_dir; // scratch space for outputs and the reader's HOME
+  unsigned jobs = 1;
+  std::string work_dir;    // scratch space for the runs and the readers' HOME
+  std::string keep_failed; // where failing runs' files are kept; empty: nowhere
+  std::string s3fault;     // this binary's path, for the repro commands
   std::uint64_t seed = 1;
   const std::atomic<bool>* stop_requested = nullptr;
 };
@@ -36,11 +44,17 @@ struct run_result {
   std::string scenario;
   std::string shape;
   expectation expect = expectation::must_recover;
+  std::string key;
+  std::uint32_t seed = 0;
+  std::string checksum; // the algorithm the object was uploaded with ("" for none)
+  nlohmann::json rules; // the rules document installed for the run
   judged_run judged;
   int exit_code = -1;
   double seconds = 0;
   std::string stderr_tail; // the reader's last lines on stderr
   traffic seen;
+  std::string repro; // the commands that reproduce the run by hand
+  std::string kept;  // where its files were kept (--keep-failed), or empty
 };
 
 struct gate_report {
@@ -49,28 +63,41 @@ struct gate_report {
   std::string started_at;
   double seconds = 0;
   double timeout_seconds = 0;
-  std::vector<std::string> scenario_names; // selected, in order
-  std::vector<std::string> shape_names;
-  std::vector<run_result> runs;
+  unsigned jobs = 1;
+  std::uint64_t seed = 1;
+  std::vector<const scenario*> scenarios; // selected, in order (point into the settings' matrix)
+  std::vector<const object_shape*> shapes;
+  std::vector<run_result> runs; // in plan order, whatever order they finished in
   std::size_t runs_planned = 0;
   bool interrupted = false;
 };
 
 struct gate_observer {
   std::function<void(const std::string& upstream, const std::string& proxy)> started;
-  std::function<void(const run_result&)> run_done;
+  std::function<void(const run_result&)> run_done; // called from one thread at a time
 };
 
-/// Throws std::invalid_argument when the globs select nothing and std::runtime_error when the
-/// store cannot be used (fixtures cannot be uploaded), with the reason.
+/// The gate could not judge: the reader cannot run, the store refused the objects, the options
+/// select nothing. Exit status 2.
+class gate_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Runs the gate. Throws gate_error when it cannot judge.
 gate_report run_gate(const gate_settings& settings, const gate_observer& observer = {});
 
-/// `passed` and `failed` over the runs; exit status 0 when nothing failed.
 struct gate_totals {
-  std::size_t passed = 0, failed = 0;
+  std::size_t passed = 0, failed = 0, not_exercised = 0, not_judged = 0;
   std::size_t correct = 0, rejected = 0, silent_corruption = 0, hung = 0;
+  std::size_t exercised_fault_runs = 0; // judged runs of scenarios that need an injection
+  std::size_t fault_runs = 0;           // runs of scenarios that need an injection
 };
 gate_totals count_runs(const gate_report& report);
+/// 0 when every run passed or was not exercised and at least one fault run (if any was planned)
+/// was exercised; 1 otherwise.
 int gate_exit_status(const gate_report& report);
+/// One line on why the exit status is what it is.
+std::string exit_status_reason(const gate_report& report);
 
 } // namespace s3fault::gate

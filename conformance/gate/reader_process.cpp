@@ -59,13 +59,19 @@ std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
-std::string expand_placeholders(const reader_invocation& run) {
-  std::string command = run.command;
-  replace_all(command, "{endpoint}", shell_quote(run.endpoint));
-  replace_all(command, "{bucket}", shell_quote(run.bucket));
-  replace_all(command, "{key}", shell_quote(run.key));
-  replace_all(command, "{output}", shell_quote(run.output_path));
+std::string fill_placeholders(std::string command, const std::string& endpoint,
+                              const std::string& bucket, const std::string& key,
+                              const std::string& output) {
+  replace_all(command, "{endpoint}", endpoint);
+  replace_all(command, "{bucket}", bucket);
+  replace_all(command, "{key}", key);
+  replace_all(command, "{output}", output);
   return command;
+}
+
+std::string expand_placeholders(const reader_invocation& run) {
+  return fill_placeholders(run.command, shell_quote(run.endpoint), shell_quote(run.bucket),
+                           shell_quote(run.key), shell_quote(run.output_path));
 }
 
 reader_exit run_reader(const reader_invocation& run) {
@@ -119,6 +125,12 @@ reader_exit run_reader(const reader_invocation& run) {
   while (true) {
     const pid_t done = ::waitpid(child, &status, WNOHANG);
     if (done == child) {
+      break;
+    }
+    if (run.should_stop && run.should_stop()) {
+      result.interrupted = true;
+      ::kill(-child, SIGKILL); // at once: the user asked to stop
+      ::waitpid(child, &status, 0);
       break;
     }
     if (std::chrono::steady_clock::now() >= deadline) {

@@ -3,6 +3,7 @@
 // run's endpoint, credentials, bucket, key and output path as placeholders and environment
 // variables; stdout and stderr to files; killed (the whole group) at the deadline.
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -21,10 +22,13 @@ struct reader_invocation {
   std::string stderr_path;
   std::string home; // HOME for the reader (a scratch directory: no user config leaks in)
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+  /// Polled while the reader runs: true ends it at once (its whole group is killed).
+  std::function<bool()> should_stop;
 };
 
 struct reader_exit {
-  bool timed_out = false; // killed at the deadline (the process group got SIGKILL)
+  bool timed_out = false;   // killed at the deadline (the process group got SIGKILL)
+  bool interrupted = false; // killed because should_stop said so: no verdict
   int exit_code = -1;     // when it exited; 128 + signal when a signal ended it
   double seconds = 0;
   std::string failure; // the command could not be started at all
@@ -32,7 +36,12 @@ struct reader_exit {
 
 /// 'text' with every ' escaped: one word for bash, whatever it holds.
 std::string shell_quote(const std::string& text);
-/// `{endpoint}` ... replaced in `command` (values are shell-quoted).
+/// `{endpoint}` `{bucket}` `{key}` `{output}` in `command` replaced by the given texts, as they
+/// are (the caller quotes them).
+std::string fill_placeholders(std::string command, const std::string& endpoint,
+                              const std::string& bucket, const std::string& key,
+                              const std::string& output);
+/// `{endpoint}` ... replaced in `run.command` by the run's values, shell-quoted.
 std::string expand_placeholders(const reader_invocation& run);
 /// Runs it to the end or to the deadline.
 reader_exit run_reader(const reader_invocation& run);

@@ -3,6 +3,39 @@
 #include <algorithm>
 
 namespace s3fault::gate {
+namespace {
+
+/// The verdict the reader's exit and bytes earn, with its one-line reason.
+judged_run judge_bytes(const run_evidence& e) {
+  judged_run run;
+  run.expected_bytes = e.expected.size();
+  run.actual_bytes = e.output.size();
+  if (e.timed_out) {
+    run.result = verdict::hung;
+    run.why = "still running after " + std::to_string(static_cast<long>(e.timeout_seconds)) +
+              " s; its process group was killed";
+  } else if (e.exit_code != 0) {
+    run.result = verdict::rejected;
+    run.why = "exit " + std::to_string(e.exit_code);
+  } else if (e.output == e.expected ||
+             (!e.also_correct.empty() && e.output == e.also_correct)) {
+    run.result = verdict::correct;
+    run.why = e.output == e.expected ? "exit 0, every byte right"
+                                     : "exit 0, every byte of the replacement object";
+  } else {
+    run.result = verdict::silent_corruption;
+    run.first_difference = first_difference(e.output, e.expected);
+    run.why = "exit 0 with " + std::to_string(e.output.size()) + " of " +
+              std::to_string(e.expected.size()) + " bytes";
+    if (run.first_difference) {
+      run.why += "; first difference at offset " + std::to_string(*run.first_difference);
+    }
+  }
+  run.observed = run.result;
+  return run;
+}
+
+} // namespace
 
 std::string_view to_string(verdict value) {
   switch (value) {
@@ -14,6 +47,24 @@ std::string_view to_string(verdict value) {
     return "SILENT_CORRUPTION";
   case verdict::hung:
     return "HUNG";
+  case verdict::not_exercised:
+    return "NOT_EXERCISED";
+  case verdict::not_judged:
+    return "NOT_JUDGED";
+  }
+  return "?";
+}
+
+std::string_view to_string(run_outcome value) {
+  switch (value) {
+  case run_outcome::passed:
+    return "passed";
+  case run_outcome::failed:
+    return "failed";
+  case run_outcome::not_exercised:
+    return "not exercised";
+  case run_outcome::not_judged:
+    return "not judged";
   }
   return "?";
 }
@@ -36,39 +87,39 @@ bool verdict_passes(verdict result, expectation expect) {
     return expect != expectation::must_recover;
   case verdict::silent_corruption:
   case verdict::hung:
+  case verdict::not_exercised:
+  case verdict::not_judged:
     return false;
   }
   return false;
 }
 
-judged_run judge_run(bool timed_out, int exit_code, std::string_view output,
-                     std::string_view expected, std::string_view also_correct, expectation expect,
-                     double timeout_seconds) {
-  judged_run run;
-  run.expected_bytes = expected.size();
-  run.actual_bytes = output.size();
-  if (timed_out) {
-    run.result = verdict::hung;
-    run.why = "still running after " + std::to_string(static_cast<long>(timeout_seconds)) +
-              " s; its process group was killed";
-  } else if (exit_code != 0) {
-    run.result = verdict::rejected;
-    run.why = "exit " + std::to_string(exit_code);
-  } else if (output == expected || (!also_correct.empty() && output == also_correct &&
-                                    output.size() == expected.size())) {
-    run.result = verdict::correct;
-    run.why = output == expected ? "exit 0, every byte right"
-                                 : "exit 0, every byte of the replacement object";
-  } else {
-    run.result = verdict::silent_corruption;
-    run.first_difference = first_difference(output, expected);
-    run.why = "exit 0 with " + std::to_string(output.size()) + " of " +
-              std::to_string(expected.size()) + " bytes";
-    if (run.first_difference) {
-      run.why += "; first difference at offset " + std::to_string(*run.first_difference);
-    }
+judged_run judge_run(const run_evidence& evidence) {
+  judged_run run = judge_bytes(evidence);
+  if (!verdict_passes(run.result, evidence.expect)) {
+    run.outcome = run_outcome::failed;
+    return run;
   }
-  run.passed = verdict_passes(run.result, expect);
+  if (evidence.needs_injection && evidence.injections == 0) {
+    run.result = verdict::not_exercised;
+    run.outcome = run_outcome::not_exercised;
+    run.why = "the scenario's fault never reached the reader (no injection on its key; it read "
+              "in a way no rule matches), so " +
+              std::string(to_string(run.observed)) + " says nothing";
+    return run;
+  }
+  run.outcome = run_outcome::passed;
+  return run;
+}
+
+judged_run not_judged(verdict baseline, std::string_view shape) {
+  judged_run run;
+  run.result = verdict::not_judged;
+  run.observed = verdict::not_judged;
+  run.outcome = run_outcome::not_judged;
+  run.why = "not run: the baseline of " + std::string(shape) + " was " +
+            std::string(to_string(baseline)) +
+            ", so the reader cannot read this object even without a fault";
   return run;
 }
 

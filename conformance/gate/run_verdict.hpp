@@ -1,6 +1,7 @@
 #pragma once
 // What a reader run came to: the reader's exit and output against the object's bytes, judged by
-// the scenario's expectation.
+// the scenario's expectation, and whether the run may count at all (its fault fired, its
+// baseline was read correctly).
 #include "conformance/gate/scenarios.hpp"
 
 #include <cstdint>
@@ -12,16 +13,27 @@ namespace s3fault::gate {
 
 /// CORRECT: exit 0 and the right bytes. REJECTED: a non-zero exit (the reader failed loudly).
 /// SILENT_CORRUPTION: exit 0 with wrong bytes. HUNG: still running at the timeout.
-enum class verdict { correct, rejected, silent_corruption, hung };
+/// NOT_EXERCISED: the reader would have passed, but the scenario's fault never reached it.
+/// NOT_JUDGED: not run, because the reader did not read this shape correctly without faults.
+enum class verdict { correct, rejected, silent_corruption, hung, not_exercised, not_judged };
 std::string_view to_string(verdict value);
+
+/// How a run counts in the totals and the exit status. Only `passed` is a pass.
+enum class run_outcome { passed, failed, not_exercised, not_judged };
+std::string_view to_string(run_outcome value);
 
 struct judged_run {
   verdict result = verdict::correct;
-  bool passed = true;
+  run_outcome outcome = run_outcome::passed;
+  /// The verdict the reader's exit and bytes earned, before the NOT_EXERCISED rule (the same as
+  /// `result` otherwise).
+  verdict observed = verdict::correct;
   std::string why; // one line: what made the verdict
   std::uint64_t expected_bytes = 0;
   std::uint64_t actual_bytes = 0;
   std::optional<std::uint64_t> first_difference; // SILENT_CORRUPTION: the first wrong offset
+
+  bool passed() const { return outcome == run_outcome::passed; }
 };
 
 /// The offset of the first difference between `actual` and `expected` (the shorter length when
@@ -31,10 +43,26 @@ std::optional<std::uint64_t> first_difference(std::string_view actual, std::stri
 /// Whether a verdict is acceptable under an expectation (SILENT_CORRUPTION and HUNG never are).
 bool verdict_passes(verdict result, expectation expect);
 
-/// Judges one run. `also_correct` is a second acceptable content (the replacement object of
-/// replaced-between-reads), empty when there is none.
-judged_run judge_run(bool timed_out, int exit_code, std::string_view output,
-                     std::string_view expected, std::string_view also_correct, expectation expect,
-                     double timeout_seconds);
+/// Everything one run's judgement rests on.
+struct run_evidence {
+  bool timed_out = false;
+  int exit_code = 0;
+  std::string_view output;
+  std::string_view expected;
+  std::string_view also_correct; // the replacement object of replaced-between-reads, or empty
+  expectation expect = expectation::must_recover;
+  double timeout_seconds = 0;
+  /// Whether the scenario counts only when one of its rules was injected on the run's key, and
+  /// how many were.
+  bool needs_injection = false;
+  std::uint64_t injections = 0;
+};
+
+/// Judges one run. A run that fails is a failure whether its fault fired or not (wrong bytes
+/// without a fault are wrong too); a run that would pass counts only when its fault fired.
+judged_run judge_run(const run_evidence& evidence);
+
+/// A run that was not made because the baseline of its shape was `baseline`.
+judged_run not_judged(verdict baseline, std::string_view shape);
 
 } // namespace s3fault::gate

@@ -35,6 +35,7 @@ void traffic_counter::count(const proxy::exchange_record& exchange) {
   line.range = exchange.range;
   const auto request = faults::classify_request(line);
   std::lock_guard lock(mutex_);
+  ++counted_.requests_to_proxy;
   if (request.bucket != bucket_ || request.key != key_) {
     return;
   }

@@ -12,7 +12,8 @@
 namespace s3fault::gate {
 
 struct traffic {
-  std::uint64_t requests = 0;
+  std::uint64_t requests = 0;          // on the run's key
+  std::uint64_t requests_to_proxy = 0; // every exchange since watch(): bucket requests too
   std::map<std::string, std::uint64_t> by_operation; // "GetObject" -> 3
   /// Requests that repeat the operation, key and part/range of one that failed (an error status,
   /// a fault, a short or reset body).
@@ -26,7 +27,8 @@ struct traffic {
 /// Thread-safe: the proxy's workers report, the gate reads between runs.
 class traffic_counter {
 public:
-  /// Counts only exchanges on `bucket`/`key` from now on, starting from zero.
+  /// Counts only exchanges on `bucket`/`key` from now on, starting from zero (and every exchange
+  /// in `requests_to_proxy`: a proxy serves one run at a time).
   void watch(std::string bucket, std::string key);
   /// Called by the proxy for every finished exchange.
   void count(const proxy::exchange_record& exchange);

@@ -1,0 +1,45 @@
+#pragma once
+// One of the gate's --jobs workers: its own proxy (one thread, so replaced-between-reads can hold
+// the reader back), traffic counter and store client. It makes one run at a time: upload the
+// object, install the run's rules, run the reader, judge, clean up.
+#include "conformance/gate/gate_runner.hpp"
+#include "conformance/gate/replace_trigger.hpp"
+#include "conformance/gate/run_plan.hpp"
+#include "proxy/embedded_proxy.hpp"
+
+#include <functional>
+#include <optional>
+
+namespace s3fault::gate {
+
+/// What every run of a gate shares.
+struct run_context {
+  const gate_settings& settings;
+  client::client_config store_config;
+  std::string store_url;      // what the repro names: the store, or "" for the embedded origin
+  std::string bucket;
+  std::function<bool()> stop; // Ctrl-C, or another worker hit a gate error
+};
+
+class run_worker {
+public:
+  explicit run_worker(const run_context& context);
+  std::string proxy_url() const { return proxy_.url(); }
+  /// The run's result; nullopt when it was stopped before a verdict. Throws gate_error when the
+  /// reader cannot run.
+  std::optional<run_result> run(const planned_run& planned);
+
+private:
+  run_result judge(const planned_run& planned, const std::string& dir, int exit_code,
+                   bool timed_out, double seconds, const std::string& bytes,
+                   const std::string& replacement);
+  void keep_files(const run_result& result, const std::string& dir, run_result& kept);
+
+  const run_context& context_;
+  traffic_counter counter_;
+  replace_trigger replacer_;
+  client::s3_client store_;
+  proxy::embedded_proxy proxy_;
+};
+
+} // namespace s3fault::gate
