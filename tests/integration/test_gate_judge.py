@@ -1,0 +1,221 @@
+"""`s3fault gate` as a judge that cannot be fooled: a reader that cannot run is a gate error, a
+reader that cannot read the object without faults leaves every other run NOT_JUDGED, a fault
+that never reached the reader is NOT_EXERCISED, a ranged reader that trusts Content-Length is
+caught on every read kind, a team's own scenario file runs (and a wrong one is refused with every
+mistake named), a failing run's repro reproduces the same bytes, --jobs does not change a
+verdict, and Ctrl-C ends the running reader at once."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import unittest
+import xml.dom.minidom
+from pathlib import Path
+
+import harness
+from test_gate import REPO, GateRun, scratch
+
+RANGED = str(REPO / "tests/gate/readers/ranged_reader.py")
+SCENARIOS = REPO / "tests/gate/scenarios"
+SIZED_SHAPES = {"1KiB", "single-20MiB", "mp-20MiB-8-8-4", "mp-16MiB-8-8", "mp-8MiB+1"}
+
+
+def run_of(run: GateRun, scenario: str, shape: str) -> dict:
+    return next(r for r in run.report["runs"] if (r["scenario"], r["shape"]) == (scenario, shape))
+
+
+class GateCannotBeFooledTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = scratch("gate-judge")
+        self.bin = str(harness.proxy_binary())
+
+    def test_a_reader_that_does_not_exist_is_a_gate_error(self):
+        run = GateRun(self.tmp, "missing", ["--reader", "./does-not-exist.sh"])
+        self.assertEqual(run.code, 2, run.describe())
+        self.assertIn("./does-not-exist.sh", run.stderr)
+        self.assertIn("exited 127", run.stderr)
+        self.assertNotIn("REJECTED", run.stdout)
+
+    def test_a_reader_that_fails_without_a_request_is_a_gate_error(self):
+        run = GateRun(self.tmp, "false", ["--reader", "false", "--shapes", "1KiB"])
+        self.assertEqual(run.code, 2, run.describe())
+        self.assertIn("without a single request to the proxy", run.stderr)
+
+    def test_a_reader_that_reads_nothing_fails_at_the_baseline(self):
+        run = GateRun(self.tmp, "true", ["--reader", "true", "--shapes", "1KiB"])
+        self.assertEqual(run.code, 1, run.describe())
+        verdicts = run.verdicts()
+        self.assertEqual(verdicts.pop(("baseline", "1KiB")), "SILENT_CORRUPTION")
+        self.assertGreater(len(verdicts), 10)
+        self.assertEqual(set(verdicts.values()), {"NOT_JUDGED"}, run.describe())
+        summary = run.report["summary"]
+        self.assertEqual((summary["passed"], summary["failed"], summary["not_judged"]),
+                         (0, 1, len(verdicts)))
+        self.assertIn(f"0 passed, 1 failed, 0 not exercised, {len(verdicts)} not judged",
+                      run.stdout)
+        junit = xml.dom.minidom.parse(str(run.junit_path))
+        self.assertEqual(len(junit.getElementsByTagName("skipped")), len(verdicts))
+
+    def test_a_fault_that_never_fires_is_not_exercised_and_never_a_pass(self):
+        # robust-parts reads single-PUT objects whole: x-amz-mp-parts-count never appears, so
+        # stripping it changes nothing there.
+        run = GateRun(self.tmp, "unexercised",
+                      ["--reader", "builtin:robust-parts", "--scenarios", "strip-parts-count",
+                       "--shapes", "1KiB,mp-8MiB+1"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.verdicts()[("strip-parts-count", "1KiB")], "NOT_EXERCISED")
+        self.assertEqual(run.verdicts()[("strip-parts-count", "mp-8MiB+1")], "CORRECT")
+        unexercised = run_of(run, "strip-parts-count", "1KiB")
+        self.assertEqual((unexercised["passed"], unexercised["traffic"]["faults_injected"]),
+                         (False, 0))
+        self.assertIn("2 passed, 0 failed, 1 not exercised", run.stdout)
+        # Nothing exercised at all: the gate cannot say the reader is fine.
+        nothing = GateRun(self.tmp, "nothing",
+                          ["--reader", "builtin:robust-parts", "--scenarios", "strip-parts-count",
+                           "--shapes", "1KiB"])
+        self.assertEqual(nothing.code, 1, nothing.describe())
+        self.assertIn("no fault reached the reader", nothing.stdout)
+
+    def test_a_ranged_reader_that_trusts_content_length_is_caught(self):
+        run = GateRun(self.tmp, "trusting", ["--reader", f"{RANGED} --trust", "--jobs", "2"])
+        self.assertEqual(run.code, 1, run.describe())
+        for scenario in ("truncate-consistent", "truncate-length-only"):
+            for shape in SIZED_SHAPES:
+                self.assertEqual(run.verdicts()[(scenario, shape)], "SILENT_CORRUPTION",
+                                 f"{scenario}/{shape}\n{run.describe()}")
+        ranged = run_of(run, "truncate-length-only", "mp-20MiB-8-8-4")
+        self.assertEqual(ranged["traffic"]["by_operation"], {"GetObject": 5, "HeadObject": 1})
+        self.assertEqual(ranged["traffic"]["faults_injected"], 5)
+
+    def test_a_checked_ranged_reader_passes(self):
+        run = GateRun(self.tmp, "checked", ["--reader", f"{RANGED} --checked", "--jobs", "2"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.failed(),
+                         {k: v for k, v in run.failed().items() if v == "NOT_EXERCISED"})
+        for shape in SIZED_SHAPES:
+            self.assertEqual(run.verdicts()[("truncate-length-only", shape)], "REJECTED")
+            self.assertEqual(run.verdicts()[("truncate-close-once", shape)], "CORRECT")
+
+
+class GateScenarioFilesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = scratch("gate-files")
+        self.bin = str(harness.proxy_binary())
+
+    def test_a_scenario_file_with_its_own_rule_and_shape_runs(self):
+        run = GateRun(self.tmp, "own", ["--reader", "builtin:naive-parts", "--scenario-file",
+                                        str(SCENARIOS / "own-scenario.yaml"),
+                                        "--scenarios", "ours-*", "--shapes", "ours-*"])
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {("baseline", "ours-12MiB-5-5-2"): "CORRECT",
+                                          ("ours-part-2-short", "ours-12MiB-5-5-2"):
+                                              "SILENT_CORRUPTION",
+                                          ("ours-reset-range", "ours-12MiB-5-5-2"): "REJECTED"},
+                         run.describe())
+        short = run_of(run, "ours-part-2-short", "ours-12MiB-5-5-2")
+        self.assertEqual((short["expected_bytes"], short["actual_bytes"]),
+                         (12 * harness.MIB, 8 * harness.MIB))
+        shapes = {s["name"]: s for s in run.report["shapes"]}
+        self.assertEqual(shapes["ours-12MiB-5-5-2"]["parts"],
+                         [5 * harness.MIB, 5 * harness.MIB, 2 * harness.MIB])
+        listing = subprocess.run([self.bin, "gate", "--list", "--scenario-file",
+                                  str(SCENARIOS / "own-scenario.yaml")],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(listing.returncode, 0, listing.stderr)
+        self.assertIn("ours-part-2-short", listing.stdout)
+        self.assertIn("truncate 1MiB mode=consistent op=GetObject part=2", listing.stdout)
+
+    def test_a_scenario_file_with_three_mistakes_is_refused_naming_all_three(self):
+        path = SCENARIOS / "three-mistakes.yaml"
+        run = GateRun(self.tmp, "mistakes", ["--reader", "builtin:robust-parts",
+                                             "--scenario-file", str(path)])
+        self.assertEqual(run.code, 2, run.describe())
+        self.assertIn("3 mistakes", run.stderr)
+        lines = [line.strip() for line in run.stderr.splitlines() if str(path) in line]
+        self.assertEqual(len(lines), 3, run.stderr)
+        self.assertTrue(any(f"{path}:5:" in l and "must-not-corupt" in l for l in lines), lines)
+        self.assertTrue(any(f"{path}:11:" in l and "GetObjekt" in l for l in lines), lines)
+        self.assertTrue(any(f"{path}:16:" in l and "parts" in l for l in lines), lines)
+        self.assertEqual(run.stdout, "", "nothing may run before the files are checked")
+
+
+class GateReproTest(unittest.TestCase):
+    def test_a_failing_runs_repro_reproduces_the_same_bytes(self):
+        tmp = scratch("gate-repro")
+        kept = tmp / "kept"
+        run = GateRun(tmp, "naive", ["--reader", "builtin:naive-parts", "--scenarios",
+                                     "strip-parts-count", "--shapes", "mp-20MiB-8-8-4",
+                                     "--keep-failed", str(kept)])
+        self.assertEqual(run.code, 1, run.describe())
+        failed = run_of(run, "strip-parts-count", "mp-20MiB-8-8-4")
+        self.assertEqual(failed["verdict"], "SILENT_CORRUPTION")
+        self.assertIn(failed["repro"], run.stdout)
+        kept_output = (kept / "strip-parts-count.mp-20MiB-8-8-4" / "output").read_bytes()
+        self.assertEqual(len(kept_output), 8 * harness.MIB)
+        self.assertEqual((kept / "strip-parts-count.mp-20MiB-8-8-4" / "repro.sh").read_text(),
+                         failed["repro"])
+        replay = subprocess.run(["bash", "-c", failed["repro"]], capture_output=True, text=True,
+                                timeout=300, cwd=REPO, env=harness.clean_client_env())
+        files = Path(re.search(r"files in (\S+)", replay.stdout).group(1))
+        try:
+            self.assertIn("reader exit status 0", replay.stdout, replay.stdout + replay.stderr)
+            self.assertEqual((files / "output").read_bytes(), kept_output)
+            self.assertNotIn("the output is the object", replay.stdout)
+        finally:
+            subprocess.run(["rm", "-rf", str(files)], check=False)
+
+
+class GateJobsTest(unittest.TestCase):
+    def test_jobs_do_not_change_a_verdict(self):
+        tmp = scratch("gate-jobs")
+        one = GateRun(tmp, "one", ["--reader", "builtin:ranged", "--jobs", "1"])
+        four = GateRun(tmp, "four", ["--reader", "builtin:ranged", "--jobs", "4"])
+        self.assertIn(one.code, (0, 1), one.describe())
+        self.assertEqual(one.code, four.code, four.describe())
+        self.assertEqual(one.verdicts(), four.verdicts())
+        self.assertEqual([(r["scenario"], r["shape"], r["seed"], r["traffic"]["faults_injected"])
+                          for r in one.report["runs"]],
+                         [(r["scenario"], r["shape"], r["seed"], r["traffic"]["faults_injected"])
+                          for r in four.report["runs"]])
+        self.assertEqual(four.report["jobs"], 4)
+
+    def test_ctrl_c_kills_the_running_reader_and_reports_the_finished_runs(self):
+        tmp = scratch("gate-int")
+        marker = tmp / "sleeping"
+        reader = (f"case {{key}} in *slowdown-always*) echo $$ > {marker}; exec sleep 600;; "
+                  f"*) exec '{harness.proxy_binary()}' read robust-parts --endpoint {{endpoint}} "
+                  f"--bucket {{bucket}} --key {{key}} --output {{output}};; esac")
+        json_path = tmp / "int.json"
+        gate = subprocess.Popen([str(harness.proxy_binary()), "gate", "--color", "never",
+                                 "--reader", reader, "--shapes", "1KiB", "--timeout", "900",
+                                 "--json", str(json_path)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=REPO, env=harness.clean_client_env())
+        try:
+            deadline = time.monotonic() + 300
+            while not marker.exists() or not marker.read_text().strip():
+                self.assertLess(time.monotonic(), deadline, "the sleeping run never started")
+                self.assertIsNone(gate.poll(), gate.communicate())
+                time.sleep(0.2)
+            sleeper = int(marker.read_text())
+            gate.send_signal(signal.SIGINT)
+            out, err = gate.communicate(timeout=120)
+        finally:
+            if gate.poll() is None:
+                gate.kill()
+        self.assertEqual(gate.returncode, 130, out + err)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(sleeper, 0)
+        report = json.loads(json_path.read_text())
+        self.assertTrue(report["interrupted"])
+        done = {r["scenario"] for r in report["runs"]}
+        self.assertIn("slowdown-first-2", done)
+        self.assertNotIn("slowdown-always", done)
+        self.assertIn("interrupted", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
