@@ -1,4 +1,5 @@
-// Verdicts from a reader's exit and output, and which expectations accept them.
+// Verdicts from a reader's exit and output, which expectations accept them, and when a run may
+// count at all (its fault fired; its shape's baseline was read).
 #include "conformance/gate/run_verdict.hpp"
 
 #include <gtest/gtest.h>
@@ -10,16 +11,39 @@ constexpr auto recover = expectation::must_recover;
 constexpr auto not_corrupt = expectation::must_not_corrupt;
 constexpr auto info = expectation::informational;
 
+/// A run of a scenario that needs no injection (baseline).
+judged_run judge(int exit_code, std::string_view output, std::string_view expected,
+                 expectation expect, bool timed_out = false, std::string_view also = "") {
+  return judge_run({.timed_out = timed_out,
+                    .exit_code = exit_code,
+                    .output = output,
+                    .expected = expected,
+                    .also_correct = also,
+                    .expect = expect,
+                    .timeout_seconds = 30});
+}
+
+/// A run of a fault scenario with `injections` counted on its key.
+judged_run judge_fault(int exit_code, std::string_view output, std::string_view expected,
+                       expectation expect, std::uint64_t injections) {
+  return judge_run({.exit_code = exit_code,
+                    .output = output,
+                    .expected = expected,
+                    .expect = expect,
+                    .needs_injection = true,
+                    .injections = injections});
+}
+
 TEST(JudgeRun, RightBytesAreCorrectEverywhere) {
-  const auto run = judge_run(false, 0, "abcdef", "abcdef", "", recover, 60);
+  const auto run = judge(0, "abcdef", "abcdef", recover);
   EXPECT_EQ(run.result, verdict::correct);
-  EXPECT_TRUE(run.passed);
+  EXPECT_TRUE(run.passed());
 }
 
 TEST(JudgeRun, ShortOutputWithExitZeroIsSilentCorruption) {
-  const auto run = judge_run(false, 0, "abc", "abcdef", "", not_corrupt, 60);
+  const auto run = judge(0, "abc", "abcdef", not_corrupt);
   EXPECT_EQ(run.result, verdict::silent_corruption);
-  EXPECT_FALSE(run.passed);
+  EXPECT_EQ(run.outcome, run_outcome::failed);
   EXPECT_EQ(run.expected_bytes, 6u);
   EXPECT_EQ(run.actual_bytes, 3u);
   ASSERT_TRUE(run.first_difference);
@@ -28,31 +52,58 @@ TEST(JudgeRun, ShortOutputWithExitZeroIsSilentCorruption) {
 }
 
 TEST(JudgeRun, FlippedByteIsFoundWhereItIs) {
-  const auto run = judge_run(false, 0, "abXdef", "abcdef", "", info, 60);
+  const auto run = judge(0, "abXdef", "abcdef", info);
   EXPECT_EQ(run.result, verdict::silent_corruption);
-  EXPECT_FALSE(run.passed) << "silent corruption fails even informational scenarios";
+  EXPECT_FALSE(run.passed()) << "silent corruption fails even informational scenarios";
   EXPECT_EQ(*run.first_difference, 2u);
 }
 
 TEST(JudgeRun, NonZeroExitIsRejectedAndFailsOnlyMustRecover) {
-  EXPECT_EQ(judge_run(false, 1, "", "abc", "", recover, 60).result, verdict::rejected);
-  EXPECT_FALSE(judge_run(false, 1, "", "abc", "", recover, 60).passed);
-  EXPECT_TRUE(judge_run(false, 1, "", "abc", "", not_corrupt, 60).passed);
-  EXPECT_TRUE(judge_run(false, 255, "abc", "abc", "", info, 60).passed);
+  EXPECT_EQ(judge(1, "", "abc", recover).result, verdict::rejected);
+  EXPECT_FALSE(judge(1, "", "abc", recover).passed());
+  EXPECT_TRUE(judge(1, "", "abc", not_corrupt).passed());
+  EXPECT_TRUE(judge(255, "abc", "abc", info).passed());
 }
 
 TEST(JudgeRun, TimeoutIsHungAndAlwaysFails) {
-  const auto run = judge_run(true, 137, "abc", "abc", "", info, 30);
+  const auto run = judge(137, "abc", "abc", info, true);
   EXPECT_EQ(run.result, verdict::hung);
-  EXPECT_FALSE(run.passed);
+  EXPECT_FALSE(run.passed());
   EXPECT_NE(run.why.find("30 s"), std::string::npos) << run.why;
 }
 
 TEST(JudgeRun, EitherVersionOfAReplacedObjectIsCorrectButAMixIsNot) {
-  EXPECT_EQ(judge_run(false, 0, "NEWNEW", "oldold", "NEWNEW", not_corrupt, 60).result,
-            verdict::correct);
-  EXPECT_EQ(judge_run(false, 0, "oldNEW", "oldold", "NEWNEW", not_corrupt, 60).result,
+  EXPECT_EQ(judge(0, "NEWNEW", "oldold", not_corrupt, false, "NEWNEW").result, verdict::correct);
+  EXPECT_EQ(judge(0, "oldNEW", "oldold", not_corrupt, false, "NEWNEW").result,
             verdict::silent_corruption);
+}
+
+TEST(JudgeRun, APassWithoutAnInjectionIsNotExercised) {
+  for (const auto expect : {recover, not_corrupt, info}) {
+    const auto run = judge_fault(0, "abc", "abc", expect, 0);
+    EXPECT_EQ(run.result, verdict::not_exercised);
+    EXPECT_EQ(run.observed, verdict::correct);
+    EXPECT_EQ(run.outcome, run_outcome::not_exercised);
+    EXPECT_FALSE(run.passed());
+  }
+  const auto rejected = judge_fault(1, "", "abc", not_corrupt, 0);
+  EXPECT_EQ(rejected.outcome, run_outcome::not_exercised) << "REJECTED would pass: not counted";
+  EXPECT_EQ(rejected.observed, verdict::rejected);
+}
+
+TEST(JudgeRun, AFailureCountsWhetherTheFaultFiredOrNot) {
+  // Wrong bytes with no fault at all are wrong too: never hidden as NOT_EXERCISED.
+  EXPECT_EQ(judge_fault(0, "ab", "abc", not_corrupt, 0).outcome, run_outcome::failed);
+  EXPECT_EQ(judge_fault(1, "", "abc", recover, 0).outcome, run_outcome::failed);
+  EXPECT_EQ(judge_fault(0, "abc", "abc", recover, 1).outcome, run_outcome::passed);
+}
+
+TEST(NotJudged, NamesTheBaselineAndNeverPasses) {
+  const auto run = not_judged(verdict::silent_corruption, "1KiB");
+  EXPECT_EQ(run.result, verdict::not_judged);
+  EXPECT_EQ(run.outcome, run_outcome::not_judged);
+  EXPECT_FALSE(run.passed());
+  EXPECT_NE(run.why.find("baseline of 1KiB was SILENT_CORRUPTION"), std::string::npos) << run.why;
 }
 
 TEST(FirstDifference, EqualPrefixAndLonger) {
