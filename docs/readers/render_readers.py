@@ -24,12 +24,15 @@ import sys
 
 KNOWN_ORDER = ["aws-cli", "boto3-download-file", "boto3-naive-parts", "rclone", "s3cmd",
                "aws-sdk-js", "minio-js"]
-VERDICTS = ["CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG"]
+VERDICTS = ["CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG", "NOT_EXERCISED", "NOT_JUDGED"]
 VERDICT_MEANING = {
     "CORRECT": "exit 0 and exactly the object's bytes",
     "REJECTED": "non-zero exit: the reader noticed something was wrong",
     "SILENT_CORRUPTION": "exit 0 with bytes that are not the object's",
     "HUNG": "still running at the timeout, stopped by the gate",
+    "NOT_EXERCISED": "the scenario's fault never reached the reader (it read in a way no rule "
+                     "matched): not a pass, not a failure",
+    "NOT_JUDGED": "not run, because the reader did not read the shape correctly without faults",
 }
 # What the gate's expectations accept (the reports' `passed` is what counts; this is the legend).
 EXPECTATION_MEANING = {
@@ -127,6 +130,11 @@ def display_name(key, meta):
     return meta.get("reader") or key
 
 
+def outcome_of(run):
+    """passed, failed, not exercised or not judged (older reports: from `passed`)."""
+    return run.get("outcome") or ("passed" if run.get("passed") else "failed")
+
+
 def verdict_order(verdicts):
     """Known verdicts first in their usual order, then any others alphabetically."""
     return [v for v in VERDICTS if v in verdicts] + sorted(v for v in verdicts if v not in VERDICTS)
@@ -141,7 +149,9 @@ def summary_of(report):
     summary = dict(report.get("summary") or {})
     summary.setdefault("runs", len(runs))
     summary.setdefault("passed", sum(1 for r in runs if r.get("passed")))
-    summary.setdefault("failed", sum(1 for r in runs if not r.get("passed")))
+    summary.setdefault("failed", sum(1 for r in runs if outcome_of(r) == "failed"))
+    summary.setdefault("not_exercised", sum(1 for r in runs if outcome_of(r) == "not exercised"))
+    summary.setdefault("not_judged", sum(1 for r in runs if outcome_of(r) == "not judged"))
     verdicts = dict(summary.get("verdicts") or counted)
     for v in VERDICTS:
         verdicts.setdefault(v, 0)
@@ -162,11 +172,14 @@ def exit_status_of(summary, meta):
 def counts(summary):
     verdicts = summary["verdicts"]
     return (f"{plural(summary['runs'], 'run')}: {summary['passed']} passed, "
-            f"{summary['failed']} failed ("
+            f"{summary['failed']} failed, {summary['not_exercised']} not exercised, "
+            f"{summary['not_judged']} not judged (readers' verdicts: "
             + ", ".join(f"{verdicts[v]} {v}" for v in verdict_order(verdicts)) + ")")
 
 
-def exit_meaning(status):
+def exit_meaning(status, summary=None):
+    if summary and summary.get("exit_reason"):
+        return summary["exit_reason"]
     if status == 0:
         return "every run had a verdict its scenario accepts"
     if status == 1:
@@ -211,7 +224,7 @@ def cell(runs):
     for verdict in verdict_order(by_verdict):
         group = by_verdict[verdict]
         text = f"{verdict_text(verdict, True)} {len(group)}/{total}"
-        if any(not r.get("passed") for r in group):
+        if any(outcome_of(r) == "failed" for r in group):
             text = f"**{text}** {FAIL_MARK}"
         parts.append(text)
     return "<br>".join(parts)
@@ -254,7 +267,7 @@ def render(results, output):
         "with the reader, and compares what the reader wrote with the object. Verdicts: "
         + "; ".join(f"{v} ({VERDICT_MEANING[v]})" for v in VERDICTS)
         + ". Each scenario's expectation says which verdicts pass; a verdict that does not is "
-        f"marked **bold** and {FAIL_MARK}. The full reports, with every run, are the JSON files "
+        f"marked **bold** and {FAIL_MARK}. Every gate starts with the baseline on every shape. The full reports, with every run, are the JSON files "
         f"in [`{link_dir}/`]({link_dir}/).")
     add("")
 
@@ -292,7 +305,7 @@ def render(results, output):
         add(f"- Result: {counts(summary)}")
         status = exit_status_of(summary, meta)
         if status is not None:
-            add(f"- Exit status: {status} ({exit_meaning(status)})")
+            add(f"- Exit status: {status} ({exit_meaning(status, summary)})")
         if report.get("interrupted"):
             add("- Interrupted: yes (stopped before every run was made)")
         if report.get("error"):
@@ -351,8 +364,9 @@ def render(results, output):
             add("")
         for name, scenario in scenarios.items():
             item = f"- {code(name)}"
-            if scenario.get("title"):
-                item += f": {prose(scenario['title'])}"
+            title = scenario.get("description") or scenario.get("title")
+            if title:
+                item += f": {prose(title)}"
             if scenario.get("expectation"):
                 item += f" (expectation: {prose(scenario['expectation'])})"
             add(item)
@@ -370,8 +384,9 @@ def render(results, output):
         add("")
         for name, shape in shapes.items():
             item = f"- {code(name)}"
-            if shape.get("title"):
-                item += f": {prose(shape['title'])}"
+            title = shape.get("description") or shape.get("title")
+            if title:
+                item += f": {prose(title)}"
             details = []
             if "size" in shape:
                 details.append(plural(shape["size"], "byte"))
@@ -390,7 +405,7 @@ def render(results, output):
         add(f"## Failing runs: {prose(display_name(key, meta))}")
         add("")
         runs = report.get("runs", [])
-        bad = [r for r in runs if not r.get("passed")]
+        bad = [r for r in runs if outcome_of(r) == "failed"]
         if not runs:
             status = exit_status_of(summaries[key], meta)
             add("No runs" + (f" (exit status {status}: {exit_meaning(status)})."

@@ -11,7 +11,7 @@
 # For each reader - aws-cli, boto3-download-file, boto3-naive-parts, rclone, s3cmd, aws-sdk-js,
 # minio-js - it runs, from the repository root:
 #
-#   BIN gate --reader examples/readers/<file> --json DIR/<reader>.json --timeout 60
+#   BIN gate --reader examples/readers/<file> --json DIR/<reader>.json --timeout 60 --jobs 2
 #
 # (the gate starts its own embedded store and fault-injecting proxy on 127.0.0.1 and stops them)
 # and writes DIR/<reader>.meta.json: the reader's name and file, its client and the client's
@@ -20,7 +20,8 @@
 # Gate exit status 1 (some run had a verdict its scenario does not accept: the reader has bugs)
 # is expected and recorded; 2 (the gate could not run) or anything else stops this script with
 # an error, as does a client that is not installed (tests/deps.sh installs them all).
-# Prints one line per reader: "<reader>: N runs, N passed, N failed (exit E)".
+# Prints one line per reader: "<reader>: N runs, N passed, N failed, N not exercised, N not
+# judged (exit E)".
 # The gate's own output goes to a scratch directory under ${TMPDIR:-/tmp}, kept when something
 # fails. Needs: python3, node, and the clients of the readers (tests/deps.sh).
 set -euo pipefail
@@ -133,7 +134,8 @@ gate_reader() {
   fi
 
   local json=$out/$key.json
-  local cmd=("$bin_shown" gate --reader "$reader" --json "$(shown_path "$json")" --timeout 60)
+  local cmd=("$bin_shown" gate --reader "$reader" --json "$(shown_path "$json")" --timeout 60
+             --jobs 2)
   # The command as shown: shell-quoted, as it could be pasted into a shell at the root.
   local shown="" arg
   for arg in "${cmd[@]}"; do
@@ -168,7 +170,8 @@ EOF
   python3 - "$json" "$key" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
-print(f"{sys.argv[2]}: {s['runs']} runs, {s['passed']} passed, {s['failed']} failed "
+print(f"{sys.argv[2]}: {s['runs']} runs, {s['passed']} passed, {s['failed']} failed, "
+      f"{s['not_exercised']} not exercised, {s['not_judged']} not judged "
       f"(exit {s['exit_status']})")
 EOF
 }
