@@ -9,7 +9,7 @@
 //       expect: must-not-corrupt          # must-recover | must-not-corrupt | informational
 //       rules:
 //         - truncate 50% mode=consistent op=GetObject      # the proxy's one-line syntax
-//         - {actions: [reset], match: {op: [GetObject]}}  # or its rules-file form
+//         - {actions: [reset], match: {operations: [GetObject]}}  # or its rules-file form
 //       shapes: ["mp-*"]                  # globs; default every shape
 //       multipart_only: false
 //       needs_injection: true             # default true when there are rules

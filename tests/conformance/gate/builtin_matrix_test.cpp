@@ -1,0 +1,129 @@
+// The built-in matrix (builtin-matrix.yaml, compiled in): it reads without a mistake, its names
+// are unique, the scenarios the gate relies on are there, and every rule is one the proxy takes.
+#include "conformance/gate/gate_matrix.hpp"
+
+#include "faults/config/rule_parser.hpp"
+#include "faults/rule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace s3fault::gate {
+namespace {
+
+/// The built-in matrix as read, mistakes or not: the tests of its contents do not depend on
+/// every rule validating (EveryRuleIsOneTheProxyTakes checks that).
+gate_matrix builtin_as_read() {
+  std::vector<std::string> errors;
+  return read_matrix_text(builtin_matrix_text(), "builtin-matrix.yaml", errors);
+}
+
+// Fails until the proxy has `truncate mode=length-only` and `reset-after 50%`
+// (truncate-length-only, reset-mid-body, reset-mid-body-once).
+TEST(BuiltinMatrix, ReadsWithoutAMistake) {
+  try {
+    const gate_matrix& matrix = builtin_matrix();
+    EXPECT_EQ(matrix.scenarios.size(), builtin_as_read().scenarios.size());
+    EXPECT_EQ(&matrix, &builtin_matrix()) << "read once";
+  } catch (const std::logic_error& e) {
+    ADD_FAILURE() << e.what();
+  }
+}
+
+TEST(BuiltinMatrix, NamesAreUniqueAndOriginsNameTheFile) {
+  const gate_matrix matrix = builtin_as_read();
+  std::set<std::string> names;
+  for (const auto& s : matrix.scenarios) {
+    EXPECT_TRUE(names.insert("scenario " + s.name).second) << s.name;
+    EXPECT_FALSE(s.why.empty()) << s.name;
+    EXPECT_EQ(s.origin.rfind("builtin-matrix.yaml:", 0), 0u) << s.origin;
+  }
+  for (const auto& shape : matrix.shapes) {
+    EXPECT_TRUE(names.insert("shape " + shape.name).second) << shape.name;
+  }
+}
+
+TEST(BuiltinMatrix, BaselineComesFirstAndNeedsNoInjection) {
+  const gate_matrix matrix = builtin_as_read();
+  ASSERT_FALSE(matrix.scenarios.empty());
+  const scenario& baseline = matrix.scenarios.front();
+  EXPECT_EQ(baseline.name, "baseline");
+  EXPECT_TRUE(baseline.rules.empty());
+  EXPECT_FALSE(baseline.needs_injection);
+  EXPECT_EQ(baseline.expect, expectation::must_recover);
+}
+
+const scenario* find_scenario(const gate_matrix& matrix, const std::string& name) {
+  const auto found = std::find_if(matrix.scenarios.begin(), matrix.scenarios.end(),
+                                  [&](const scenario& s) { return s.name == name; });
+  return found == matrix.scenarios.end() ? nullptr : &*found;
+}
+
+TEST(BuiltinMatrix, HasTheScenariosTheGateNeeds) {
+  const gate_matrix matrix = builtin_as_read();
+  for (const char* name : {"baseline", "strip-parts-count", "parts-count-low", "parts-count-high",
+                           "strip-content-range", "strip-both", "slowdown-first-2",
+                           "slowdown-always", "internal-error-once", "reset-before-headers-once",
+                           "truncate-close", "truncate-close-once", "truncate-consistent",
+                           "corrupt", "replaced-between-reads", "throttled-body", "stalled-body"}) {
+    EXPECT_NE(find_scenario(matrix, name), nullptr) << name;
+  }
+  const scenario* replaced = find_scenario(matrix, "replaced-between-reads");
+  ASSERT_NE(replaced, nullptr);
+  EXPECT_EQ(replaced->action, scenario_action::replace_after_first_read);
+  EXPECT_FALSE(replaced->needs_injection);
+  EXPECT_TRUE(find_scenario(matrix, "parts-count-low")->multipart_only);
+}
+
+// Fails until the proxy has `truncate mode=length-only` and `reset-after 50%`, like
+// ReadsWithoutAMistake.
+TEST(BuiltinMatrix, EveryRuleIsOneTheProxyTakes) {
+  for (const auto& s : builtin_as_read().scenarios) {
+    const auto built =
+        faults::config::parse_rule_document(run_rules_document(s, "gate/k", 1), s.name);
+    for (const auto& error : built.errors) {
+      ADD_FAILURE() << error;
+    }
+    EXPECT_EQ(built.rules.size(), s.rules.size()) << s.name;
+    EXPECT_EQ(s.rules_text.size(), s.rules.size()) << s.name;
+  }
+}
+
+TEST(BuiltinMatrix, EveryScenarioAppliesToSomeShape) {
+  const gate_matrix matrix = builtin_as_read();
+  for (const auto& s : matrix.scenarios) {
+    const bool applies =
+        std::any_of(matrix.shapes.begin(), matrix.shapes.end(), [&](const object_shape& shape) {
+          return (!s.multipart_only || shape.multipart()) &&
+                 std::any_of(s.shape_globs.begin(), s.shape_globs.end(),
+                             [&](const std::string& glob) {
+                               return faults::glob_matches(glob, shape.name);
+                             });
+        });
+    EXPECT_TRUE(applies) << s.name;
+  }
+}
+
+TEST(BuiltinMatrix, HasTheShapesTheGateNeedsAndTheirPartsAddUp) {
+  const gate_matrix matrix = builtin_as_read();
+  std::set<std::string> names;
+  for (const auto& shape : matrix.shapes) {
+    names.insert(shape.name);
+    if (shape.multipart()) {
+      EXPECT_EQ(std::accumulate(shape.part_sizes.begin(), shape.part_sizes.end(), 0ull), shape.size)
+          << shape.name;
+    }
+  }
+  for (const char* name :
+       {"empty", "1KiB", "single-20MiB", "mp-20MiB-8-8-4", "mp-16MiB-8-8", "mp-8MiB+1"}) {
+    EXPECT_TRUE(names.count(name)) << name;
+  }
+}
+
+} // namespace
+} // namespace s3fault::gate

@@ -1,0 +1,76 @@
+// Matrices from several sources: a file read from disk, appended to another, a name defined in
+// both reported with both places.
+#include "conformance/gate/gate_matrix.hpp"
+
+#include "matrix_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace s3fault::gate {
+namespace {
+
+using texts = std::vector<std::string>;
+
+/// A file in a fresh temporary directory, removed with it.
+class temp_file {
+public:
+  explicit temp_file(std::string_view content) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("s3fault-matrix-test-" + std::to_string(::getpid()) + "-" + std::to_string(next_++));
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "mine.yaml").string();
+    std::ofstream(path_) << content;
+  }
+  ~temp_file() { std::filesystem::remove_all(dir_); }
+  temp_file(const temp_file&) = delete;
+  temp_file& operator=(const temp_file&) = delete;
+
+  const std::string& path() const { return path_; }
+
+private:
+  static inline int next_ = 0;
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST(LoadMatrixFile, MessagesNameThePath) {
+  const temp_file file("shapes:\n  - {name: s, description: d, size: lots}\n");
+  std::vector<std::string> errors;
+  load_matrix_file(file.path(), errors);
+  EXPECT_EQ(errors, (texts{file.path() + ":2: shape 1 (s): size: must be a size in bytes like "
+                                         "8388609, or like 12MiB (got \"lots\")"}));
+}
+
+TEST(LoadMatrixFile, AMissingFileIsAMistake) {
+  std::vector<std::string> errors;
+  load_matrix_file("/nonexistent/mine.yaml", errors);
+  EXPECT_EQ(errors, (texts{"/nonexistent/mine.yaml: cannot read (No such file or directory)"}));
+}
+
+TEST(MergeMatrix, AppendsInOrderAndNamesBothPlacesOfATwin) {
+  gate_matrix into = testing::read_good("scenarios:\n  - {name: a, description: d}\n"
+                                        "shapes:\n  - {name: s, description: d, size: 1}\n");
+  std::vector<std::string> errors;
+  gate_matrix more = read_matrix_text("scenarios:\n  - {name: b, description: d}\n"
+                                      "  - {name: a, description: again}\n"
+                                      "shapes:\n  - {name: s, description: d, size: 2}\n",
+                                      "mine.yaml", errors);
+  ASSERT_TRUE(errors.empty());
+  merge_matrix(into, std::move(more), errors);
+  EXPECT_EQ(errors, (texts{"mine.yaml:3: scenario a: name: already defined at t.yaml:2",
+                           "mine.yaml:5: shape s: name: already defined at t.yaml:4"}));
+  ASSERT_EQ(into.scenarios.size(), 2u);
+  EXPECT_EQ(into.scenarios[1].name, "b");
+  EXPECT_EQ(into.scenarios[1].origin, "mine.yaml:2");
+  ASSERT_EQ(into.shapes.size(), 1u);
+  EXPECT_EQ(into.shapes[0].size, 1u) << "the first definition stays";
+}
+
+} // namespace
+} // namespace s3fault::gate
