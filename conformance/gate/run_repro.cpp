@@ -90,7 +90,8 @@ std::string repro_script(const repro_inputs& in) {
          "--log-level off >\"$repro/proxy.out\" & proxy_pid=$!\n"
       << "endpoint=$(wait_url \"$repro/proxy.out\")\n";
   run_reader_step(out, in);
-  out << "cmp \"$repro/output\" \"$repro/expected\" && echo \"the output is the object\"\n"
+  out << "cmp \"$repro/output\" \"$repro/expected\" && echo \"the output is the object\" ||\n"
+      << "  echo \"the output is not the object (see above)\"\n"
       << "kill $proxy_pid $origin_pid\n";
   return out.str();
 }

@@ -44,7 +44,7 @@ class GateRun:
 
     def failed(self) -> dict[tuple[str, str], str]:
         return {(r["scenario"], r["shape"]): r["verdict"] for r in self.report["runs"]
-                if not r["passed"]}
+                if r["outcome"] == "failed"}
 
 
 def scratch(purpose: str) -> Path:
@@ -134,12 +134,20 @@ class GateCommandsTest(unittest.TestCase):
 
     def test_exit_zero_with_nothing_written_is_silent_corruption(self):
         run = GateRun(self.tmp, "liar", ["--reader", "true", "--scenarios", "baseline",
-                                         "--shapes", "1KiB,empty"])
+                                         "--shapes", "1KiB"])
         self.assertEqual(run.code, 1, run.describe())
-        self.assertEqual(run.verdicts(), {("baseline", "1KiB"): "SILENT_CORRUPTION",
-                                          ("baseline", "empty"): "CORRECT"})
-        liar = next(r for r in run.report["runs"] if r["shape"] == "1KiB")
+        self.assertEqual(run.verdicts(), {("baseline", "1KiB"): "SILENT_CORRUPTION"})
+        liar = run.report["runs"][0]
         self.assertEqual((liar["actual_bytes"], liar["first_difference"]), (0, 0))
+        self.assertIn("it made no request to the proxy", liar["why"])
+
+    def test_exit_zero_without_a_request_is_never_correct(self):
+        # The empty object's bytes are "right" whatever the reader did: without a request to
+        # the proxy it cannot have read it, so the gate cannot judge and says so.
+        run = GateRun(self.tmp, "empty-liar", ["--reader", "true", "--shapes", "empty"])
+        self.assertEqual(run.code, 2, run.describe())
+        self.assertIn("exited 0 without a single request to the proxy", run.stderr)
+        self.assertIsNone(run.report)
 
     def test_bad_options_exit_2(self):
         unknown = subprocess.run([self.bin, "gate", "--reader", "builtin:nope"],
@@ -149,7 +157,7 @@ class GateCommandsTest(unittest.TestCase):
         nothing = subprocess.run([self.bin, "gate", "--reader", "true", "--scenarios", "x*"],
                                  capture_output=True, text=True, timeout=60)
         self.assertEqual(nothing.returncode, 2)
-        self.assertIn("selects no scenario", nothing.stderr)
+        self.assertIn("select no scenario", nothing.stderr)
         missing = subprocess.run([self.bin, "gate"], capture_output=True, text=True, timeout=60)
         self.assertEqual(missing.returncode, 2)
         self.assertIn("--reader is required", missing.stderr)
@@ -168,7 +176,7 @@ class GateCommandsTest(unittest.TestCase):
 class GateExampleReadersTest(unittest.TestCase):
     def test_aws_cli_example_runs_every_scenario_to_a_verdict(self):
         tmp = scratch("gate-aws")
-        run = GateRun(tmp, "aws-cli", ["--reader", "examples/readers/aws-cli.sh"])
+        run = GateRun(tmp, "aws-cli", ["--reader", "examples/readers/aws-cli.sh", "--jobs", "2"])
         self.assertIn(run.code, (0, 1), run.describe())
         planned = {(r["scenario"], r["shape"]) for r in run.report["runs"]}
         self.assertEqual(len(planned), run.report["summary"]["runs"])
@@ -177,7 +185,8 @@ class GateExampleReadersTest(unittest.TestCase):
         self.assertGreaterEqual(len(run.report["runs"]), 90, run.describe())
         self.assertFalse(run.report["interrupted"])
         for r in run.report["runs"]:
-            self.assertIn(r["verdict"], ("CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG"))
+            self.assertIn(r["verdict"], ("CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG",
+                                         "NOT_EXERCISED"))
         self.assertEqual(run.verdicts()[("baseline", "mp-20MiB-8-8-4")], "CORRECT",
                          run.describe())
         self.assertIn("baseline", listing.stdout)
