@@ -6,6 +6,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -67,18 +68,6 @@ private:
   std::exception_ptr error_;
 };
 
-/// The shapes whose baseline the reader read correctly.
-std::vector<const object_shape*> readable_shapes(const std::vector<run_result>& baselines,
-                                                 const std::vector<const planned_run*>& planned) {
-  std::vector<const object_shape*> readable;
-  for (std::size_t i = 0; i < baselines.size(); ++i) {
-    if (baselines[i].judged.result == verdict::correct) {
-      readable.push_back(planned[i]->shape);
-    }
-  }
-  return readable;
-}
-
 run_result not_judged_run(const planned_run& planned, const run_result& baseline) {
   run_result result;
   result.scenario = planned.run_scenario->name;
@@ -98,6 +87,76 @@ std::string create_bucket(client::s3_client& store, const std::string& upstream)
   return bucket;
 }
 
+gate_report begin_report(const gate_settings& settings, const run_plan& plan) {
+  gate_report report;
+  report.reader = settings.reader;
+  report.upstream = settings.upstream.empty() ? "embedded origin" : settings.upstream;
+  report.started_at = client::utc_now_iso8601();
+  report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
+  report.jobs = std::max(1u, settings.jobs);
+  report.seed = settings.seed;
+  report.scenarios = plan.scenarios;
+  report.shapes = plan.shapes;
+  report.runs_planned = plan.runs.size();
+  return report;
+}
+
+client::client_config store_config_for(const gate_settings& settings, const std::string& url) {
+  client::client_config config;
+  config.endpoint = url;
+  config.credentials = settings.credentials;
+  config.region = settings.region;
+  config.user_agent = "s3fault-gate";
+  return config;
+}
+
+/// Every planned run's result, in plan order (the baselines come first in a plan): the
+/// baselines, then every other run whose shape's baseline was CORRECT; the rest NOT_JUDGED.
+/// A run stopped before its verdict has no result.
+std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_pool& pool,
+                                                   const std::function<bool()>& stop) {
+  std::vector<const planned_run*> baselines, others;
+  for (const auto& planned : plan.runs) {
+    (planned.baseline ? baselines : others).push_back(&planned);
+  }
+  std::vector<std::optional<run_result>> results(plan.runs.size());
+  std::vector<std::optional<run_result>> baseline_results(baselines.size());
+  pool.run(baselines, baseline_results, stop);
+  std::map<const object_shape*, const run_result*> baseline_of;
+  for (std::size_t i = 0; i < baselines.size(); ++i) {
+    results[i] = baseline_results[i];
+    if (results[i]) {
+      baseline_of[baselines[i]->shape] = &*results[i];
+    }
+  }
+  if (stop() || baseline_of.size() != baselines.size()) {
+    return results;
+  }
+  std::vector<const planned_run*> to_run;
+  std::vector<std::size_t> index_of;
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    const run_result& baseline = *baseline_of.at(others[i]->shape);
+    if (baseline.judged.result == verdict::correct) {
+      to_run.push_back(others[i]);
+      index_of.push_back(baselines.size() + i);
+    } else {
+      results[baselines.size() + i] = not_judged_run(*others[i], baseline);
+    }
+  }
+  std::vector<std::optional<run_result>> ran(to_run.size());
+  pool.run(to_run, ran, stop);
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    results[index_of[i]] = std::move(ran[i]);
+  }
+  return results;
+}
+
+std::string proxies_text(const std::vector<std::unique_ptr<run_worker>>& workers) {
+  const auto more = workers.size() - 1;
+  return workers.front()->proxy_url() +
+         (more > 0 ? " (+" + std::to_string(more) + " more, one per job)" : "");
+}
+
 } // namespace
 
 gate_report run_gate(const gate_settings& settings, const gate_observer& observer) {
@@ -108,34 +167,19 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   } catch (const std::invalid_argument& bad) {
     throw gate_error(bad.what());
   }
-  gate_report report;
-  report.reader = settings.reader;
-  report.started_at = client::utc_now_iso8601();
-  report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
-  report.jobs = std::max(1u, settings.jobs);
-  report.seed = settings.seed;
-  report.scenarios = plan.scenarios;
-  report.shapes = plan.shapes;
-  report.runs_planned = plan.runs.size();
+  gate_report report = begin_report(settings, plan);
   const auto started = std::chrono::steady_clock::now();
-
   std::unique_ptr<origin::embedded_origin> embedded;
-  std::string upstream = settings.upstream;
-  if (upstream.empty()) {
+  if (settings.upstream.empty()) {
     embedded = std::make_unique<origin::embedded_origin>();
-    upstream = embedded->url();
   }
-  report.upstream = settings.upstream.empty() ? "embedded origin" : settings.upstream;
-  client::client_config store_config;
-  store_config.endpoint = upstream;
-  store_config.credentials = settings.credentials;
-  store_config.region = settings.region;
-  store_config.user_agent = "s3fault-gate";
+  const std::string upstream = embedded ? embedded->url() : settings.upstream;
+  const auto store_config = store_config_for(settings, upstream);
   client::s3_client store(store_config);
   std::filesystem::create_directories(settings.work_dir);
 
   std::atomic<bool> failed{false};
-  const auto stop = [&] {
+  const std::function<bool()> stop = [&] {
     return failed.load() ||
            (settings.stop_requested != nullptr && settings.stop_requested->load());
   };
@@ -146,50 +190,13 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
     workers.push_back(std::make_unique<run_worker>(context));
   }
   if (observer.started) {
-    observer.started(upstream, workers.front()->proxy_url() +
-                                   (workers.size() > 1 ? " (+" + std::to_string(workers.size() - 1) +
-                                                             " more, one per job)"
-                                                       : ""));
+    observer.started(upstream, proxies_text(workers));
   }
-
-  std::vector<const planned_run*> baselines, others;
-  for (const auto& planned : plan.runs) {
-    (planned.baseline ? baselines : others).push_back(&planned);
-  }
-  std::vector<std::optional<run_result>> baseline_results(baselines.size());
-  std::vector<std::optional<run_result>> other_results(others.size());
   run_pool pool(workers, observer, failed);
+  std::vector<std::optional<run_result>> results;
   std::exception_ptr error;
   try {
-    pool.run(baselines, baseline_results, stop);
-    std::vector<run_result> finished_baselines;
-    for (auto& result : baseline_results) {
-      if (result) {
-        finished_baselines.push_back(*result);
-      }
-    }
-    if (!stop() && finished_baselines.size() == baselines.size()) {
-      const auto readable = readable_shapes(finished_baselines, baselines);
-      std::vector<const planned_run*> to_run;
-      std::vector<std::size_t> to_run_index;
-      for (std::size_t i = 0; i < others.size(); ++i) {
-        if (std::find(readable.begin(), readable.end(), others[i]->shape) != readable.end()) {
-          to_run.push_back(others[i]);
-          to_run_index.push_back(i);
-          continue;
-        }
-        for (std::size_t b = 0; b < baselines.size(); ++b) {
-          if (baselines[b]->shape == others[i]->shape) {
-            other_results[i] = not_judged_run(*others[i], finished_baselines[b]);
-          }
-        }
-      }
-      std::vector<std::optional<run_result>> ran(to_run.size());
-      pool.run(to_run, ran, stop);
-      for (std::size_t i = 0; i < ran.size(); ++i) {
-        other_results[to_run_index[i]] = std::move(ran[i]);
-      }
-    }
+    results = run_plan_on(plan, pool, stop);
   } catch (...) {
     error = std::current_exception();
   }
@@ -198,11 +205,9 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   if (error) {
     std::rethrow_exception(error);
   }
-  for (auto* results : {&baseline_results, &other_results}) {
-    for (auto& result : *results) {
-      if (result) {
-        report.runs.push_back(std::move(*result));
-      }
+  for (auto& result : results) {
+    if (result) {
+      report.runs.push_back(std::move(*result));
     }
   }
   report.interrupted = report.runs.size() < report.runs_planned;
