@@ -100,8 +100,8 @@ reader_run run_reader(const std::string& name, const std::string& proxy_url, con
   run.error = result.error;
   run.seen = counter.snapshot();
   const std::string bytes = read_file(output);
-  run.judged = gate::judge_run(
-      {.exit_code = result.ok ? 0 : 1, .output = bytes, .expected = expected});
+  run.judged =
+      gate::judge_run({.exit_code = result.ok ? 0 : 1, .output = bytes, .expected = expected});
   return run;
 }
 

@@ -85,8 +85,9 @@ int run_fixture(const fixture_options& options) {
   }
   try {
     const auto checksum = gate::upload_fixture(store, options.bucket, options.key, *shape, bytes);
-    std::cout << "s3://" << options.bucket << "/" << options.key << ": " << bytes.size()
-              << " bytes" << (shape->multipart() ? " in " + std::to_string(shape->part_sizes.size()) + " parts" : "")
+    std::cout << "s3://" << options.bucket << "/" << options.key << ": " << bytes.size() << " bytes"
+              << (shape->multipart() ? " in " + std::to_string(shape->part_sizes.size()) + " parts"
+                                     : "")
               << ", checksum " << (checksum.empty() ? "none" : checksum) << ", seed "
               << options.seed << "\n";
   } catch (const std::exception& failure) {
@@ -112,8 +113,7 @@ std::function<int()> add_fixture_command(CLI::App& app) {
       ->required();
   command->add_option("--bucket", options->bucket, "Bucket")->required();
   command->add_option("--key", options->key, "Key")->required();
-  command->add_option("--size", options->size, "Object size: bytes, or 12MiB, 1GB ...")
-      ->required();
+  command->add_option("--size", options->size, "Object size: bytes, or 12MiB, 1GB ...")->required();
   command->add_option("--parts", options->parts,
                       "Part sizes, comma-separated, adding up to --size; omitted: one PUT");
   command->add_option("--checksum", options->checksum, "crc32, crc32c, sha1, sha256 or none")

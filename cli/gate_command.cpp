@@ -283,9 +283,10 @@ std::function<int()> add_gate_command(CLI::App& app) {
                    "Seconds a reader may run before it is killed and judged HUNG")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command->add_option("--jobs", options->jobs,
-                      "Runs at a time, each with its own proxy and key (verdicts do not depend "
-                      "on it)")
+  command
+      ->add_option("--jobs", options->jobs,
+                   "Runs at a time, each with its own proxy and key (verdicts do not depend "
+                   "on it)")
       ->check(CLI::Range(1u, 64u))
       ->capture_default_str();
   command->add_option("--json", options->json_file,
@@ -296,9 +297,10 @@ std::function<int()> add_gate_command(CLI::App& app) {
   command->add_option("--color", options->colour, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  command->add_option("--seed", options->seed,
-                      "Seed of the object bytes and the rules' dice (each run's seed derives from "
-                      "it and the run's names)")
+  command
+      ->add_option("--seed", options->seed,
+                   "Seed of the object bytes and the rules' dice (each run's seed derives from "
+                   "it and the run's names)")
       ->capture_default_str();
   command->add_option("--work-dir", options->work_dir,
                       "Scratch space for the runs (each run's files are removed when it ends; "

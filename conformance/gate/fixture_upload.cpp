@@ -65,8 +65,8 @@ bool put_parts(client::s3_client& store, const std::string& bucket, const std::s
 std::uint32_t run_seed(std::uint64_t gate_seed, std::string_view scenario, std::string_view shape) {
   // FNV-1a over "SEED/SCENARIO/SHAPE".
   std::uint64_t hash = 14695981039346656037ull;
-  for (const char c : std::to_string(gate_seed) + "/" + std::string(scenario) + "/" +
-                          std::string(shape)) {
+  for (const char c :
+       std::to_string(gate_seed) + "/" + std::string(scenario) + "/" + std::string(shape)) {
     hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   }
   return static_cast<std::uint32_t>(hash ^ (hash >> 32));

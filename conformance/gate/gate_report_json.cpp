@@ -56,12 +56,9 @@ nlohmann::json scenario_json(const scenario& s) {
 }
 
 nlohmann::json shape_json(const object_shape& shape) {
-  return {{"name", shape.name},
-          {"description", shape.description},
-          {"size", shape.size},
-          {"parts", shape.part_sizes},
-          {"checksum", shape.checksum},
-          {"content_type", shape.content_type},
+  return {{"name", shape.name},         {"description", shape.description},
+          {"size", shape.size},         {"parts", shape.part_sizes},
+          {"checksum", shape.checksum}, {"content_type", shape.content_type},
           {"defined_at", shape.origin}};
 }
 
@@ -81,34 +78,33 @@ std::string gate_json_report(const gate_report& report) {
   for (const auto& run : report.runs) {
     runs.push_back(run_json(run));
   }
-  const nlohmann::json document = {
-      {"tool", "s3fault gate"},
-      {"version", S3FAULT_VERSION},
-      {"reader", report.reader},
-      {"upstream", report.upstream},
-      {"started_at", report.started_at},
-      {"seconds", report.seconds},
-      {"timeout_seconds", report.timeout_seconds},
-      {"jobs", report.jobs},
-      {"seed", report.seed},
-      {"interrupted", report.interrupted},
-      {"summary",
-       {{"runs", report.runs.size()},
-        {"runs_planned", report.runs_planned},
-        {"passed", totals.passed},
-        {"failed", totals.failed},
-        {"not_exercised", totals.not_exercised},
-        {"not_judged", totals.not_judged},
-        {"verdicts",
-         {{"CORRECT", totals.correct},
-          {"REJECTED", totals.rejected},
-          {"SILENT_CORRUPTION", totals.silent_corruption},
-          {"HUNG", totals.hung}}},
-        {"exit_status", gate_exit_status(report)},
-        {"exit_reason", exit_status_reason(report)}}},
-      {"scenarios", scenario_list},
-      {"shapes", shape_list},
-      {"runs", runs}};
+  const nlohmann::json document = {{"tool", "s3fault gate"},
+                                   {"version", S3FAULT_VERSION},
+                                   {"reader", report.reader},
+                                   {"upstream", report.upstream},
+                                   {"started_at", report.started_at},
+                                   {"seconds", report.seconds},
+                                   {"timeout_seconds", report.timeout_seconds},
+                                   {"jobs", report.jobs},
+                                   {"seed", report.seed},
+                                   {"interrupted", report.interrupted},
+                                   {"summary",
+                                    {{"runs", report.runs.size()},
+                                     {"runs_planned", report.runs_planned},
+                                     {"passed", totals.passed},
+                                     {"failed", totals.failed},
+                                     {"not_exercised", totals.not_exercised},
+                                     {"not_judged", totals.not_judged},
+                                     {"verdicts",
+                                      {{"CORRECT", totals.correct},
+                                       {"REJECTED", totals.rejected},
+                                       {"SILENT_CORRUPTION", totals.silent_corruption},
+                                       {"HUNG", totals.hung}}},
+                                     {"exit_status", gate_exit_status(report)},
+                                     {"exit_reason", exit_status_reason(report)}}},
+                                   {"scenarios", scenario_list},
+                                   {"shapes", shape_list},
+                                   {"runs", runs}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

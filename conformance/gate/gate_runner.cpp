@@ -180,8 +180,7 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
 
   std::atomic<bool> failed{false};
   const std::function<bool()> stop = [&] {
-    return failed.load() ||
-           (settings.stop_requested != nullptr && settings.stop_requested->load());
+    return failed.load() || (settings.stop_requested != nullptr && settings.stop_requested->load());
   };
   run_context context{settings, store_config, settings.upstream, create_bucket(store, upstream),
                       stop};
@@ -239,8 +238,7 @@ gate_totals count_runs(const gate_report& report) {
       ++totals.not_judged;
       break;
     }
-    const bool fault_run =
-        std::find(needing.begin(), needing.end(), run.scenario) != needing.end();
+    const bool fault_run = std::find(needing.begin(), needing.end(), run.scenario) != needing.end();
     totals.fault_runs += fault_run;
     totals.exercised_fault_runs += fault_run && (run.judged.outcome == run_outcome::passed ||
                                                  run.judged.outcome == run_outcome::failed);

@@ -29,7 +29,7 @@ struct reader_invocation {
 struct reader_exit {
   bool timed_out = false;   // killed at the deadline (the process group got SIGKILL)
   bool interrupted = false; // killed because should_stop said so: no verdict
-  int exit_code = -1;     // when it exited; 128 + signal when a signal ended it
+  int exit_code = -1;       // when it exited; 128 + signal when a signal ended it
   double seconds = 0;
   std::string failure; // the command could not be started at all
 };

@@ -52,9 +52,9 @@ void start_store(std::ostream& out, const repro_inputs& in) {
 }
 
 void run_reader_step(std::ostream& out, const repro_inputs& in) {
-  const std::string filled = fill_placeholders(in.reader_command, "\"$endpoint\"",
-                                               shell_quote(in.bucket), shell_quote(in.key),
-                                               "\"$repro/output\"");
+  const std::string filled =
+      fill_placeholders(in.reader_command, "\"$endpoint\"", shell_quote(in.bucket),
+                        shell_quote(in.key), "\"$repro/output\"");
   out << "# the reader, as the gate ran it (its own HOME, the run's variables)\n"
       << "(unset AWS_PROFILE AWS_SESSION_TOKEN AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE\n"
       << " export HOME=\"$repro/home\" S3FAULT_ENDPOINT=\"$endpoint\" S3FAULT_BUCKET="

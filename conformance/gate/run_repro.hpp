@@ -15,10 +15,10 @@
 namespace s3fault::gate {
 
 struct repro_inputs {
-  std::string s3fault;      // the binary's path
-  std::string store;        // the store's URL; empty: the gate's embedded origin (one is started)
-  std::string access_key;   // shown only for the embedded origin (its well-known keys); a real
-  std::string secret_key;   //   store's keys are taken from the environment, never printed
+  std::string s3fault;    // the binary's path
+  std::string store;      // the store's URL; empty: the gate's embedded origin (one is started)
+  std::string access_key; // shown only for the embedded origin (its well-known keys); a real
+  std::string secret_key; //   store's keys are taken from the environment, never printed
   std::string region;
   std::string bucket;
   std::string key;

@@ -17,8 +17,7 @@ judged_run judge_bytes(const run_evidence& e) {
   } else if (e.exit_code != 0) {
     run.result = verdict::rejected;
     run.why = "exit " + std::to_string(e.exit_code);
-  } else if (e.output == e.expected ||
-             (!e.also_correct.empty() && e.output == e.also_correct)) {
+  } else if (e.output == e.expected || (!e.also_correct.empty() && e.output == e.also_correct)) {
     run.result = verdict::correct;
     run.why = e.output == e.expected ? "exit 0, every byte right"
                                      : "exit 0, every byte of the replacement object";

@@ -107,8 +107,7 @@ std::optional<run_result> run_worker::run(const planned_run& planned) {
   proxy_.rules()->replace_all(build_run_rules(document, s), planned.seed);
   if (s.action == scenario_action::replace_after_first_read) {
     replacement = fixture_bytes(*planned.shape, planned.seed + 1000000u);
-    replacer_.arm(context_.store_config, context_.bucket, planned.key, planned.shape,
-                  &replacement);
+    replacer_.arm(context_.store_config, context_.bucket, planned.key, planned.shape, &replacement);
   }
   counter_.watch(context_.bucket, planned.key);
 
@@ -169,15 +168,16 @@ run_result run_worker::judge(const planned_run& planned, const std::string& dir,
   result.key = planned.key;
   result.seed = planned.seed;
   result.seen = counter_.snapshot();
-  result.judged = judge_run({.timed_out = timed_out,
-                             .exit_code = exit_code,
-                             .output = output,
-                             .expected = bytes,
-                             .also_correct = replacement,
-                             .expect = s.expect,
-                             .timeout_seconds = std::chrono::duration<double>(settings.timeout).count(),
-                             .needs_injection = s.needs_injection,
-                             .injections = result.seen.faults_injected});
+  result.judged =
+      judge_run({.timed_out = timed_out,
+                 .exit_code = exit_code,
+                 .output = output,
+                 .expected = bytes,
+                 .also_correct = replacement,
+                 .expect = s.expect,
+                 .timeout_seconds = std::chrono::duration<double>(settings.timeout).count(),
+                 .needs_injection = s.needs_injection,
+                 .injections = result.seen.faults_injected});
   result.exit_code = exit_code;
   result.seconds = seconds;
   result.stderr_tail = tail_lines(path / "stderr", 5);

@@ -16,7 +16,7 @@ namespace s3fault::gate {
 struct run_context {
   const gate_settings& settings;
   client::client_config store_config;
-  std::string store_url;      // what the repro names: the store, or "" for the embedded origin
+  std::string store_url; // what the repro names: the store, or "" for the embedded origin
   std::string bucket;
   std::function<bool()> stop; // Ctrl-C, or another worker hit a gate error
 };

@@ -41,9 +41,9 @@ std::vector<std::string> names(const run_plan& plan) {
 TEST(RunPlan, BaselineComesFirstOnEveryShapeThenScenariosWhereTheyApply) {
   const auto matrix = small_matrix();
   const auto plan = plan_runs(matrix, {"*"}, {"*"}, {}, 1);
-  EXPECT_EQ(names(plan), (std::vector<std::string>{"baseline/small", "baseline/big-mp",
-                                                   "strip/small", "strip/big-mp", "parts/big-mp",
-                                                   "ours/big-mp"}));
+  EXPECT_EQ(names(plan),
+            (std::vector<std::string>{"baseline/small", "baseline/big-mp", "strip/small",
+                                      "strip/big-mp", "parts/big-mp", "ours/big-mp"}));
   EXPECT_TRUE(plan.runs[0].baseline);
   EXPECT_FALSE(plan.runs[2].baseline);
   EXPECT_EQ(plan.runs[2].key, "gate/strip/small");

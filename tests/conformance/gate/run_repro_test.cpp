@@ -10,7 +10,8 @@ namespace {
 
 struct repro_fixture {
   scenario s;
-  object_shape shape{"mp-12", "12 MiB in 5/5/2 MiB parts", 12u << 20, {5u << 20, 5u << 20, 2u << 20}};
+  object_shape shape{
+      "mp-12", "12 MiB in 5/5/2 MiB parts", 12u << 20, {5u << 20, 5u << 20, 2u << 20}};
   repro_inputs in;
 
   repro_fixture() {
