@@ -82,14 +82,26 @@ struct body_step {
   bool body_complete = false;
 };
 
+/// A body length a filter has the client told instead of the store's (a truncation that ends
+/// the body normally at the cut).
+struct length_announcement {
+  std::uint64_t length = 0; // the new Content-Length
+  /// Whether the end of Content-Range moves with it, so the short body looks complete
+  /// (consistent truncation), or the range stays as the store sent it and still claims the
+  /// full span (length-only truncation).
+  bool range_follows = true;
+};
+
 /// Per-exchange state of a body action, fed the body as it passes. A filter may change bytes in
 /// place (corruption), pass fewer of them (truncation: then it ends the connection), or pause.
 class body_filter {
 public:
   virtual ~body_filter() = default;
   /// Called once before the first byte with the body's declared length (nullopt when chunked or
-  /// delimited by close); returns a length to announce instead (consistent truncation).
-  virtual std::optional<std::uint64_t> announce_length(std::optional<std::uint64_t> declared) {
+  /// delimited by close), so that fractions can resolve; returns a length to announce instead
+  /// (truncation that keeps the connection). Request bodies are told too, but never shortened.
+  virtual std::optional<length_announcement>
+  announce_length(std::optional<std::uint64_t> declared) {
     (void)declared;
     return std::nullopt;
   }

@@ -501,8 +501,8 @@ void client_session::announce_filtered_length(exchange& ex) {
     declared = ex.response_framing.length;
   }
   for (auto& filter : *ex.response_filters) {
-    if (auto announced = filter->announce_length(declared)) {
-      declared = announced;
+    if (const auto announced = filter->announce_length(declared)) {
+      declared = announced->length;
       announce_body_length(ex.response->get(), *announced);
     }
   }
