@@ -95,6 +95,20 @@ class ExactFaultTest(unittest.TestCase):
         print(f"request-reset-after 1MiB: {RUNS} of {RUNS} runs gave the store exactly {MIB} "
               f"body bytes, then a reset", flush=True)
 
+    def test_truncate_length_only_of_a_200_sends_exactly_the_cut(self):
+        store, proxy = self.start("--fault", "truncate 50% mode=length-only")
+        half = len(BIG) // 2
+        client = proxy.connect()
+        for _ in range(2):
+            client.send(GET)
+            self.assertEqual(client.read_head(),
+                             b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % half)
+            self.assertEqual(client.read_exact(half), BIG[:half])
+        # Not a byte more, and the store's connection carried both (its rest was read and dropped).
+        client.sock.settimeout(0.3)
+        self.assertEqual(read_until_reset(client), (0, "timeout"))
+        self.assertEqual(store.connections, 1)
+
     def test_an_upload_reset_is_logged_and_counted_as_a_reset_not_a_status(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
             conn.read_head()
@@ -215,6 +229,14 @@ class FramingTest(unittest.TestCase):
             self.assertTrue(head.startswith(b"HTTP/1.1 200 OK\r\n"), head)
             self.assertEqual(header(head, b"Content-Length"), b"0")
             self.assertIsNone(header(head, b"Content-Range"))
+
+    def test_length_only_truncation_of_a_range_to_zero_keeps_the_206(self):
+        ranged = (b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 100-104/1000\r\n"
+                  b"Content-Length: 5\r\n\r\nhello")
+        proxy = self.start(ranged, "truncate 0 mode=length-only")
+        for head in self.exchange_twice(proxy):
+            self.assertEqual(head, b"HTTP/1.1 206 Partial Content\r\n"
+                             b"Content-Range: bytes 100-104/1000\r\nContent-Length: 0\r\n\r\n")
 
     def test_framing_header_edits_are_refused_with_what_to_use(self):
         for fault in ("strip-header Content-Length", "set-header Transfer-Encoding chunked",
