@@ -322,10 +322,22 @@ INSTANTIATE_TEST_SUITE_P(
                      R"(duration: must be a duration like 250ms (got "y"))"}},
 
         params_case{"reset-after", R"({"bytes": "10KB"})", R"({"bytes": 10000})"},
+        params_case{"reset-after", R"({"bytes": 1000.0})", R"({"bytes": 1000})"},
+        params_case{"reset-after", R"({"bytes": "50%"})", R"({"bytes": "50%"})"},
+        params_case{"reset-after", R"({"bytes": 0.25})", R"({"bytes": "25%"})"},
+        params_case{"reset-after", R"({"bytes": "100%"})", R"({"bytes": "100%"})"},
         params_case{"reset-after",
                     R"({"bytes": -5})",
                     nullptr,
-                    {"bytes: must be a size like 1MiB (got -5)"}}));
+                    {"bytes: must be a size like 1MiB or a fraction like 50% (got -5)"}},
+        params_case{"reset-after",
+                    R"({"bytes": "150%"})",
+                    nullptr,
+                    {R"(bytes: must be a size like 1MiB or a fraction like 50% (got "150%"))"}},
+        params_case{"reset-after",
+                    "{}",
+                    nullptr,
+                    {"bytes: missing (must be a size like 1MiB or a fraction like 50%)"}}));
 
 INSTANTIATE_TEST_SUITE_P(
     RequestBody, ActionParams,
@@ -334,8 +346,9 @@ INSTANTIATE_TEST_SUITE_P(
         params_case{
             "request-throttle", "{}", nullptr, {"rate: missing (must be a rate like 1MiB/s)"}},
         params_case{"request-reset-after", R"({"bytes": "1MiB"})", R"({"bytes": 1048576})"},
+        params_case{"request-reset-after", R"({"bytes": "12.5%"})", R"({"bytes": "12.5%"})"},
         params_case{"request-reset-after",
                     R"({"bytes": "lots", "rate": 1})",
                     nullptr,
                     {"rate: unknown parameter (request-reset-after takes bytes)",
-                     R"(bytes: must be a size like 1MiB (got "lots"))"}}));
+                     R"(bytes: must be a size like 1MiB or a fraction like 50% (got "lots"))"}}));

@@ -225,6 +225,38 @@ TEST(ResetAfter, PastTheEndLeavesTheBodyAlone) {
   EXPECT_EQ(run.end, ending::none);
 }
 
+TEST(ResetAfter, AFractionOfTheDeclaredLength) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "50%"})", body_size);
+  EXPECT_FALSE(run.announced); // the client is told the store's length
+  EXPECT_EQ(run.output.size(), body_size / 2);
+  EXPECT_TRUE(run.output == patterned_body(body_size).substr(0, body_size / 2));
+  EXPECT_EQ(run.end, ending::reset);
+}
+
+TEST(ResetAfter, AllOfTheBodyThenAReset) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "100%"})", body_size);
+  EXPECT_TRUE(run.output == patterned_body(body_size));
+  EXPECT_EQ(run.end, ending::reset);
+}
+
+TEST(ResetAfter, AFractionOfAnUnknownLengthLeavesTheBodyAlone) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "50%"})", std::nullopt);
+  EXPECT_TRUE(run.output == patterned_body(body_size));
+  EXPECT_EQ(run.end, ending::none);
+  // Offered bytes without being told any length, too.
+  random_engine random(1);
+  const auto filter = make_action("reset-after", R"({"bytes": "50%"})")->make_body_filter(random);
+  std::string chunk(10, 'x');
+  EXPECT_EQ(filter->on_bytes(chunk, 0, {}).end, ending::none);
+  EXPECT_FALSE(filter->changed_body());
+}
+
+TEST(ResetAfter, AByteCountNeedsNoLength) {
+  const auto run = run_every_split("reset-after", R"({"bytes": 100})", std::nullopt);
+  EXPECT_EQ(run.output.size(), 100u);
+  EXPECT_EQ(run.end, ending::reset);
+}
+
 TEST(Stall, PausesOnceExactlyAtTheOffset) {
   const auto run = run_every_split("stall", R"({"after": 30000, "duration": "2s"})", body_size);
   EXPECT_TRUE(run.output == patterned_body(body_size));
@@ -289,6 +321,10 @@ TEST(RequestBodyActions, ThrottleAndResetAfterWorkTheSameWay) {
   const auto reset = run_every_split("request-reset-after", R"({"bytes": 777})", body_size);
   EXPECT_EQ(reset.output.size(), 777u);
   EXPECT_EQ(reset.end, ending::reset);
+
+  const auto half = run_every_split("request-reset-after", R"({"bytes": "50%"})", body_size);
+  EXPECT_EQ(half.output.size(), body_size / 2);
+  EXPECT_EQ(half.end, ending::reset);
 }
 
 TEST(BodyActions, EachExchangeGetsItsOwnFilterState) {

@@ -55,8 +55,9 @@ counts counters(const rule_set& rules, std::size_t index = 0) {
 } // namespace
 
 TEST(FilterSettle, FiltersThatChangedNothingAreTakenBack) {
-  for (const char* spec : {"truncate 100%", "truncate 5000", "truncate 1000 mode=consistent",
-                           "reset-after 2000", "corrupt 4000", "stall 4000 1ms"}) {
+  for (const char* spec :
+       {"truncate 100%", "truncate 5000", "truncate 1000 mode=consistent",
+        "truncate 100% mode=length-only", "reset-after 2000", "corrupt 4000", "stall 4000 1ms"}) {
     SCOPED_TRACE(spec);
     const auto rules = rules_of({spec});
     const auto decision = exchange(rules, 1000);
@@ -66,8 +67,9 @@ TEST(FilterSettle, FiltersThatChangedNothingAreTakenBack) {
 }
 
 TEST(FilterSettle, FiltersThatChangedTheBodyCount) {
-  for (const char* spec : {"truncate 50%", "truncate 999 mode=consistent", "reset-after 10",
-                           "reset-after 1000", "corrupt 0", "stall 10 1ms"}) {
+  for (const char* spec :
+       {"truncate 50%", "truncate 999 mode=consistent", "truncate 0 mode=length-only",
+        "reset-after 10", "reset-after 1000", "reset-after 50%", "corrupt 0", "stall 10 1ms"}) {
     SCOPED_TRACE(spec);
     const auto rules = rules_of({spec});
     const auto decision = exchange(rules, 1000);
