@@ -71,6 +71,59 @@ class ExactFaultTest(unittest.TestCase):
         print(f"reset-after 1MiB: {RUNS} of {RUNS} runs gave the client exactly {MIB} body "
               f"bytes, then a reset", flush=True)
 
+    def test_reset_after_a_fraction_delivers_exactly_that_share_then_a_reset(self):
+        _, proxy = self.start("--fault", "reset-after 50%")
+        for run in range(RUNS):
+            client = proxy.connect()
+            client.send(GET)
+            self.assertEqual(content_length(client.read_head()), len(BIG))
+            got, how = read_until_reset(client)
+            client.close()
+            self.assertEqual((got, how), (len(BIG) // 2, "reset"), f"run {run + 1} of {RUNS}")
+        odd = b"HTTP/1.1 200 OK\r\nContent-Length: 1001\r\n\r\n" + b"o" * 1001
+        _, proxy = self.start("--fault", "reset-after 50%", handler=answer_every_request(odd))
+        client = proxy.connect()
+        client.send(GET)
+        client.read_head()
+        self.assertEqual(read_until_reset(client), (500, "reset"))  # rounded down
+
+    def test_reset_after_a_fraction_of_an_undeclared_length_is_skipped(self):
+        chunked = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   b"5\r\nhello\r\n0\r\n\r\n")
+        store = ScriptedStore(answer_every_request(chunked))
+        self.addCleanup(store.close)
+        proxy = Proxy(store.url, "--fault", "reset-after 50% name=half", "--admin", "127.0.0.1:0")
+        self.addCleanup(proxy.stop)
+        client = proxy.connect()
+        for _ in range(2):  # the whole body, and the connection carries the next exchange
+            client.send(GET)
+            self.assertIn(b"Transfer-Encoding: chunked", client.read_head())
+            self.assertEqual(client.read_exact(len(b"5\r\nhello\r\n0\r\n\r\n")),
+                             b"5\r\nhello\r\n0\r\n\r\n")
+        with urllib.request.urlopen(proxy.admin + "/rules/half", timeout=DEADLINE) as answer:
+            counters = json.load(answer)["counters"]
+        self.assertEqual(counters, {"matched": 2, "injected": 0, "skipped": 2})
+
+    def test_request_reset_after_a_fraction_cuts_the_upload_at_that_share(self):
+        def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
+            conn.read_head()
+            got, how = read_until_reset(conn)
+            store.received.append(f"{got} {how}".encode())
+
+        store, proxy = self.start("--fault", "request-reset-after 25%",
+                                  handler=store_reads_until_reset)
+        client = proxy.connect()
+        client.send(b"PUT /bucket/key HTTP/1.1\r\nHost: h\r\nContent-Length: %d\r\n\r\n"
+                    % len(BIG))
+        try:
+            client.sock.sendall(BIG)
+            _, how = read_until_reset(client)
+        except ConnectionResetError:
+            how = "reset"  # met while still sending: the same fault
+        self.assertEqual(how, "reset")
+        self.assertTrue(wait_until(lambda: store.received))
+        self.assertEqual(store.received[0], b"%d reset" % (len(BIG) // 4))
+
     def test_request_reset_after_lets_exactly_n_bytes_reach_the_store(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
             conn.read_head()
