@@ -62,8 +62,8 @@ public:
   virtual unsigned status() const = 0;
   virtual void set_status(unsigned status) = 0;
   virtual std::optional<std::string> header(std::string_view name) const = 0;
-  /// Removes every field of that name (case-insensitive).
-  virtual void remove_header(std::string_view name) = 0;
+  /// Removes every field of that name (case-insensitive); returns whether there was one.
+  virtual bool remove_header(std::string_view name) = 0;
   /// Replaces every field of that name with one, or adds it.
   virtual void set_header(std::string_view name, std::string_view value) = 0;
 };
@@ -110,7 +110,7 @@ public:
                              clock::time_point now) = 0;
   /// Whether the filter has changed anything so far: cut, reset, flipped, paused or announced a
   /// shorter length. A rule whose filters changed nothing in an exchange (a cut past the end, a
-  /// HEAD with no body) does not count as injected there (rule_set::settle_filter_rules).
+  /// HEAD with no body) does not count as injected there (rule_set::settle_injections).
   virtual bool changed_body() const = 0;
 };
 
@@ -130,7 +130,18 @@ public:
                                   random_engine& random) const {
     (void)effect, (void)request, (void)random;
   }
-  virtual void apply_to_head(response_head_editor& head) const { (void)head; }
+  /// Edits the store's response head; returns whether it changed anything.
+  virtual bool apply_to_head(response_head_editor& head) const {
+    (void)head;
+    return false;
+  }
+  /// Whether what the action does depends on what the exchange brings, so that it may find
+  /// nothing to do: a body action (a cut past the end, an exchange without that body), a
+  /// header removal (a field the response lacks). A rule made only of such actions counts as
+  /// injected only where one of them did something (rule_set::settle_injections).
+  virtual bool may_change_nothing() const {
+    return phase() == action_phase::response_body || phase() == action_phase::request_body;
+  }
   virtual clock::duration first_byte_delay() const { return {}; }
   virtual std::unique_ptr<body_filter> make_body_filter(random_engine& random) const {
     (void)random;

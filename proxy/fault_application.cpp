@@ -40,8 +40,8 @@ std::optional<std::string> response_head_fields::header(std::string_view name) c
   return std::string(it->value());
 }
 
-void response_head_fields::remove_header(std::string_view name) {
-  head_.erase(boost::beast::string_view(name.data(), name.size()));
+bool response_head_fields::remove_header(std::string_view name) {
+  return head_.erase(boost::beast::string_view(name.data(), name.size())) > 0;
 }
 
 void response_head_fields::set_header(std::string_view name, std::string_view value) {

@@ -20,7 +20,7 @@ public:
   unsigned status() const override { return head_.result_int(); }
   void set_status(unsigned status) override;
   std::optional<std::string> header(std::string_view name) const override;
-  void remove_header(std::string_view name) override;
+  bool remove_header(std::string_view name) override;
   void set_header(std::string_view name, std::string_view value) override;
 
 private:
