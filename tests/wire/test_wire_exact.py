@@ -224,6 +224,36 @@ class ExactFaultTest(unittest.TestCase):
         self.assertNotIn('rule="whole"', text)
 
 
+    def test_a_strip_of_an_absent_header_is_not_counted(self):
+        response = (b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nx-amz-mp-parts-count: 2\r\n"
+                    b"Content-Length: 5\r\n\r\nhello")
+        store = ScriptedStore(answer_every_request(response))
+        self.addCleanup(store.close)
+        proxy = Proxy(store.url, "--fault", "strip-header x-amz-checksum-crc32 name=absent",
+                      "--fault", "strip-header x-amz-mp-parts-count key=present name=present",
+                      "--admin", "127.0.0.1:0")
+        self.addCleanup(proxy.stop)
+        client = proxy.connect()
+        client.send(GET)
+        self.assertEqual(client.read_head() + client.read_exact(5), response)  # untouched
+        client.send(GET.replace(b"/bucket/key", b"/bucket/present"))
+        self.assertEqual(client.read_head(),
+                         b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 5\r\n\r\n")
+        self.assertEqual(client.read_exact(5), b"hello")
+        with urllib.request.urlopen(proxy.admin + "/rules", timeout=DEADLINE) as answer:
+            rules = {rule["name"]: rule["counters"] for rule in json.load(answer)["rules"]}
+        self.assertEqual(rules["absent"], {"matched": 2, "injected": 0, "skipped": 2})
+        self.assertEqual(rules["present"], {"matched": 1, "injected": 1, "skipped": 0})
+        self.assertTrue(proxy.wait_for_log("/bucket/present"))
+        lines = [line for line in proxy.log if "GET /bucket/" in line]
+        self.assertNotIn("faults=", lines[0])
+        self.assertIn("faults=present:strip-header", lines[1])
+        self.assertNotIn("absent", lines[1])
+        text = metrics_text(proxy.admin)
+        self.assertIn('s3fault_faults_injected_total{rule="present"} 1', text)
+        self.assertNotIn('rule="absent"', text)
+
+
 class FramingTest(unittest.TestCase):
     """Statuses without a body go out with none, whatever the store sent; and the connection
     carries the next exchange, which shows the framing was right."""
