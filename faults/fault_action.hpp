@@ -62,8 +62,8 @@ public:
   virtual unsigned status() const = 0;
   virtual void set_status(unsigned status) = 0;
   virtual std::optional<std::string> header(std::string_view name) const = 0;
-  /// Removes every field of that name (case-insensitive).
-  virtual void remove_header(std::string_view name) = 0;
+  /// Removes every field of that name (case-insensitive); returns whether there was one.
+  virtual bool remove_header(std::string_view name) = 0;
   /// Replaces every field of that name with one, or adds it.
   virtual void set_header(std::string_view name, std::string_view value) = 0;
 };
@@ -82,14 +82,26 @@ struct body_step {
   bool body_complete = false;
 };
 
+/// A body length a filter has the client told instead of the store's (a truncation that ends
+/// the body normally at the cut).
+struct length_announcement {
+  std::uint64_t length = 0; // the new Content-Length
+  /// Whether the end of Content-Range moves with it, so the short body looks complete
+  /// (consistent truncation), or the range stays as the store sent it and still claims the
+  /// full span (length-only truncation).
+  bool range_follows = true;
+};
+
 /// Per-exchange state of a body action, fed the body as it passes. A filter may change bytes in
 /// place (corruption), pass fewer of them (truncation: then it ends the connection), or pause.
 class body_filter {
 public:
   virtual ~body_filter() = default;
   /// Called once before the first byte with the body's declared length (nullopt when chunked or
-  /// delimited by close); returns a length to announce instead (consistent truncation).
-  virtual std::optional<std::uint64_t> announce_length(std::optional<std::uint64_t> declared) {
+  /// delimited by close), so that fractions can resolve; returns a length to announce instead
+  /// (truncation that keeps the connection). Request bodies are told too, but never shortened.
+  virtual std::optional<length_announcement>
+  announce_length(std::optional<std::uint64_t> declared) {
     (void)declared;
     return std::nullopt;
   }
@@ -98,7 +110,7 @@ public:
                              clock::time_point now) = 0;
   /// Whether the filter has changed anything so far: cut, reset, flipped, paused or announced a
   /// shorter length. A rule whose filters changed nothing in an exchange (a cut past the end, a
-  /// HEAD with no body) does not count as injected there (rule_set::settle_filter_rules).
+  /// HEAD with no body) does not count as injected there (rule_set::settle_injections).
   virtual bool changed_body() const = 0;
 };
 
@@ -118,7 +130,18 @@ public:
                                   random_engine& random) const {
     (void)effect, (void)request, (void)random;
   }
-  virtual void apply_to_head(response_head_editor& head) const { (void)head; }
+  /// Edits the store's response head; returns whether it changed anything.
+  virtual bool apply_to_head(response_head_editor& head) const {
+    (void)head;
+    return false;
+  }
+  /// Whether what the action does depends on what the exchange brings, so that it may find
+  /// nothing to do: a body action (a cut past the end, an exchange without that body), a
+  /// header removal (a field the response lacks). A rule made only of such actions counts as
+  /// injected only where one of them did something (rule_set::settle_injections).
+  virtual bool may_change_nothing() const {
+    return phase() == action_phase::response_body || phase() == action_phase::request_body;
+  }
   virtual clock::duration first_byte_delay() const { return {}; }
   virtual std::unique_ptr<body_filter> make_body_filter(random_engine& random) const {
     (void)random;

@@ -90,11 +90,14 @@ bool rule_set::schedule_allows(const rule& r, const s3_request& request,
 
 void rule_set::inject(const rule& r, const s3_request& request, exchange_decision& decision) const {
   std::lock_guard lock(random_mutex_);
-  const bool only_filters = std::all_of(r.actions.begin(), r.actions.end(), [](const auto& action) {
-    return action->phase() == action_phase::response_body ||
-           action->phase() == action_phase::request_body;
-  });
-  exchange_decision::filter_rule filters{&r, {}};
+  const bool counts_if_changed =
+      std::all_of(r.actions.begin(), r.actions.end(),
+                  [](const auto& action) { return action->may_change_nothing(); });
+  std::optional<std::size_t> pending_index;
+  if (counts_if_changed) {
+    pending_index = decision.pending_rules.size();
+  }
+  exchange_decision::pending_rule pending{&r, {}};
   for (const auto& action : r.actions) {
     decision.injected.push_back({r.name, std::string(action->type())});
     switch (action->phase()) {
@@ -102,33 +105,42 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
       action->apply_before_store(decision.before, request, random_);
       break;
     case action_phase::response_head:
-      decision.head_actions.push_back(action);
+      decision.head_actions.push_back({action, pending_index});
       decision.first_byte_delay += action->first_byte_delay();
       break;
     case action_phase::response_body:
       if (auto filter = action->make_body_filter(random_)) {
-        filters.filters.push_back(filter.get());
+        pending.filters.push_back(filter.get());
         decision.response_filters.push_back(std::move(filter));
       }
       break;
     case action_phase::request_body:
       if (auto filter = action->make_body_filter(random_)) {
-        filters.filters.push_back(filter.get());
+        pending.filters.push_back(filter.get());
         decision.request_filters.push_back(std::move(filter));
       }
       break;
     }
   }
-  if (only_filters) {
-    decision.filter_rules.push_back(std::move(filters));
+  if (counts_if_changed) {
+    decision.pending_rules.push_back(std::move(pending));
   }
 }
 
-void rule_set::settle_filter_rules(exchange_decision& decision, const s3_request& request) const {
-  for (const auto& settled : decision.filter_rules) {
+void exchange_decision::apply_head_actions(response_head_editor& head) {
+  for (const auto& [action, pending] : head_actions) {
+    if (action->apply_to_head(head) && pending) {
+      pending_rules[*pending].head_changed = true;
+    }
+  }
+}
+
+void rule_set::settle_injections(exchange_decision& decision, const s3_request& request) const {
+  for (const auto& settled : decision.pending_rules) {
     const rule* source = settled.source;
     const auto& filters = settled.filters;
-    if (std::any_of(filters.begin(), filters.end(),
+    if (settled.head_changed ||
+        std::any_of(filters.begin(), filters.end(),
                     [](const body_filter* filter) { return filter->changed_body(); })) {
       continue;
     }
@@ -144,7 +156,7 @@ void rule_set::settle_filter_rules(exchange_decision& decision, const s3_request
     std::erase_if(decision.injected,
                   [&](const injection& entry) { return entry.rule == source->name; });
   }
-  decision.filter_rules.clear();
+  decision.pending_rules.clear();
 }
 
 exchange_decision rule_set::decide(const s3_request& request, std::string_view method,

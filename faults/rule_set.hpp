@@ -20,19 +20,31 @@ struct injection {
 struct exchange_decision {
   std::vector<injection> injected;
   before_store_effect before;
-  std::vector<std::shared_ptr<const fault_action>> head_actions;
+  /// A header action, and where its rule waits to hear whether it changed the head (an index in
+  /// pending_rules; nullopt for a rule that counts whatever happens).
+  struct head_action {
+    std::shared_ptr<const fault_action> action;
+    std::optional<std::size_t> pending;
+  };
+  std::vector<head_action> head_actions;
   clock::duration first_byte_delay{};
   std::vector<std::unique_ptr<body_filter>> response_filters;
   std::vector<std::unique_ptr<body_filter>> request_filters;
   /// Rules whose request side matched but that wait for the response status.
   std::vector<std::size_t> waiting_for_status;
-  /// Rules whose every action is a body filter: they count as injected once one of their
-  /// filters has changed the body; settle_filter_rules takes back the others.
-  struct filter_rule {
+  /// Rules whose every action may change nothing (fault_action::may_change_nothing: body
+  /// filters, header removals): they count as injected once one of their actions has changed
+  /// something; settle_injections takes back the others.
+  struct pending_rule {
     const rule* source;
     std::vector<const body_filter*> filters;
+    bool head_changed = false; // one of its header actions changed the head
   };
-  std::vector<filter_rule> filter_rules;
+  std::vector<pending_rule> pending_rules;
+
+  /// Applies the header actions to the store's head in rule order, noting which of them
+  /// changed it for the rules that count only then. Called once, when the head has come.
+  void apply_head_actions(response_head_editor& head);
 
   bool touches_response() const {
     return !head_actions.empty() || first_byte_delay.count() > 0 || !response_filters.empty() ||
@@ -57,11 +69,12 @@ public:
   /// Completes a decision once the store's status is known.
   void decide_on_status(exchange_decision& decision, const s3_request& request, unsigned status,
                         clock::time_point now) const;
-  /// At the end of an exchange: a rule whose body filters changed nothing (a cut past the end,
-  /// an exchange without that body) did not inject after all. Its injection is taken back from
-  /// the decision and from the rule's counters (counted as skipped instead), so counts, logs
-  /// and metrics name only faults that happened.
-  void settle_filter_rules(exchange_decision& decision, const s3_request& request) const;
+  /// At the end of an exchange: a pending rule whose actions changed nothing (a cut past the
+  /// end, an exchange without that body, a strip of a header the response lacked, a store that
+  /// never answered) did not inject after all. Its injection is taken back from the decision and
+  /// from the rule's counters (counted as skipped instead, its place in `times` freed), so
+  /// counts, logs and metrics name only faults that happened.
+  void settle_injections(exchange_decision& decision, const s3_request& request) const;
 
 private:
   /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule

@@ -130,7 +130,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
     fault_context faults = decide_faults(request);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
-      faults.rules->settle_filter_rules(*faults.decision, faults.request);
+      faults.rules->settle_injections(*faults.decision, faults.request);
       record.faults = describe_injections(faults.decision->injected);
     }
   }
@@ -475,9 +475,7 @@ client_session::apply_response_faults(exchange& ex) {
     auto& decision = *ex.faults.decision;
     ex.faults.rules->decide_on_status(decision, ex.faults.request, head.result_int(), clock::now());
     response_head_fields head_fields(head);
-    for (const auto& action : decision.head_actions) {
-      action->apply_to_head(head_fields);
-    }
+    decision.apply_head_actions(head_fields);
     if (decision.first_byte_delay > clock::duration::zero()) {
       co_await sleep_for(decision.first_byte_delay);
     }
@@ -501,8 +499,8 @@ void client_session::announce_filtered_length(exchange& ex) {
     declared = ex.response_framing.length;
   }
   for (auto& filter : *ex.response_filters) {
-    if (auto announced = filter->announce_length(declared)) {
-      declared = announced;
+    if (const auto announced = filter->announce_length(declared)) {
+      declared = announced->length;
       announce_body_length(ex.response->get(), *announced);
     }
   }

@@ -40,8 +40,8 @@ std::optional<std::string> response_head_fields::header(std::string_view name) c
   return std::string(it->value());
 }
 
-void response_head_fields::remove_header(std::string_view name) {
-  head_.erase(boost::beast::string_view(name.data(), name.size()));
+bool response_head_fields::remove_header(std::string_view name) {
+  return head_.erase(boost::beast::string_view(name.data(), name.size())) > 0;
 }
 
 void response_head_fields::set_header(std::string_view name, std::string_view value) {
@@ -49,11 +49,13 @@ void response_head_fields::set_header(std::string_view name, std::string_view va
             boost::beast::string_view(value.data(), value.size()));
 }
 
-void announce_body_length(http::response_header<>& head, std::uint64_t length) {
+void announce_body_length(http::response_header<>& head,
+                          const faults::length_announcement& announced) {
+  const std::uint64_t length = announced.length;
   head.set(http::field::content_length, std::to_string(length));
   const auto range = head.find(http::field::content_range);
-  if (range == head.end()) {
-    return;
+  if (range == head.end() || !announced.range_follows) {
+    return; // length-only: the range still claims what the store sent
   }
   if (length == 0) {
     // No Content-Range names zero bytes ("bytes S-E" has E >= S): the consistent answer with an

@@ -1,7 +1,7 @@
 #pragma once
 // The seams between the proxy's HTTP objects and the fault engine's pure interfaces: request
 // headers as a faults::header_lookup, the store's response head as a response_head_editor, the
-// proxy's own answers, and the length rewrite of consistent truncation.
+// proxy's own answers, and the length rewrite of truncation that keeps the connection.
 #include "faults/fault_action.hpp"
 #include "faults/rule_set.hpp"
 #include "proxy/http_head.hpp"
@@ -20,17 +20,20 @@ public:
   unsigned status() const override { return head_.result_int(); }
   void set_status(unsigned status) override;
   std::optional<std::string> header(std::string_view name) const override;
-  void remove_header(std::string_view name) override;
+  bool remove_header(std::string_view name) override;
   void set_header(std::string_view name, std::string_view value) override;
 
 private:
   http::response_header<>& head_;
 };
 
-/// Announces a shorter body: Content-Length becomes `length` and the end of a Content-Range
-/// `bytes S-E/T` becomes S+length-1 (the total stays), so a short body looks complete. A range
-/// cut to zero bytes becomes `200 OK` without Content-Range: an empty object.
-void announce_body_length(http::response_header<>& head, std::uint64_t length);
+/// Announces a shorter body: Content-Length becomes the announced length. When the range
+/// follows, the end of a Content-Range `bytes S-E/T` becomes S+length-1 (the total stays), so a
+/// short body looks complete, and a range cut to zero bytes becomes `200 OK` without
+/// Content-Range: an empty object. Otherwise status and Content-Range stay as the store sent
+/// them.
+void announce_body_length(http::response_header<>& head,
+                          const faults::length_announcement& announced);
 
 /// A response the proxy makes itself, serialized with what a store's answer carries: a reason
 /// phrase for any status, x-amz-request-id (unless the response has one), x-amz-id-2, Date and

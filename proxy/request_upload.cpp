@@ -29,6 +29,7 @@ asio::awaitable<void> request_upload::run() {
     co_return;
   }
   started_reading_ = true;
+  tell_filters_the_length();
   auto scratch = owner_.buffers.take();
   auto& store = *settings_.store.stream;
   outcome_ = co_await relay_body(settings_.client, settings_.client_buffer, &store,
@@ -49,6 +50,18 @@ asio::awaitable<void> request_upload::run() {
     store.close();
   } else {
     co_await wait_for_response_head();
+  }
+}
+
+void request_upload::tell_filters_the_length() {
+  if (settings_.filters == nullptr) {
+    return;
+  }
+  const auto declared = settings_.framing.how == body_framing::kind::length
+                            ? std::optional<std::uint64_t>(settings_.framing.length)
+                            : std::nullopt;
+  for (auto& filter : *settings_.filters) {
+    filter->announce_length(declared); // an upload is never shortened: nothing to announce
   }
 }
 

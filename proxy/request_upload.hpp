@@ -70,6 +70,9 @@ public:
 
 private:
   asio::awaitable<void> run();
+  /// Gives the filters the body's declared length, so that a fraction (request-reset-after 50%)
+  /// resolves against it.
+  void tell_filters_the_length();
   asio::awaitable<void> wait_for_response_head();
 
   worker& owner_;

@@ -35,13 +35,23 @@ body_step throttle_filter::on_bytes(std::span<char> bytes, std::uint64_t, clock:
   return {.pass = static_cast<std::size_t>(step), .pause = due_ - now};
 }
 
+std::optional<length_announcement>
+reset_after_filter::announce_length(std::optional<std::uint64_t> declared) {
+  resolved_ = true;
+  limit_ = at_.resolve(declared);
+  return std::nullopt; // the client is told the store's length: the reset is the surprise
+}
+
 body_step reset_after_filter::on_bytes(std::span<char> bytes, std::uint64_t offset,
                                        clock::time_point) {
-  if (offset + bytes.size() < limit_) {
+  if (!resolved_) {
+    announce_length(std::nullopt); // never told the length: only a byte count can apply
+  }
+  if (!limit_ || offset + bytes.size() < *limit_) {
     return {.pass = bytes.size()};
   }
   reset_ = true;
-  return {.pass = limit_ > offset ? static_cast<std::size_t>(limit_ - offset) : 0,
+  return {.pass = *limit_ > offset ? static_cast<std::size_t>(*limit_ - offset) : 0,
           .end = body_step::ending::reset};
 }
 

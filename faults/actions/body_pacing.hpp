@@ -2,6 +2,7 @@
 // Body filters shared by a response action and its request twin: throttle / request-throttle
 // and reset-after / request-reset-after differ only in which body they see.
 #include "faults/fault_action.hpp"
+#include "faults/values.hpp"
 
 #include <cstdint>
 
@@ -27,15 +28,21 @@ private:
   clock::time_point due_; // when the bytes passed so far are all due
 };
 
-/// Passes the first `limit` bytes of a body, then resets the connection.
+/// Passes the first bytes of a body, a count or a fraction of its declared length, then resets
+/// the connection. A fraction of a body whose length is not declared (chunked, delimited by
+/// close) names no byte: the body passes whole and the filter changes nothing.
 class reset_after_filter final : public body_filter {
 public:
-  explicit reset_after_filter(std::uint64_t limit) : limit_(limit) {}
+  explicit reset_after_filter(size_or_fraction at) : at_(at) {}
+  std::optional<length_announcement>
+  announce_length(std::optional<std::uint64_t> declared) override;
   body_step on_bytes(std::span<char> bytes, std::uint64_t offset, clock::time_point now) override;
   bool changed_body() const override { return reset_; }
 
 private:
-  std::uint64_t limit_;
+  size_or_fraction at_;
+  bool resolved_ = false;
+  std::optional<std::uint64_t> limit_;
   bool reset_ = false;
 };
 

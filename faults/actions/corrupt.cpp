@@ -45,7 +45,8 @@ public:
   corrupt_filter(std::uint64_t count, random_engine::result_type seed)
       : count_(count), random_(seed) {}
 
-  std::optional<std::uint64_t> announce_length(std::optional<std::uint64_t> declared) override {
+  std::optional<length_announcement>
+  announce_length(std::optional<std::uint64_t> declared) override {
     choose(declared);
     return std::nullopt;
   }

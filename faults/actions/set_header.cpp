@@ -18,7 +18,10 @@ public:
     return {{"type", type()}, {"name", name_}, {"value", value_}};
   }
 
-  void apply_to_head(response_head_editor& head) const override { head.set_header(name_, value_); }
+  bool apply_to_head(response_head_editor& head) const override {
+    head.set_header(name_, value_);
+    return true;
+  }
 
 private:
   std::string name_;

@@ -15,7 +15,10 @@ public:
   action_phase phase() const override { return action_phase::response_head; }
   nlohmann::json to_json() const override { return {{"type", type()}, {"code", code_}}; }
 
-  void apply_to_head(response_head_editor& head) const override { head.set_status(code_); }
+  bool apply_to_head(response_head_editor& head) const override {
+    head.set_status(code_);
+    return true;
+  }
 
 private:
   unsigned code_;

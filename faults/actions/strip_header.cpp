@@ -1,4 +1,5 @@
-// strip-header: remove a header from the store's response, e.g. x-amz-mp-parts-count.
+// strip-header: remove a header from the store's response, e.g. x-amz-mp-parts-count. It counts
+// as injected only in exchanges whose response had the field.
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 
@@ -15,7 +16,11 @@ public:
   action_phase phase() const override { return action_phase::response_head; }
   nlohmann::json to_json() const override { return {{"type", type()}, {"name", name_}}; }
 
-  void apply_to_head(response_head_editor& head) const override { head.remove_header(name_); }
+  bool apply_to_head(response_head_editor& head) const override {
+    return head.remove_header(name_);
+  }
+  /// A response without the field is left as it came: the rule did not inject there.
+  bool may_change_nothing() const override { return true; }
 
 private:
   std::string name_;
@@ -45,7 +50,8 @@ std::shared_ptr<const fault_action> parse_strip_header(const nlohmann::json& jso
 action_kind strip_header_kind() {
   return {"strip-header",
           action_phase::response_head,
-          "remove every response header of that name (case-insensitive)",
+          "remove every response header of that name (case-insensitive); counted as injected "
+          "only when the response had one",
           {"name"},
           parse_strip_header,
           {strip_header_parameters.begin(), strip_header_parameters.end()},

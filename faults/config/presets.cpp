@@ -82,7 +82,8 @@ const std::vector<preset>& presets() {
        "must retry, ideally resuming with a Range from where they stopped, and must never hand "
        "the partial body on as the object.",
        {"reset-after {bytes} op=GetObject p={p}"},
-       {{"bytes", "1MiB", "body bytes sent before the reset"},
+       {{"bytes", "1MiB",
+         "body bytes sent before the reset: a size like 1MiB or a fraction like 50%"},
         {"p", "20%", "share of GetObject responses reset"}}},
       {"no-content-range",
        "Removes Content-Range from GetObject responses (ranged and partNumber reads alike). "

@@ -71,6 +71,59 @@ class ExactFaultTest(unittest.TestCase):
         print(f"reset-after 1MiB: {RUNS} of {RUNS} runs gave the client exactly {MIB} body "
               f"bytes, then a reset", flush=True)
 
+    def test_reset_after_a_fraction_delivers_exactly_that_share_then_a_reset(self):
+        _, proxy = self.start("--fault", "reset-after 50%")
+        for run in range(RUNS):
+            client = proxy.connect()
+            client.send(GET)
+            self.assertEqual(content_length(client.read_head()), len(BIG))
+            got, how = read_until_reset(client)
+            client.close()
+            self.assertEqual((got, how), (len(BIG) // 2, "reset"), f"run {run + 1} of {RUNS}")
+        odd = b"HTTP/1.1 200 OK\r\nContent-Length: 1001\r\n\r\n" + b"o" * 1001
+        _, proxy = self.start("--fault", "reset-after 50%", handler=answer_every_request(odd))
+        client = proxy.connect()
+        client.send(GET)
+        client.read_head()
+        self.assertEqual(read_until_reset(client), (500, "reset"))  # rounded down
+
+    def test_reset_after_a_fraction_of_an_undeclared_length_is_skipped(self):
+        chunked = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   b"5\r\nhello\r\n0\r\n\r\n")
+        store = ScriptedStore(answer_every_request(chunked))
+        self.addCleanup(store.close)
+        proxy = Proxy(store.url, "--fault", "reset-after 50% name=half", "--admin", "127.0.0.1:0")
+        self.addCleanup(proxy.stop)
+        client = proxy.connect()
+        for _ in range(2):  # the whole body, and the connection carries the next exchange
+            client.send(GET)
+            self.assertIn(b"Transfer-Encoding: chunked", client.read_head())
+            self.assertEqual(client.read_exact(len(b"5\r\nhello\r\n0\r\n\r\n")),
+                             b"5\r\nhello\r\n0\r\n\r\n")
+        with urllib.request.urlopen(proxy.admin + "/rules/half", timeout=DEADLINE) as answer:
+            counters = json.load(answer)["counters"]
+        self.assertEqual(counters, {"matched": 2, "injected": 0, "skipped": 2})
+
+    def test_request_reset_after_a_fraction_cuts_the_upload_at_that_share(self):
+        def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
+            conn.read_head()
+            got, how = read_until_reset(conn)
+            store.received.append(f"{got} {how}".encode())
+
+        store, proxy = self.start("--fault", "request-reset-after 25%",
+                                  handler=store_reads_until_reset)
+        client = proxy.connect()
+        client.send(b"PUT /bucket/key HTTP/1.1\r\nHost: h\r\nContent-Length: %d\r\n\r\n"
+                    % len(BIG))
+        try:
+            client.sock.sendall(BIG)
+            _, how = read_until_reset(client)
+        except ConnectionResetError:
+            how = "reset"  # met while still sending: the same fault
+        self.assertEqual(how, "reset")
+        self.assertTrue(wait_until(lambda: store.received))
+        self.assertEqual(store.received[0], b"%d reset" % (len(BIG) // 4))
+
     def test_request_reset_after_lets_exactly_n_bytes_reach_the_store(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
             conn.read_head()
@@ -94,6 +147,20 @@ class ExactFaultTest(unittest.TestCase):
             self.assertEqual(store.received[run], b"%d reset" % MIB, f"run {run + 1} of {RUNS}")
         print(f"request-reset-after 1MiB: {RUNS} of {RUNS} runs gave the store exactly {MIB} "
               f"body bytes, then a reset", flush=True)
+
+    def test_truncate_length_only_of_a_200_sends_exactly_the_cut(self):
+        store, proxy = self.start("--fault", "truncate 50% mode=length-only")
+        half = len(BIG) // 2
+        client = proxy.connect()
+        for _ in range(2):
+            client.send(GET)
+            self.assertEqual(client.read_head(),
+                             b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % half)
+            self.assertEqual(client.read_exact(half), BIG[:half])
+        # Not a byte more, and the store's connection carried both (its rest was read and dropped).
+        client.sock.settimeout(0.3)
+        self.assertEqual(read_until_reset(client), (0, "timeout"))
+        self.assertEqual(store.connections, 1)
 
     def test_an_upload_reset_is_logged_and_counted_as_a_reset_not_a_status(self):
         def store_reads_until_reset(conn: Connection, store: ScriptedStore) -> None:
@@ -157,6 +224,36 @@ class ExactFaultTest(unittest.TestCase):
         self.assertNotIn('rule="whole"', text)
 
 
+    def test_a_strip_of_an_absent_header_is_not_counted(self):
+        response = (b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nx-amz-mp-parts-count: 2\r\n"
+                    b"Content-Length: 5\r\n\r\nhello")
+        store = ScriptedStore(answer_every_request(response))
+        self.addCleanup(store.close)
+        proxy = Proxy(store.url, "--fault", "strip-header x-amz-checksum-crc32 name=absent",
+                      "--fault", "strip-header x-amz-mp-parts-count key=present name=present",
+                      "--admin", "127.0.0.1:0")
+        self.addCleanup(proxy.stop)
+        client = proxy.connect()
+        client.send(GET)
+        self.assertEqual(client.read_head() + client.read_exact(5), response)  # untouched
+        client.send(GET.replace(b"/bucket/key", b"/bucket/present"))
+        self.assertEqual(client.read_head(),
+                         b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 5\r\n\r\n")
+        self.assertEqual(client.read_exact(5), b"hello")
+        with urllib.request.urlopen(proxy.admin + "/rules", timeout=DEADLINE) as answer:
+            rules = {rule["name"]: rule["counters"] for rule in json.load(answer)["rules"]}
+        self.assertEqual(rules["absent"], {"matched": 2, "injected": 0, "skipped": 2})
+        self.assertEqual(rules["present"], {"matched": 1, "injected": 1, "skipped": 0})
+        self.assertTrue(proxy.wait_for_log("/bucket/present"))
+        lines = [line for line in proxy.log if "GET /bucket/" in line]
+        self.assertNotIn("faults=", lines[0])
+        self.assertIn("faults=present:strip-header", lines[1])
+        self.assertNotIn("absent", lines[1])
+        text = metrics_text(proxy.admin)
+        self.assertIn('s3fault_faults_injected_total{rule="present"} 1', text)
+        self.assertNotIn('rule="absent"', text)
+
+
 class FramingTest(unittest.TestCase):
     """Statuses without a body go out with none, whatever the store sent; and the connection
     carries the next exchange, which shows the framing was right."""
@@ -215,6 +312,14 @@ class FramingTest(unittest.TestCase):
             self.assertTrue(head.startswith(b"HTTP/1.1 200 OK\r\n"), head)
             self.assertEqual(header(head, b"Content-Length"), b"0")
             self.assertIsNone(header(head, b"Content-Range"))
+
+    def test_length_only_truncation_of_a_range_to_zero_keeps_the_206(self):
+        ranged = (b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 100-104/1000\r\n"
+                  b"Content-Length: 5\r\n\r\nhello")
+        proxy = self.start(ranged, "truncate 0 mode=length-only")
+        for head in self.exchange_twice(proxy):
+            self.assertEqual(head, b"HTTP/1.1 206 Partial Content\r\n"
+                             b"Content-Range: bytes 100-104/1000\r\nContent-Length: 0\r\n\r\n")
 
     def test_framing_header_edits_are_refused_with_what_to_use(self):
         for fault in ("strip-header Content-Length", "set-header Transfer-Encoding chunked",

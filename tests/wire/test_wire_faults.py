@@ -56,6 +56,22 @@ class FaultActionTest(unittest.TestCase):
         self.assertEqual(content_length(client.read_head()), half)
         self.assertEqual(client.read_exact(half), BODY[:half])
 
+    def test_truncate_length_only_keeps_the_range_of_a_206(self):
+        _, proxy = self.start("truncate 1000 mode=length-only")
+        client, head = self.get(proxy)
+        # The store's head byte for byte, but for the length: the range still claims the span.
+        store_head = RESPONSE[:RESPONSE.index(b"\r\n\r\n") + 4]
+        expected = store_head.replace(b"Content-Length: %d\r\n" % len(BODY),
+                                      b"Content-Length: 1000\r\n")
+        self.assertIn(b"Content-Range: bytes 1000-103399/500000\r\n", expected)
+        self.assertEqual(head, expected)
+        self.assertEqual(client.read_exact(1000), BODY[:1000])
+        # Exactly the cut: the next bytes on the connection are the second answer's head.
+        client.send(GET)
+        self.assertEqual(client.read_head(), expected)
+        self.assertEqual(client.read_exact(1000), BODY[:1000])
+        self.assertTrue(proxy.wait_for_log("faults=truncate-1:truncate"), proxy.log)
+
     def test_corrupt_flips_exactly_the_given_bytes(self):
         _, proxy = self.start("corrupt 0,5,102399")
         client, head = self.get(proxy)

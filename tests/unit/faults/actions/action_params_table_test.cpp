@@ -239,6 +239,10 @@ INSTANTIATE_TEST_SUITE_P(
         params_case{"truncate", R"({"at": "64KiB", "mode": "consistent"})",
                     R"({"at": 65536, "mode": "consistent"})"},
         params_case{"truncate", R"({"at": "50%"})", R"({"at": "50%", "mode": "close"})"},
+        params_case{"truncate", R"({"at": "50%", "mode": "length-only"})",
+                    R"({"at": "50%", "mode": "length-only"})"},
+        params_case{"truncate", R"({"at": 0, "mode": "length-only"})",
+                    R"({"at": 0, "mode": "length-only"})"},
         params_case{"truncate", R"({"at": 0.25})", R"({"at": "25%", "mode": "close"})"},
         params_case{"truncate", R"({"at": "0.5"})", R"({"at": "50%", "mode": "close"})"},
         params_case{"truncate",
@@ -252,7 +256,11 @@ INSTANTIATE_TEST_SUITE_P(
         params_case{"truncate",
                     R"({"at": "1MiB", "mode": "sideways"})",
                     nullptr,
-                    {R"(mode: must be one of close, consistent (got "sideways"))"}},
+                    {R"(mode: must be one of close, consistent, length-only (got "sideways"))"}},
+        params_case{"truncate",
+                    R"({"at": "1MiB", "mode": "length_only"})",
+                    nullptr,
+                    {R"(mode: must be one of close, consistent, length-only (got "length_only"))"}},
         params_case{"truncate",
                     "{}",
                     nullptr,
@@ -314,10 +322,22 @@ INSTANTIATE_TEST_SUITE_P(
                      R"(duration: must be a duration like 250ms (got "y"))"}},
 
         params_case{"reset-after", R"({"bytes": "10KB"})", R"({"bytes": 10000})"},
+        params_case{"reset-after", R"({"bytes": 1000.0})", R"({"bytes": 1000})"},
+        params_case{"reset-after", R"({"bytes": "50%"})", R"({"bytes": "50%"})"},
+        params_case{"reset-after", R"({"bytes": 0.25})", R"({"bytes": "25%"})"},
+        params_case{"reset-after", R"({"bytes": "100%"})", R"({"bytes": "100%"})"},
         params_case{"reset-after",
                     R"({"bytes": -5})",
                     nullptr,
-                    {"bytes: must be a size like 1MiB (got -5)"}}));
+                    {"bytes: must be a size like 1MiB or a fraction like 50% (got -5)"}},
+        params_case{"reset-after",
+                    R"({"bytes": "150%"})",
+                    nullptr,
+                    {R"(bytes: must be a size like 1MiB or a fraction like 50% (got "150%"))"}},
+        params_case{"reset-after",
+                    "{}",
+                    nullptr,
+                    {"bytes: missing (must be a size like 1MiB or a fraction like 50%)"}}));
 
 INSTANTIATE_TEST_SUITE_P(
     RequestBody, ActionParams,
@@ -326,8 +346,9 @@ INSTANTIATE_TEST_SUITE_P(
         params_case{
             "request-throttle", "{}", nullptr, {"rate: missing (must be a rate like 1MiB/s)"}},
         params_case{"request-reset-after", R"({"bytes": "1MiB"})", R"({"bytes": 1048576})"},
+        params_case{"request-reset-after", R"({"bytes": "12.5%"})", R"({"bytes": "12.5%"})"},
         params_case{"request-reset-after",
                     R"({"bytes": "lots", "rate": 1})",
                     nullptr,
                     {"rate: unknown parameter (request-reset-after takes bytes)",
-                     R"(bytes: must be a size like 1MiB (got "lots"))"}}));
+                     R"(bytes: must be a size like 1MiB or a fraction like 50% (got "lots"))"}}));

@@ -40,7 +40,8 @@ inline std::shared_ptr<const fault_action> make_action(std::string_view type,
 
 /// What the client (or the store, for request bodies) would have received.
 struct filter_run {
-  std::optional<std::uint64_t> announced;
+  std::optional<std::uint64_t> announced; // the length the client is told instead
+  bool range_follows = false;             // ... and whether Content-Range moves with it
   std::string output;
   body_step::ending end = body_step::ending::none;
   bool body_complete = false;
@@ -57,7 +58,10 @@ struct filter_run {
 inline filter_run run_filter(body_filter& filter, std::string body, std::size_t chunk,
                              std::optional<std::uint64_t> declared) {
   filter_run run;
-  run.announced = filter.announce_length(declared);
+  if (const auto announcement = filter.announce_length(declared)) {
+    run.announced = announcement->length;
+    run.range_follows = announcement->range_follows;
+  }
   clock::time_point now{};
   std::uint64_t offset = 0;
   for (std::size_t start = 0; start < body.size(); start += chunk) {

@@ -39,6 +39,7 @@ filter_run run_every_split(std::string_view type, const std::string& params,
       continue;
     }
     EXPECT_EQ(run.announced, first->announced) << type << " chunk " << chunk;
+    EXPECT_EQ(run.range_follows, first->range_follows) << type << " chunk " << chunk;
     EXPECT_TRUE(run.output == first->output) << type << " chunk " << chunk;
     EXPECT_EQ(run.end, first->end) << type << " chunk " << chunk;
     EXPECT_EQ(run.body_complete, first->body_complete) << type << " chunk " << chunk;
@@ -90,6 +91,7 @@ TEST(Truncate, ConsistentAtBytesAnnouncesTheCutAndEndsNormally) {
   const auto run =
       run_every_split("truncate", R"({"at": "32KiB", "mode": "consistent"})", body_size);
   EXPECT_EQ(run.announced, 32768u);
+  EXPECT_TRUE(run.range_follows);
   EXPECT_EQ(run.output.size(), 32768u);
   EXPECT_TRUE(run.output == patterned_body(body_size).substr(0, 32768));
   EXPECT_EQ(run.end, ending::none);
@@ -104,6 +106,26 @@ TEST(Truncate, ConsistentAtHalf) {
   EXPECT_TRUE(run.body_complete);
 }
 
+TEST(Truncate, LengthOnlyAnnouncesTheCutAndLeavesTheRange) {
+  for (const char* params :
+       {R"({"at": "50%", "mode": "length-only"})", R"({"at": 50001, "mode": "length-only"})"}) {
+    const auto run = run_every_split("truncate", params, body_size);
+    EXPECT_EQ(run.announced, body_size / 2) << params;
+    EXPECT_FALSE(run.range_follows) << params;
+    EXPECT_TRUE(run.output == patterned_body(body_size).substr(0, body_size / 2)) << params;
+    EXPECT_EQ(run.end, ending::none) << params;
+    EXPECT_TRUE(run.body_complete) << params;
+  }
+}
+
+TEST(Truncate, LengthOnlyAtZeroAnnouncesAnEmptyBody) {
+  const auto run = run_every_split("truncate", R"({"at": 0, "mode": "length-only"})", body_size);
+  EXPECT_EQ(run.announced, 0u);
+  EXPECT_FALSE(run.range_follows);
+  EXPECT_TRUE(run.output.empty());
+  EXPECT_TRUE(run.body_complete);
+}
+
 TEST(Truncate, CutAtZeroSendsNothing) {
   const auto run = run_every_split("truncate", R"({"at": 0})", body_size);
   EXPECT_TRUE(run.output.empty());
@@ -111,8 +133,9 @@ TEST(Truncate, CutAtZeroSendsNothing) {
 }
 
 TEST(Truncate, CutAtOrPastTheEndChangesNothing) {
-  for (const char* params : {R"({"at": 100003, "mode": "consistent"})", R"({"at": "1MiB"})",
-                             R"({"at": "100%", "mode": "consistent"})"}) {
+  for (const char* params :
+       {R"({"at": 100003, "mode": "consistent"})", R"({"at": "1MiB"})",
+        R"({"at": "100%", "mode": "consistent"})", R"({"at": "100%", "mode": "length-only"})"}) {
     const auto run = run_every_split("truncate", params, body_size);
     EXPECT_FALSE(run.announced) << params;
     EXPECT_TRUE(run.output == patterned_body(body_size)) << params;
@@ -136,12 +159,14 @@ TEST(Truncate, FractionOfAnUnknownLengthPassesEverything) {
   EXPECT_EQ(run.end, ending::none);
 }
 
-TEST(Truncate, ConsistentWithUnknownLengthEndsTheBodyAtTheCut) {
-  const auto run =
-      run_every_split("truncate", R"({"at": 1000, "mode": "consistent"})", std::nullopt);
-  EXPECT_FALSE(run.announced); // nothing to rewrite: chunked or close-delimited
-  EXPECT_EQ(run.output.size(), 1000u);
-  EXPECT_TRUE(run.body_complete);
+TEST(Truncate, ConsistentOrLengthOnlyWithUnknownLengthEndsTheBodyAtTheCut) {
+  for (const char* params :
+       {R"({"at": 1000, "mode": "consistent"})", R"({"at": 1000, "mode": "length-only"})"}) {
+    const auto run = run_every_split("truncate", params, std::nullopt);
+    EXPECT_FALSE(run.announced) << params; // nothing to rewrite: chunked or close-delimited
+    EXPECT_EQ(run.output.size(), 1000u) << params;
+    EXPECT_TRUE(run.body_complete) << params;
+  }
 }
 
 TEST(Corrupt, FlipsExactlyTheGivenOffsets) {
@@ -198,6 +223,38 @@ TEST(ResetAfter, PastTheEndLeavesTheBodyAlone) {
   const auto run = run_every_split("reset-after", R"({"bytes": "1MiB"})", body_size);
   EXPECT_TRUE(run.output == patterned_body(body_size));
   EXPECT_EQ(run.end, ending::none);
+}
+
+TEST(ResetAfter, AFractionOfTheDeclaredLength) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "50%"})", body_size);
+  EXPECT_FALSE(run.announced); // the client is told the store's length
+  EXPECT_EQ(run.output.size(), body_size / 2);
+  EXPECT_TRUE(run.output == patterned_body(body_size).substr(0, body_size / 2));
+  EXPECT_EQ(run.end, ending::reset);
+}
+
+TEST(ResetAfter, AllOfTheBodyThenAReset) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "100%"})", body_size);
+  EXPECT_TRUE(run.output == patterned_body(body_size));
+  EXPECT_EQ(run.end, ending::reset);
+}
+
+TEST(ResetAfter, AFractionOfAnUnknownLengthLeavesTheBodyAlone) {
+  const auto run = run_every_split("reset-after", R"({"bytes": "50%"})", std::nullopt);
+  EXPECT_TRUE(run.output == patterned_body(body_size));
+  EXPECT_EQ(run.end, ending::none);
+  // Offered bytes without being told any length, too.
+  random_engine random(1);
+  const auto filter = make_action("reset-after", R"({"bytes": "50%"})")->make_body_filter(random);
+  std::string chunk(10, 'x');
+  EXPECT_EQ(filter->on_bytes(chunk, 0, {}).end, ending::none);
+  EXPECT_FALSE(filter->changed_body());
+}
+
+TEST(ResetAfter, AByteCountNeedsNoLength) {
+  const auto run = run_every_split("reset-after", R"({"bytes": 100})", std::nullopt);
+  EXPECT_EQ(run.output.size(), 100u);
+  EXPECT_EQ(run.end, ending::reset);
 }
 
 TEST(Stall, PausesOnceExactlyAtTheOffset) {
@@ -264,6 +321,10 @@ TEST(RequestBodyActions, ThrottleAndResetAfterWorkTheSameWay) {
   const auto reset = run_every_split("request-reset-after", R"({"bytes": 777})", body_size);
   EXPECT_EQ(reset.output.size(), 777u);
   EXPECT_EQ(reset.end, ending::reset);
+
+  const auto half = run_every_split("request-reset-after", R"({"bytes": "50%"})", body_size);
+  EXPECT_EQ(half.output.size(), body_size / 2);
+  EXPECT_EQ(half.end, ending::reset);
 }
 
 TEST(BodyActions, EachExchangeGetsItsOwnFilterState) {

@@ -1,5 +1,5 @@
+#include "../fake_response_head.hpp"
 #include "action_test_support.hpp"
-#include "text/text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,47 +8,36 @@
 using namespace s3fault::faults;
 using namespace s3fault::faults::testing;
 using namespace std::chrono_literals;
-using s3fault::text::iequal;
-
-namespace {
-
-/// A response head in memory, as the proxy's editor presents one.
-class fake_head final : public response_head_editor {
-public:
-  unsigned status() const override { return status_; }
-  void set_status(unsigned status) override { status_ = status; }
-  std::optional<std::string> header(std::string_view name) const override {
-    for (const auto& [field, value] : fields_) {
-      if (iequal(field, name)) {
-        return value;
-      }
-    }
-    return std::nullopt;
-  }
-  void remove_header(std::string_view name) override {
-    std::erase_if(fields_, [&](const auto& field) { return iequal(field.first, name); });
-  }
-  void set_header(std::string_view name, std::string_view value) override {
-    remove_header(name);
-    fields_.emplace_back(name, value);
-  }
-
-  unsigned status_ = 206;
-  std::vector<std::pair<std::string, std::string>> fields_ = {
-      {"Content-Length", "8388608"},
-      {"x-amz-mp-parts-count", "3"},
-      {"ETag", "\"abc-3\""},
-  };
-};
-
-} // namespace
 
 TEST(StripHeader, RemovesTheFieldWhateverItsCase) {
   fake_head head;
-  make_action("strip-header", R"({"name": "X-Amz-Mp-Parts-Count"})")->apply_to_head(head);
+  EXPECT_TRUE(
+      make_action("strip-header", R"({"name": "X-Amz-Mp-Parts-Count"})")->apply_to_head(head));
   EXPECT_FALSE(head.header("x-amz-mp-parts-count"));
   EXPECT_EQ(head.header("Content-Length"), "8388608");
   EXPECT_EQ(head.status(), 206u);
+}
+
+TEST(StripHeader, OfAnAbsentFieldChangesNothingAndSaysSo) {
+  fake_head head;
+  const auto action = make_action("strip-header", R"({"name": "x-amz-checksum-crc32"})");
+  EXPECT_FALSE(action->apply_to_head(head));
+  EXPECT_EQ(head.fields_.size(), 3u);
+  EXPECT_TRUE(action->may_change_nothing()); // so its rule is counted only when it removed one
+}
+
+TEST(HeadActions, ThatAlwaysChangeTheHeadSaySoAndCountWhateverHappens) {
+  fake_head head;
+  for (const auto& [type, params] : std::vector<std::pair<std::string, std::string>>{
+           {"set-header", R"({"name": "ETag", "value": "\"abc-3\""})"},
+           {"set-status", R"({"code": 206})"}}) {
+    const auto action = make_action(type, params);
+    EXPECT_TRUE(action->apply_to_head(head)) << type;
+    EXPECT_FALSE(action->may_change_nothing()) << type;
+  }
+  const auto delay = make_action("first-byte-delay", R"({"duration": "1s"})");
+  EXPECT_FALSE(delay->apply_to_head(head)); // it holds the head, it does not edit it
+  EXPECT_FALSE(delay->may_change_nothing());
 }
 
 TEST(SetHeader, ReplacesOrAdds) {

@@ -81,6 +81,11 @@ const spec_case spec_cases[] = {
          "actions": [{"type": "set-header", "name": "x-amz-mp-parts-count", "value": 1}]})"},
     {"reset-after 1MiB key=*.parquet",
      R"({"match": {"key": "*.parquet"}, "actions": [{"type": "reset-after", "bytes": "1MiB"}]})"},
+    {"truncate 1000 length-only",
+     R"({"actions": [{"type": "truncate", "at": 1000, "mode": "length-only"}]})"},
+    {"reset-after 50% op=GetObject",
+     R"({"match": {"operations": ["GetObject"]},
+         "actions": [{"type": "reset-after", "bytes": "50%"}]})"},
     {"hang name=stuck ops=GetObject op=HeadObject bucket=data-* method=GET header=range "
      "header='x-amz-checksum-mode~^ENABLED$' skip=1 every=2 times=3 after=1s until=1m disabled",
      R"({"name": "stuck", "enabled": false,

@@ -58,6 +58,7 @@ TEST(presets, defaults_and_parameters) {
   const json flaky = definition_of("flaky-connection");
   EXPECT_EQ(flaky["actions"][0], json::parse(R"({"type": "reset-after", "bytes": 1048576})"));
   EXPECT_EQ(flaky["schedule"], json::parse(R"({"probability": 0.2})"));
+  EXPECT_EQ(definition_of("flaky-connection:bytes=50%")["actions"][0]["bytes"], "50%");
   // Common parameters: p, bucket, key, name.
   const json narrowed =
       definition_of("rustfs-parts-count:p=10%,bucket=data-*,key=*.parquet,name=strip-pc");

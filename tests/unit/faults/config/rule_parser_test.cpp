@@ -209,7 +209,8 @@ std::vector<bad_case> bad_cases() {
         "\"ACTION VALUE key=value\" (got 5)"}},
       {"action parameter, named by the action",
        R"({"actions": [{"truncate": "50%", "mode": "x"}]})",
-       {"rule 1 (truncate-1): truncate.mode: must be one of close, consistent (got \"x\")"}},
+       {"rule 1 (truncate-1): truncate.mode: must be one of close, consistent, length-only (got "
+        "\"x\")"}},
       {"match not an object",
        R"({"match": "GetObject", "actions": ["reset"]})",
        {"rule 1 (reset-1): match: must be an object (got \"GetObject\")"}},

@@ -1,6 +1,8 @@
-// A rule made only of body filters counts as injected in an exchange only when one of its
-// filters changed the body: a cut past the end, a reset after more bytes than came, offsets
-// beyond the body or an exchange without that body are taken back as skipped.
+// A rule made only of actions that may change nothing (body filters, header removals) counts as
+// injected in an exchange only when one of them changed something: a cut past the end, a reset
+// after more bytes than came, offsets beyond the body, an exchange without that body or a strip
+// of a header the response lacks are taken back as skipped.
+#include "../fake_response_head.hpp"
 #include "faults/config/build_rules.hpp"
 #include "faults/rule_set.hpp"
 
@@ -9,6 +11,7 @@
 #include <string>
 
 using namespace s3fault::faults;
+using s3fault::faults::testing::fake_head;
 
 namespace {
 
@@ -18,12 +21,23 @@ rule_set rules_of(std::vector<std::string> specs) {
   return rule_set(std::move(built.rules), 1, clock::now());
 }
 
+/// Rules from a JSON document, for rules with several actions.
+rule_set rules_from_json(const char* document) {
+  auto built = config::parse_rule_document(nlohmann::json::parse(document));
+  EXPECT_TRUE(built.ok()) << ::testing::PrintToString(built.errors);
+  return rule_set(std::move(built.rules), 1, clock::now());
+}
+
 const s3_request request = classify_request({"GET", "/b/k", "127.0.0.1", false});
 
-/// Decides one exchange, feeds a body of `length` bytes (declared) through its response
-/// filters as the proxy would, then settles. Returns the decision.
-exchange_decision exchange(const rule_set& rules, std::uint64_t length) {
+/// Decides one exchange, applies its header actions to `head` (when the store answered), feeds
+/// a body of `length` bytes (declared) through its response filters as the proxy would, then
+/// settles. Returns the decision.
+exchange_decision exchange(const rule_set& rules, std::uint64_t length, fake_head* head = nullptr) {
   auto decision = rules.decide(request, "GET", {}, clock::now());
+  if (head != nullptr) {
+    decision.apply_head_actions(*head);
+  }
   std::string body(length, 'b');
   for (auto& filter : decision.response_filters) {
     filter->announce_length(length);
@@ -39,7 +53,7 @@ exchange_decision exchange(const rule_set& rules, std::uint64_t length) {
       rest = rest.subspan(step.pass);
     }
   }
-  rules.settle_filter_rules(decision, request);
+  rules.settle_injections(decision, request);
   return decision;
 }
 
@@ -55,8 +69,9 @@ counts counters(const rule_set& rules, std::size_t index = 0) {
 } // namespace
 
 TEST(FilterSettle, FiltersThatChangedNothingAreTakenBack) {
-  for (const char* spec : {"truncate 100%", "truncate 5000", "truncate 1000 mode=consistent",
-                           "reset-after 2000", "corrupt 4000", "stall 4000 1ms"}) {
+  for (const char* spec :
+       {"truncate 100%", "truncate 5000", "truncate 1000 mode=consistent",
+        "truncate 100% mode=length-only", "reset-after 2000", "corrupt 4000", "stall 4000 1ms"}) {
     SCOPED_TRACE(spec);
     const auto rules = rules_of({spec});
     const auto decision = exchange(rules, 1000);
@@ -66,8 +81,9 @@ TEST(FilterSettle, FiltersThatChangedNothingAreTakenBack) {
 }
 
 TEST(FilterSettle, FiltersThatChangedTheBodyCount) {
-  for (const char* spec : {"truncate 50%", "truncate 999 mode=consistent", "reset-after 10",
-                           "reset-after 1000", "corrupt 0", "stall 10 1ms"}) {
+  for (const char* spec :
+       {"truncate 50%", "truncate 999 mode=consistent", "truncate 0 mode=length-only",
+        "reset-after 10", "reset-after 1000", "reset-after 50%", "corrupt 0", "stall 10 1ms"}) {
     SCOPED_TRACE(spec);
     const auto rules = rules_of({spec});
     const auto decision = exchange(rules, 1000);
@@ -80,7 +96,7 @@ TEST(FilterSettle, AnExchangeWithoutTheBodyDoesNotCount) {
   const auto rules = rules_of({"truncate 10"});
   auto decision = rules.decide(request, "GET", {}, clock::now());
   ASSERT_EQ(decision.injected.size(), 1u); // pending until the exchange ends
-  rules.settle_filter_rules(decision, request);
+  rules.settle_injections(decision, request);
   EXPECT_TRUE(decision.injected.empty());
   EXPECT_EQ(counters(rules), (counts{1, 0, 1}));
 }
@@ -100,4 +116,62 @@ TEST(FilterSettle, ATakenBackInjectionFreesItsPlaceInTimes) {
   EXPECT_EQ(exchange(rules, 1000).injected.size(), 1u); // so this one may still inject
   EXPECT_EQ(exchange(rules, 1000).injected.size(), 0u); // and then times is used up
   EXPECT_EQ(counters(rules), (counts{3, 1, 2}));
+}
+
+TEST(HeadSettle, AStripOfAnAbsentHeaderIsTakenBack) {
+  const auto rules = rules_of({"strip-header x-amz-checksum-crc32"});
+  fake_head head;
+  const auto decision = exchange(rules, 0, &head);
+  EXPECT_TRUE(decision.injected.empty());
+  EXPECT_EQ(counters(rules), (counts{1, 0, 1}));
+  EXPECT_EQ(head.fields_.size(), 3u);
+}
+
+TEST(HeadSettle, AStripThatRemovedTheFieldCounts) {
+  const auto rules = rules_of({"strip-header x-amz-mp-parts-count name=strip"});
+  fake_head head;
+  const auto decision = exchange(rules, 0, &head);
+  ASSERT_EQ(decision.injected.size(), 1u);
+  EXPECT_EQ(decision.injected[0].rule, "strip");
+  EXPECT_EQ(decision.injected[0].action, "strip-header");
+  EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
+}
+
+TEST(HeadSettle, AStripWithoutAHeadToStripFromIsTakenBack) {
+  // The store never answered: no head reached the actions.
+  const auto rules = rules_of({"strip-header x-amz-mp-parts-count"});
+  EXPECT_TRUE(exchange(rules, 0).injected.empty());
+  EXPECT_EQ(counters(rules), (counts{1, 0, 1}));
+}
+
+TEST(HeadSettle, ATakenBackStripFreesItsPlaceInTimes) {
+  const auto rules = rules_of({"strip-header x-amz-mp-parts-count times=1"});
+  fake_head without;
+  without.remove_header("x-amz-mp-parts-count");
+  exchange(rules, 0, &without); // nothing to strip: taken back
+  fake_head with;
+  EXPECT_EQ(exchange(rules, 0, &with).injected.size(), 1u); // so this one may still inject
+  fake_head again;
+  EXPECT_EQ(exchange(rules, 0, &again).injected.size(), 0u); // and then times is used up
+  EXPECT_TRUE(again.header("x-amz-mp-parts-count"));
+  EXPECT_EQ(counters(rules), (counts{3, 1, 2}));
+}
+
+TEST(HeadSettle, ARuleOfStripsAndFiltersCountsWhenAnyOfThemChangedSomething) {
+  const auto rules = rules_from_json(R"({"rules": [{"name": "both", "actions": [
+      {"strip-header": "x-amz-checksum-crc32"}, {"truncate": 500}]}]})");
+  fake_head head;
+  EXPECT_TRUE(exchange(rules, 400, &head).injected.empty());   // no field, nothing to cut
+  EXPECT_EQ(exchange(rules, 1000, &head).injected.size(), 2u); // the cut: both named
+  head.set_header("x-amz-checksum-crc32", "AAAAAA==");
+  EXPECT_EQ(exchange(rules, 400, &head).injected.size(), 2u); // the strip
+  EXPECT_EQ(counters(rules), (counts{3, 2, 1}));
+}
+
+TEST(HeadSettle, AStripBesideAnActionThatAlwaysActsAlwaysCounts) {
+  const auto rules = rules_from_json(R"({"rules": [{"name": "tag", "actions": [
+      {"strip-header": "x-amz-checksum-crc32"}, {"set-header": ["x-note", "1"]}]}]})");
+  fake_head head;
+  EXPECT_EQ(exchange(rules, 0, &head).injected.size(), 2u);
+  EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
 }
