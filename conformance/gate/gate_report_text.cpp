@@ -136,7 +136,12 @@ void gate_text_report::finish(const gate_report& report) {
            << run.judged.why << "\n";
     }
   }
-  out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report) << "\n";
+  if (report.interrupted) {
+    out_ << "exit status 130: interrupted; only the runs above were made\n";
+  } else {
+    out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report)
+         << "\n";
+  }
   out_.flush();
 }
 
