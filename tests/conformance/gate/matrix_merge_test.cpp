@@ -4,6 +4,8 @@
 
 #include "matrix_test_support.hpp"
 
+#include "tests/support/temp_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,30 +19,10 @@ namespace {
 
 using texts = std::vector<std::string>;
 
-/// A file in a fresh temporary directory, removed with it.
-class temp_file {
-public:
-  explicit temp_file(std::string_view content) {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("s3fault-matrix-test-" + std::to_string(::getpid()) + "-" + std::to_string(next_++));
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "mine.yaml").string();
-    std::ofstream(path_) << content;
-  }
-  ~temp_file() { std::filesystem::remove_all(dir_); }
-  temp_file(const temp_file&) = delete;
-  temp_file& operator=(const temp_file&) = delete;
-
-  const std::string& path() const { return path_; }
-
-private:
-  static inline int next_ = 0;
-  std::filesystem::path dir_;
-  std::string path_;
-};
+using s3fault::testing::temp_file;
 
 TEST(LoadMatrixFile, MessagesNameThePath) {
-  const temp_file file("shapes:\n  - {name: s, description: d, size: lots}\n");
+  const temp_file file("mine.yaml", "shapes:\n  - {name: s, description: d, size: lots}\n");
   std::vector<std::string> errors;
   load_matrix_file(file.path(), errors);
   EXPECT_EQ(errors, (texts{file.path() + ":2: shape 1 (s): size: must be a size in bytes like "

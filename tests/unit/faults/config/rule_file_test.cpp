@@ -5,6 +5,8 @@
 #include "config_test_support.hpp"
 #include "faults/config/build_rules.hpp"
 
+#include "tests/support/temp_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -17,27 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-/// A file in a fresh temporary directory, removed with it.
-class temp_file {
-public:
-  temp_file(const std::string& name, std::string_view content) {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("s3fault-config-test-" + std::to_string(::getpid()) + "-" + std::to_string(next_++));
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / name).string();
-    std::ofstream(path_) << content;
-  }
-  ~temp_file() { std::filesystem::remove_all(dir_); }
-  temp_file(const temp_file&) = delete;
-  temp_file& operator=(const temp_file&) = delete;
-
-  const std::string& path() const { return path_; }
-
-private:
-  static inline int next_ = 0;
-  std::filesystem::path dir_;
-  std::string path_;
-};
+using s3fault::testing::temp_file;
 
 json yaml(std::string_view text) {
   std::string error;
