@@ -167,6 +167,18 @@ class GateReproTest(unittest.TestCase):
             subprocess.run(["rm", "-rf", str(files)], check=False)
 
 
+    def test_fixture_refuses_bad_sizes_naming_the_option(self):
+        bin_ = str(harness.proxy_binary())
+        base = [bin_, "fixture", "--endpoint", "http://127.0.0.1:9", "--bucket", "b", "--key", "k"]
+        for extra, message in ((["--size", "lots"], "--size lots: not a size"),
+                               (["--size", "12MiB", "--parts", "5MiB,5MiB"],
+                                "--parts add up to 10485760 bytes, --size is 12582912"),
+                               (["--size", "1KiB", "--parts", "0,1KiB"], "--parts 0: not a size")):
+            result = subprocess.run(base + extra, capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(message, result.stderr)
+
+
 class GateJobsTest(unittest.TestCase):
     def test_jobs_do_not_change_a_verdict(self):
         tmp = scratch("gate-jobs")
