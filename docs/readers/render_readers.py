@@ -153,7 +153,7 @@ def summary_of(report):
     summary.setdefault("not_exercised", sum(1 for r in runs if outcome_of(r) == "not exercised"))
     summary.setdefault("not_judged", sum(1 for r in runs if outcome_of(r) == "not judged"))
     verdicts = dict(summary.get("verdicts") or counted)
-    for v in VERDICTS:
+    for v in VERDICTS[:4]:  # what the readers did; NOT_EXERCISED and NOT_JUDGED are counted apart
         verdicts.setdefault(v, 0)
     summary["verdicts"] = verdicts
     return summary
