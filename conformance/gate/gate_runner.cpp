@@ -41,6 +41,14 @@ public:
     }
   }
 
+  /// Reports a result that was decided without a run (NOT_JUDGED).
+  void report(const run_result& result) {
+    std::lock_guard lock(mutex_);
+    if (observer_.run_done) {
+      observer_.run_done(result);
+    }
+  }
+
 private:
   void run_one(run_worker& worker, const planned_run& planned, std::optional<run_result>& slot) {
     try {
@@ -141,6 +149,7 @@ std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_poo
       index_of.push_back(baselines.size() + i);
     } else {
       results[baselines.size() + i] = not_judged_run(*others[i], baseline);
+      pool.report(*results[baselines.size() + i]);
     }
   }
   std::vector<std::optional<run_result>> ran(to_run.size());

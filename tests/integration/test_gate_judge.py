@@ -51,6 +51,7 @@ class GateCannotBeFooledTest(unittest.TestCase):
         self.assertEqual(verdicts.pop(("baseline", "1KiB")), "SILENT_CORRUPTION")
         self.assertGreater(len(verdicts), 10)
         self.assertEqual(set(verdicts.values()), {"NOT_JUDGED"}, run.describe())
+        self.assertEqual(run.stdout.count("NOT_JUDGED "), len(verdicts), "one table line each")
         summary = run.report["summary"]
         self.assertEqual((summary["passed"], summary["failed"], summary["not_judged"]),
                          (0, 1, len(verdicts)))
