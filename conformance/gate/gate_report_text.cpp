@@ -35,11 +35,10 @@ std::string indented(std::string text, std::size_t indent) {
   return text;
 }
 
+/// `text` filled to `width` with blanks, and at least one blank after it (long names).
 std::string padded(std::string_view text, std::size_t width) {
   std::string line(text);
-  if (line.size() < width) {
-    line.append(width - line.size(), ' ');
-  }
+  line.append(line.size() < width ? width - line.size() : 1, ' ');
   return line;
 }
 
