@@ -100,8 +100,11 @@ reader_run run_reader(const std::string& name, const std::string& proxy_url, con
   run.error = result.error;
   run.seen = counter.snapshot();
   const std::string bytes = read_file(output);
-  run.judged =
-      gate::judge_run({.exit_code = result.ok ? 0 : 1, .output = bytes, .expected = expected});
+  gate::run_evidence evidence; // a must-recover run with no fault to count: the demo's own
+  evidence.exit_code = result.ok ? 0 : 1;
+  evidence.output = bytes;
+  evidence.expected = expected;
+  run.judged = gate::judge_run(evidence);
   return run;
 }
 

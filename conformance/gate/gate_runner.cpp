@@ -28,7 +28,11 @@ public:
     std::vector<std::thread> threads;
     for (auto& worker : workers_) {
       threads.emplace_back([&, w = worker.get()] {
-        for (std::size_t i; !stop() && (i = next++) < runs.size();) {
+        while (!stop()) {
+          const std::size_t i = next++;
+          if (i >= runs.size()) {
+            break;
+          }
           run_one(*w, *runs[i], results[i]);
         }
       });

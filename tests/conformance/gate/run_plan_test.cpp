@@ -24,8 +24,13 @@ gate_matrix small_matrix() {
   ours.name = "ours";
   ours.shape_globs = {"big*"};
   matrix.scenarios = {baseline, strip, parts, ours};
-  object_shape small{"small", "", 10, {}};
-  object_shape big{"big-mp", "", 10 << 20, {5 << 20, 5 << 20}};
+  object_shape small;
+  small.name = "small";
+  small.size = 10;
+  object_shape big;
+  big.name = "big-mp";
+  big.size = 10 << 20;
+  big.part_sizes = {5 << 20, 5 << 20};
   matrix.shapes = {small, big};
   return matrix;
 }

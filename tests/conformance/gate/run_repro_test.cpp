@@ -10,11 +10,14 @@ namespace {
 
 struct repro_fixture {
   scenario s;
-  object_shape shape{
-      "mp-12", "12 MiB in 5/5/2 MiB parts", 12u << 20, {5u << 20, 5u << 20, 2u << 20}};
+  object_shape shape;
   repro_inputs in;
 
   repro_fixture() {
+    shape.name = "mp-12";
+    shape.description = "12 MiB in 5/5/2 MiB parts";
+    shape.size = 12u << 20;
+    shape.part_sizes = {5u << 20, 5u << 20, 2u << 20};
     s.name = "cut";
     in.s3fault = "/opt/s3fault";
     in.access_key = "s3fault";

@@ -14,24 +14,28 @@ constexpr auto info = expectation::informational;
 /// A run of a scenario that needs no injection (baseline).
 judged_run judge(int exit_code, std::string_view output, std::string_view expected,
                  expectation expect, bool timed_out = false, std::string_view also = "") {
-  return judge_run({.timed_out = timed_out,
-                    .exit_code = exit_code,
-                    .output = output,
-                    .expected = expected,
-                    .also_correct = also,
-                    .expect = expect,
-                    .timeout_seconds = 30});
+  run_evidence evidence;
+  evidence.timed_out = timed_out;
+  evidence.exit_code = exit_code;
+  evidence.output = output;
+  evidence.expected = expected;
+  evidence.also_correct = also;
+  evidence.expect = expect;
+  evidence.timeout_seconds = 30;
+  return judge_run(evidence);
 }
 
 /// A run of a fault scenario with `injections` counted on its key.
 judged_run judge_fault(int exit_code, std::string_view output, std::string_view expected,
                        expectation expect, std::uint64_t injections) {
-  return judge_run({.exit_code = exit_code,
-                    .output = output,
-                    .expected = expected,
-                    .expect = expect,
-                    .needs_injection = true,
-                    .injections = injections});
+  run_evidence evidence;
+  evidence.exit_code = exit_code;
+  evidence.output = output;
+  evidence.expected = expected;
+  evidence.expect = expect;
+  evidence.needs_injection = true;
+  evidence.injections = injections;
+  return judge_run(evidence);
 }
 
 TEST(JudgeRun, RightBytesAreCorrectEverywhere) {
