@@ -256,7 +256,8 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
       "  s3fault gate --reader builtin:robust-parts       # passes\n"
       "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
-      "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' \\"
+      "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' "
+      "\\"
       "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/");
   command->add_option("--reader", options->reader,
                       "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
