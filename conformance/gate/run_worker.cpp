@@ -143,10 +143,11 @@ std::optional<run_result> run_worker::run(const planned_run& planned) {
                             bytes, replacement);
   result.checksum = checksum;
   result.rules = document;
+  result.repro = repro_for(planned, document);
   check_reader_ran(planned, settings.reader_command, exit, result.seen,
                    result.judged.observed == verdict::correct, result.stderr_tail);
   if (result.judged.outcome == run_outcome::failed && !settings.keep_failed.empty()) {
-    keep_files(result, dir.string(), result);
+    keep_files(result, dir.string());
   }
   fs::remove_all(dir);
   return result;
@@ -189,6 +190,12 @@ run_result run_worker::judge(const planned_run& planned, const std::string& dir,
   if (result.judged.observed == verdict::silent_corruption && result.seen.requests_to_proxy == 0) {
     result.judged.why += "; it made no request to the proxy";
   }
+  return result;
+}
+
+std::string run_worker::repro_for(const planned_run& planned,
+                                  const nlohmann::json& rules_document) const {
+  const auto& settings = context_.settings;
   repro_inputs repro;
   repro.s3fault = settings.s3fault;
   repro.store = context_.store_url;
@@ -197,16 +204,15 @@ run_result run_worker::judge(const planned_run& planned, const std::string& dir,
   repro.region = settings.region;
   repro.bucket = context_.bucket;
   repro.key = planned.key;
-  repro.run_scenario = &s;
+  repro.run_scenario = planned.run_scenario;
   repro.shape = planned.shape;
   repro.seed = planned.seed;
-  repro.rules_document = run_rules_document(s, planned.key, planned.seed);
+  repro.rules_document = rules_document;
   repro.reader_command = settings.reader_command;
-  result.repro = repro_script(repro);
-  return result;
+  return repro_script(repro);
 }
 
-void run_worker::keep_files(const run_result& result, const std::string& dir, run_result& kept) {
+void run_worker::keep_files(run_result& result, const std::string& dir) {
   const fs::path target =
       fs::path(context_.settings.keep_failed) / (result.scenario + "." + result.shape);
   fs::remove_all(target);
@@ -217,7 +223,7 @@ void run_worker::keep_files(const run_result& result, const std::string& dir, ru
     }
   }
   std::ofstream(target / "repro.sh") << result.repro;
-  kept.kept = target.string();
+  result.kept = target.string();
 }
 
 } // namespace s3fault::gate

@@ -33,7 +33,10 @@ private:
   run_result judge(const planned_run& planned, const std::string& dir, int exit_code,
                    bool timed_out, double seconds, const std::string& bytes,
                    const std::string& replacement);
-  void keep_files(const run_result& result, const std::string& dir, run_result& kept);
+  /// The commands that reproduce the run, with the rules document it installed.
+  std::string repro_for(const planned_run& planned, const nlohmann::json& rules_document) const;
+  /// Copies a failing run's files to --keep-failed and notes where in `result.kept`.
+  void keep_files(run_result& result, const std::string& dir);
 
   const run_context& context_;
   traffic_counter counter_;
