@@ -17,7 +17,7 @@ struct s3_error_code {
 
 // Messages are the ones stores put in <Message>, which can differ a little from the
 // descriptions in AWS's table of error codes.
-inline constexpr std::array<s3_error_code, 42> known_codes = {{
+inline constexpr std::array<s3_error_code, 44> known_codes = {{
     // Throttling and server-side trouble: clients are expected to back off and retry.
     {"SlowDown", 503, "Please reduce your request rate."},
     {"SlowDownRead", 503, "Resource requested is unreadable, please reduce your request rate"},
@@ -50,10 +50,15 @@ inline constexpr std::array<s3_error_code, 42> known_codes = {{
     {"NoSuchUpload", 404,
      "The specified upload does not exist. The upload ID may be invalid, or the upload may have "
      "been aborted or completed."},
+    {"NoSuchVersion", 404, "The specified version does not exist."},
     // Reads of parts and ranges, conditions.
     {"InvalidPartNumber", 416, "The requested partnumber is not satisfiable"},
     {"InvalidRange", 416, "The requested range is not satisfiable"},
     {"PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold"},
+    {"ConditionalRequestConflict", 409,
+     "A conflicting operation occurred. If using PutObject you can retry the request. If using "
+     "multipart upload you should initiate another CreateMultipartUpload request and re-upload "
+     "each part."},
     // Uploads.
     {"InvalidPart", 400,
      "One or more of the specified parts could not be found. The part may not have been "

@@ -122,10 +122,30 @@ operation_start get_bucket_location(const request_context& context) {
 }
 
 operation_start get_bucket_versioning(const request_context& context) {
+  const auto status = context.store.versioning(context.request.bucket);
+  if (const auto* error = std::get_if<s3_error>(&status)) {
+    return answer_error(*error, context);
+  }
+  return answer(xml_answer(render_versioning_configuration(std::get<versioning_status>(status))));
+}
+
+operation_start put_bucket_versioning(const request_context& context) {
   if (!context.store.has_bucket(context.request.bucket)) {
     return answer_error(errors::no_such_bucket(context.request.bucket), context);
   }
-  return answer(xml_answer(render_versioning_configuration()));
+  object_store& store = context.store;
+  const std::string bucket = context.request.bucket;
+  const std::string resource = context.request.resource;
+  return read_small_body(context, [=, &store](const std::string& body) {
+    const auto status = parse_versioning_configuration(body);
+    if (const auto* error = std::get_if<s3_error>(&status)) {
+      return error_response(*error, resource);
+    }
+    if (auto error = store.set_versioning(bucket, std::get<versioning_status>(status))) {
+      return error_response(*error, resource);
+    }
+    return origin_response{};
+  });
 }
 
 } // namespace s3fault::origin

@@ -9,11 +9,15 @@ namespace {} // namespace
 
 std::variant<copy_source, s3_error> parse_copy_source(std::string_view header) {
   std::string_view text = header;
+  std::optional<std::string> version_id;
   if (const auto question = text.find('?'); question != std::string_view::npos) {
     const std::string_view query = text.substr(question + 1);
     text = text.substr(0, question);
-    if (query != "versionId=null" && !query.empty()) {
-      return errors::not_implemented("x-amz-copy-source with a version id");
+    if (query.starts_with("versionId=") && query.size() > 10) {
+      version_id = s3::uri_decode(query.substr(10));
+    } else if (!query.empty()) {
+      return errors::invalid_argument("Unsupported copy source parameter.", "x-amz-copy-source",
+                                      header);
     }
   }
   const std::string decoded = s3::uri_decode(text);
@@ -27,7 +31,11 @@ std::variant<copy_source, s3_error> parse_copy_source(std::string_view header) {
                                     "sourcebucket/sourcekey",
                                     "x-amz-copy-source", header);
   }
-  return copy_source{std::string(path.substr(0, slash)), std::string(path.substr(slash + 1))};
+  copy_source source;
+  source.bucket = std::string(path.substr(0, slash));
+  source.key = std::string(path.substr(slash + 1));
+  source.version_id = std::move(version_id);
+  return source;
 }
 
 std::optional<s3_error> check_copy_preconditions(const request_head& head,

@@ -4,6 +4,7 @@
 #include "conformance/origin/http_message.hpp"
 #include "conformance/origin/read_plan.hpp"
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -12,10 +13,11 @@ namespace s3fault::origin {
 struct copy_source {
   std::string bucket;
   std::string key;
+  std::optional<std::string> version_id; // from "?versionId=..."; nullopt: the current version
 };
 
-/// "/bucket/key" or "bucket/key", percent-encoded, optionally "?versionId=null".
-/// InvalidArgument when it names no key, NotImplemented for another version id.
+/// "/bucket/key" or "bucket/key", percent-encoded, optionally "?versionId=ID".
+/// InvalidArgument when it names no key, or with another query.
 std::variant<copy_source, s3_error> parse_copy_source(std::string_view header);
 
 /// x-amz-copy-source-if-match, -if-none-match, -if-modified-since, -if-unmodified-since: any

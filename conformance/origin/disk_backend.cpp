@@ -3,8 +3,9 @@
 //   DIR/tmp/<id>            blobs being written (removed at start-up)
 //   DIR/blobs/<id>          committed blobs: renamed from tmp/ once complete, never rewritten
 //   DIR/buckets/<name>.json one per bucket
-//   DIR/objects/<h>.json    one per object (h = sha256 of bucket and key): metadata and the ids
-//                           of its blobs, written to a temporary name and renamed
+//   DIR/objects/<h>.json    one per object version (h = sha256 of bucket and key, plus the
+//                           version id unless it is "null"): metadata, version id, sequence
+//                           and the ids of its blobs, written to a temporary name and renamed
 //
 // A blob file is removed when the last record (or reader) using it lets go of it. At start-up
 // the index is rebuilt from the JSON files and blob files no record names are removed. Nothing
@@ -220,7 +221,11 @@ public:
   }
 
   void save_bucket(const bucket_summary& bucket) override {
-    const json record = {{"name", bucket.name}, {"created_ms", to_millis(bucket.created)}};
+    json record = {{"name", bucket.name}, {"created_ms", to_millis(bucket.created)}};
+    if (bucket.versioning != versioning_status::off) {
+      record["versioning"] =
+          bucket.versioning == versioning_status::enabled ? "Enabled" : "Suspended";
+    }
     write_file_atomically(bucket_path(bucket.name), dump(record));
   }
 
@@ -233,6 +238,9 @@ public:
                    const object_record& record) override {
     json out = {{"bucket", bucket},
                 {"key_hex", s3::to_hex(key)},
+                {"version_id", record.version_id},
+                {"delete_marker", record.delete_marker},
+                {"sequence", record.sequence},
                 {"size", record.size},
                 {"etag", record.etag},
                 {"last_modified_ms", to_millis(record.last_modified)},
@@ -251,12 +259,13 @@ public:
     for (const auto& segment : record.segments) {
       out["segments"].push_back({{"id", segment->id()}, {"size", segment->size()}});
     }
-    write_file_atomically(object_path(bucket, key), dump(out));
+    write_file_atomically(object_path(bucket, key, record.version_id), dump(out));
   }
 
-  void remove_object(std::string_view bucket, std::string_view key) override {
+  void remove_object(std::string_view bucket, std::string_view key,
+                     std::string_view version_id) override {
     std::error_code ec;
-    fs::remove(object_path(bucket, key), ec);
+    fs::remove(object_path(bucket, key, version_id), ec);
   }
 
   loaded_store load() override;
@@ -269,10 +278,16 @@ private:
   fs::path bucket_path(std::string_view name) const {
     return state_->root / "buckets" / (std::string(name) + ".json");
   }
-  fs::path object_path(std::string_view bucket, std::string_view key) const {
+  /// The null version keeps the name data directories had before versioning.
+  fs::path object_path(std::string_view bucket, std::string_view key,
+                       std::string_view version_id) const {
     std::string identity(bucket);
     identity.push_back('\0');
     identity.append(key);
+    if (version_id != null_version_id) {
+      identity.push_back('\0');
+      identity.append(version_id);
+    }
     return state_->root / "objects" / (s3::sha256_hex(identity) + ".json");
   }
 
@@ -288,6 +303,10 @@ disk_backend::object_from_json(const json& in,
                                std::map<std::string, std::shared_ptr<const blob>>& blobs,
                                std::vector<std::string>& warnings) {
   auto record = std::make_shared<object_record>();
+  // Records written before versioning have none of these: a null version, first in order.
+  record->version_id = in.value("version_id", std::string(null_version_id));
+  record->delete_marker = in.value("delete_marker", false);
+  record->sequence = in.value("sequence", std::uint64_t{0});
   record->size = in.at("size").get<std::uint64_t>();
   record->etag = in.at("etag").get<std::string>();
   record->last_modified = from_millis(in.at("last_modified_ms").get<std::int64_t>());
@@ -329,9 +348,14 @@ loaded_store disk_backend::load() {
     try {
       std::ifstream in(entry.path());
       const json record = json::parse(in);
-      loaded.buckets.push_back(
-          bucket_summary{record.at("name").get<std::string>(),
-                         from_millis(record.at("created_ms").get<std::int64_t>())});
+      bucket_summary bucket;
+      bucket.name = record.at("name").get<std::string>();
+      bucket.created = from_millis(record.at("created_ms").get<std::int64_t>());
+      const std::string versioning = record.value("versioning", std::string());
+      bucket.versioning = versioning == "Enabled"     ? versioning_status::enabled
+                          : versioning == "Suspended" ? versioning_status::suspended
+                                                      : versioning_status::off;
+      loaded.buckets.push_back(bucket);
     } catch (const std::exception& error) {
       loaded.warnings.push_back("skipped " + entry.path().string() + ": " + error.what());
     }

@@ -1,4 +1,4 @@
-// ListObjects (v1), ListObjectsV2, ListMultipartUploads, ListParts: parameters checked and
+// ListObjects (v1), ListObjectsV2, ListObjectVersions, ListMultipartUploads, ListParts: parameters checked and
 // echoed as S3 does; the page itself comes from listing.hpp through the store.
 #include "conformance/origin/operations.hpp"
 #include "conformance/origin/xml_render.hpp"
@@ -172,6 +172,43 @@ operation_start list_parts(const request_context& context) {
     return answer_error(*error, context);
   }
   return answer(xml_answer(render_list_parts(echo, std::get<part_listing>(page))));
+}
+
+operation_start list_object_versions(const request_context& context) {
+  const auto& query = context.request.query;
+  const auto max_keys = parse_page_size(query, "max-keys");
+  if (const auto* error = std::get_if<s3_error>(&max_keys)) {
+    return answer_error(*error, context);
+  }
+  const auto url = parse_encoding_type(query);
+  if (const auto* error = std::get_if<s3_error>(&url)) {
+    return answer_error(*error, context);
+  }
+  versions_echo echo;
+  echo.bucket = context.request.bucket;
+  echo.prefix = query.get("prefix").value_or("");
+  echo.delimiter = query.get("delimiter").value_or("");
+  echo.key_marker = query.get("key-marker").value_or("");
+  echo.version_id_marker = query.get("version-id-marker").value_or("");
+  echo.max_keys = std::get<unsigned>(max_keys);
+  echo.url_encoding = std::get<bool>(url);
+  if (!echo.version_id_marker.empty() && echo.key_marker.empty()) {
+    return answer_error(
+        errors::invalid_argument("A version-id marker cannot be specified without a key marker.",
+                                 "version-id-marker", echo.version_id_marker),
+        context);
+  }
+  version_listing_request request;
+  request.prefix = echo.prefix;
+  request.delimiter = echo.delimiter;
+  request.key_marker = echo.key_marker;
+  request.version_id_marker = echo.version_id_marker;
+  request.max_keys = echo.max_keys;
+  const auto page = context.store.list_versions(context.request.bucket, request);
+  if (const auto* error = std::get_if<s3_error>(&page)) {
+    return answer_error(*error, context);
+  }
+  return answer(xml_answer(render_list_versions(echo, std::get<version_listing>(page))));
 }
 
 } // namespace s3fault::origin

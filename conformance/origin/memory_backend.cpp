@@ -64,7 +64,7 @@ public:
   void save_bucket(const bucket_summary&) override {}
   void remove_bucket(std::string_view) override {}
   void save_object(std::string_view, std::string_view, const object_record&) override {}
-  void remove_object(std::string_view, std::string_view) override {}
+  void remove_object(std::string_view, std::string_view, std::string_view) override {}
   loaded_store load() override { return {}; }
   void keep_released_blobs() override {}
   std::string description() const override { return "memory"; }

@@ -146,7 +146,8 @@ operation_start upload_part_copy(const request_context& context) {
     return answer_error(*error, context);
   }
   const auto found = context.store.find_object(std::get<copy_source>(source).bucket,
-                                               std::get<copy_source>(source).key);
+                                               std::get<copy_source>(source).key,
+                                               std::get<copy_source>(source).version_id);
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }
@@ -205,9 +206,10 @@ operation_start upload_part_copy(const request_context& context) {
 
 operation_start complete_multipart_upload(const request_context& context) {
   const std::string upload_id = context.request.query.get("uploadId").value_or("");
+  // An upload that is gone may have completed: the store answers a retry of that Complete.
   const auto upload =
       context.store.find_upload(context.request.bucket, context.request.key, upload_id);
-  if (const auto* error = std::get_if<s3_error>(&upload)) {
+  if (const auto* error = std::get_if<s3_error>(&upload); error && error->code != "NoSuchUpload") {
     return answer_error(*error, context);
   }
   object_store& store = context.store;
@@ -242,8 +244,12 @@ operation_start complete_multipart_upload(const request_context& context) {
         const object_ptr& object = std::get<object_ptr>(completed);
         const std::string location = "http://" + host + "/" + s3::uri_encode(bucket, true) + "/" +
                                      s3::uri_encode(key, false);
-        return xml_answer(
+        auto response = xml_answer(
             render_complete_multipart(location, bucket, key, object->etag, object->checksum));
+        if (object->version_id != null_version_id) {
+          response.add("x-amz-version-id", object->version_id);
+        }
+        return response;
       },
       16 * 1024 * 1024, false);
 }

@@ -1,5 +1,7 @@
 #include "conformance/origin/multipart_rules.hpp"
 
+#include <algorithm>
+
 #include "conformance/origin/crc_combine.hpp"
 
 #include "conformance/s3/hashing.hpp"
@@ -15,6 +17,12 @@ std::string_view unquote(std::string_view etag) {
 }
 
 } // namespace
+
+bool same_part_list(const std::vector<completed_part>& a, const std::vector<completed_part>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.number == y.number && unquote(x.etag) == unquote(y.etag);
+  });
+}
 
 std::string multipart_etag(const std::vector<std::string>& part_md5_raw) {
   std::string joined;

@@ -20,6 +20,9 @@ struct completed_part {
   std::map<std::string, std::string> checksums;
 };
 
+/// The same part numbers and ETags (quotes aside), in the same order: a Complete sent again.
+bool same_part_list(const std::vector<completed_part>& a, const std::vector<completed_part>& b);
+
 /// hex(md5(concat of the binary MD5 of each part)) + "-" + N.
 std::string multipart_etag(const std::vector<std::string>& part_md5_raw);
 

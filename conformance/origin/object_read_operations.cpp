@@ -79,7 +79,13 @@ operation_start read_object(const request_context& context, bool head) {
   if (auto error = check_part_number_with_range(request)) {
     return answer_error(*error, context);
   }
-  const auto found = context.store.find_object(context.request.bucket, context.request.key);
+  const auto version_id = requested_version(query);
+  if (const auto* error = std::get_if<s3_error>(&version_id)) {
+    return answer_error(*error, context);
+  }
+  const auto found =
+      context.store.find_object(context.request.bucket, context.request.key,
+                                std::get<std::optional<std::string>>(version_id));
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }
@@ -93,6 +99,7 @@ operation_start read_object(const request_context& context, bool head) {
   origin_response response;
   response.status = plan.status;
   response.head = head;
+  add_version_header(response, context, *object);
   if (plan.status == 304) {
     response.add("ETag", quote_etag(object->etag));
     response.add("Last-Modified", format_http_date(object->last_modified));
@@ -124,7 +131,13 @@ operation_start head_object(const request_context& context) {
 }
 
 operation_start get_object_tagging(const request_context& context) {
-  const auto found = context.store.find_object(context.request.bucket, context.request.key);
+  const auto version_id = requested_version(context.request.query);
+  if (const auto* error = std::get_if<s3_error>(&version_id)) {
+    return answer_error(*error, context);
+  }
+  const auto found =
+      context.store.find_object(context.request.bucket, context.request.key,
+                                std::get<std::optional<std::string>>(version_id));
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }

@@ -31,7 +31,16 @@ struct part_extent {
   std::string checksum; // base64 of this part's checksum, when it carried one
 };
 
+/// The version id of a version written while versioning was off or suspended.
+inline constexpr const char* null_version_id = "null";
+
 struct object_record {
+  /// This version's id: null_version_id, or a new id for each write while versioning is on.
+  std::string version_id = null_version_id;
+  /// A delete marker: a version without bytes that hides the key (size 0, no etag).
+  bool delete_marker = false;
+  /// Publication order, store-wide: a key's versions sort by it, and a data directory keeps it.
+  std::uint64_t sequence = 0;
   std::uint64_t size = 0;
   std::string etag; // without quotes
   time_point last_modified;

@@ -3,6 +3,9 @@
 #include "conformance/origin/read_plan.hpp"
 #include "conformance/s3/hashing.hpp"
 
+#include "conformance/origin/http_date.hpp"
+
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <random>
@@ -40,16 +43,25 @@ object_store::object_store(std::unique_ptr<storage_backend> backend)
   load_warnings_ = std::move(loaded.warnings);
   for (const auto& bucket : loaded.buckets) {
     buckets_[bucket.name].created = bucket.created;
+    buckets_[bucket.name].versioning = bucket.versioning;
   }
   for (auto& entry : loaded.objects) {
     const auto found = buckets_.find(entry.bucket);
     if (found == buckets_.end()) {
       load_warnings_.push_back("object '" + entry.key + "' of unknown bucket '" + entry.bucket +
                                "' dropped");
-      backend_->remove_object(entry.bucket, entry.key);
+      backend_->remove_object(entry.bucket, entry.key, entry.record->version_id);
       continue;
     }
-    found->second.objects[entry.key] = std::move(entry.record);
+    next_sequence_ = std::max(next_sequence_, entry.record->sequence + 1);
+    found->second.versions[entry.key].push_back(std::move(entry.record));
+  }
+  for (auto& [name, bucket] : buckets_) {
+    for (auto& [key, versions] : bucket.versions) {
+      std::sort(versions.begin(), versions.end(),
+                [](const auto& a, const auto& b) { return a->sequence > b->sequence; });
+      set_current_locked(bucket, key);
+    }
   }
 }
 
@@ -62,7 +74,10 @@ object_store::create_outcome object_store::create_bucket(const std::string& name
   if (buckets_.contains(name)) {
     return create_outcome::already_exists;
   }
-  backend_->save_bucket(bucket_summary{name, now});
+  bucket_summary summary;
+  summary.name = name;
+  summary.created = now;
+  backend_->save_bucket(summary);
   buckets_[name].created = now;
   return create_outcome::created;
 }
@@ -74,7 +89,7 @@ std::optional<s3_error> object_store::delete_bucket(const std::string& name) {
   if (found == buckets_.end()) {
     return errors::no_such_bucket(name);
   }
-  if (!found->second.objects.empty()) {
+  if (!found->second.versions.empty()) {
     return errors::bucket_not_empty(name);
   }
   backend_->remove_bucket(name);
@@ -92,30 +107,118 @@ std::vector<bucket_summary> object_store::list_buckets() const {
   std::shared_lock lock(mutex_);
   std::vector<bucket_summary> out;
   for (const auto& [name, bucket] : buckets_) {
-    out.push_back(bucket_summary{name, bucket.created});
+    bucket_summary summary;
+    summary.name = name;
+    summary.created = bucket.created;
+    summary.versioning = bucket.versioning;
+    out.push_back(summary);
   }
   return out;
 }
 
-std::variant<object_ptr, s3_error> object_store::find_object(const std::string& bucket,
-                                                             const std::string& key) const {
+std::optional<s3_error> object_store::set_versioning(const std::string& bucket,
+                                                     versioning_status status) {
+  std::unique_lock lock(mutex_);
+  const auto found = buckets_.find(bucket);
+  if (found == buckets_.end()) {
+    return errors::no_such_bucket(bucket);
+  }
+  bucket_summary summary;
+  summary.name = bucket;
+  summary.created = found->second.created;
+  summary.versioning = status;
+  try {
+    backend_->save_bucket(summary);
+  } catch (const std::exception& error) {
+    return storage_failure(error);
+  }
+  found->second.versioning = status;
+  return std::nullopt;
+}
+
+std::variant<versioning_status, s3_error>
+object_store::versioning(const std::string& bucket) const {
   std::shared_lock lock(mutex_);
   const auto found = buckets_.find(bucket);
   if (found == buckets_.end()) {
     return errors::no_such_bucket(bucket);
   }
-  const auto object = found->second.objects.find(key);
-  if (object == found->second.objects.end()) {
+  return found->second.versioning;
+}
+
+std::variant<object_ptr, s3_error>
+object_store::find_object(const std::string& bucket, const std::string& key,
+                          const std::optional<std::string>& version_id) const {
+  std::shared_lock lock(mutex_);
+  const auto found = buckets_.find(bucket);
+  if (found == buckets_.end()) {
+    return errors::no_such_bucket(bucket);
+  }
+  const auto versions = found->second.versions.find(key);
+  if (version_id) {
+    object_ptr version = versions == found->second.versions.end()
+                             ? nullptr
+                             : find_version(versions->second, *version_id);
+    if (!version) {
+      return errors::no_such_version(key, *version_id);
+    }
+    if (version->delete_marker) {
+      // S3 answers a read of a delete marker's version with 405 and says what it is.
+      auto error = errors::method_not_allowed("GET", "DeleteMarker");
+      error.headers = {{"x-amz-delete-marker", "true"},
+                       {"x-amz-version-id", version->version_id},
+                       {"Last-Modified", format_http_date(version->last_modified)},
+                       {"Allow", "DELETE"}};
+      return error;
+    }
+    return version;
+  }
+  if (versions == found->second.versions.end()) {
     return errors::no_such_key(key);
   }
-  return object->second;
+  const auto& newest = versions->second.front();
+  if (newest->delete_marker) {
+    auto error = errors::no_such_key(key);
+    error.headers = {{"x-amz-delete-marker", "true"}, {"x-amz-version-id", newest->version_id}};
+    return error;
+  }
+  return newest;
+}
+
+void object_store::set_current_locked(bucket_state& bucket, const std::string& key) {
+  const auto versions = bucket.versions.find(key);
+  if (versions != bucket.versions.end() && versions->second.empty()) {
+    bucket.versions.erase(versions);
+  }
+  object_ptr current =
+      versions == bucket.versions.end() ? nullptr : current_version(bucket.versions.at(key));
+  if (current) {
+    bucket.objects[key] = std::move(current);
+  } else {
+    bucket.objects.erase(key);
+  }
+}
+
+std::string object_store::new_version_id_locked() {
+  // Unique (the sequence) and not guessable from another bucket's ids (the random tail).
+  static constexpr char alphabet[] =
+      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  char head[24];
+  std::snprintf(head, sizeof head, "%012llx", static_cast<unsigned long long>(next_sequence_));
+  std::string id(head);
+  while (id.size() < 32) {
+    id.push_back(alphabet[engine() % (sizeof alphabet - 1)]);
+  }
+  return id;
 }
 
 std::optional<s3_error> object_store::publish_locked(bucket_state& bucket,
                                                      const std::string& bucket_name,
-                                                     const std::string& key, object_ptr record,
+                                                     const std::string& key,
+                                                     std::shared_ptr<object_record> record,
                                                      const write_condition& condition,
-                                                     object_ptr& replaced) {
+                                                     version_list& replaced) {
   const auto current = bucket.objects.find(key);
   const bool exists = current != bucket.objects.end();
   if (condition.if_none_match && exists &&
@@ -130,24 +233,31 @@ std::optional<s3_error> object_store::publish_locked(bucket_state& bucket,
       return errors::precondition_failed("If-Match");
     }
   }
+  record->version_id = bucket.versioning == versioning_status::enabled ? new_version_id_locked()
+                                                                       : null_version_id;
+  record->sequence = next_sequence_;
   try {
     backend_->save_object(bucket_name, key, *record);
   } catch (const std::exception& error) {
     return storage_failure(error);
   }
-  if (exists) {
-    replaced = std::move(current->second);
-    current->second = std::move(record);
-  } else {
-    bucket.objects.emplace(key, std::move(record));
+  ++next_sequence_;
+  auto& versions = bucket.versions[key];
+  replaced = add_version(versions, std::move(record), bucket.versioning);
+  for (const auto& old : replaced) {
+    // A null version replaced in place was overwritten by save_object: same file.
+    if (old->version_id != null_version_id) {
+      backend_->remove_object(bucket_name, key, old->version_id);
+    }
   }
+  set_current_locked(bucket, key);
   return std::nullopt;
 }
 
 std::optional<s3_error> object_store::put_object(const std::string& bucket, const std::string& key,
-                                                 object_ptr record,
+                                                 std::shared_ptr<object_record> record,
                                                  const write_condition& condition) {
-  object_ptr replaced; // released after the lock: on disk that unlinks a file
+  version_list replaced; // released after the lock: on disk that unlinks files
   std::unique_lock lock(mutex_);
   const auto found = buckets_.find(bucket);
   if (found == buckets_.end()) {
@@ -156,21 +266,50 @@ std::optional<s3_error> object_store::put_object(const std::string& bucket, cons
   return publish_locked(found->second, bucket, key, std::move(record), condition, replaced);
 }
 
-std::optional<s3_error> object_store::delete_object(const std::string& bucket,
-                                                    const std::string& key) {
-  object_ptr removed;
+std::variant<delete_result, s3_error>
+object_store::delete_object(const std::string& bucket, const std::string& key, time_point now,
+                            const std::optional<std::string>& version_id) {
+  version_list removed; // released after the lock
   std::unique_lock lock(mutex_);
   const auto found = buckets_.find(bucket);
   if (found == buckets_.end()) {
     return errors::no_such_bucket(bucket);
   }
-  const auto object = found->second.objects.find(key);
-  if (object != found->second.objects.end()) {
-    backend_->remove_object(bucket, key);
-    removed = std::move(object->second);
-    found->second.objects.erase(object);
+  bucket_state& state = found->second;
+  delete_result result;
+  const auto versions = state.versions.find(key);
+  if (version_id) {
+    result.version_id = *version_id;
+    if (versions != state.versions.end()) {
+      if (auto gone = remove_version(versions->second, *version_id)) {
+        backend_->remove_object(bucket, key, gone->version_id);
+        result.delete_marker = gone->delete_marker;
+        removed.push_back(std::move(gone));
+        set_current_locked(state, key);
+      }
+    }
+    return result;
   }
-  return std::nullopt;
+  if (state.versioning == versioning_status::off) {
+    if (versions != state.versions.end()) {
+      for (const auto& version : versions->second) {
+        backend_->remove_object(bucket, key, version->version_id);
+      }
+      removed = std::move(versions->second);
+      state.versions.erase(versions);
+      set_current_locked(state, key);
+    }
+    return result;
+  }
+  auto marker = std::make_shared<object_record>();
+  marker->delete_marker = true;
+  marker->last_modified = now;
+  if (auto failure = publish_locked(state, bucket, key, marker, write_condition{}, removed)) {
+    return *failure;
+  }
+  result.version_id = marker->version_id;
+  result.delete_marker = true;
+  return result;
 }
 
 std::variant<object_listing, s3_error>
@@ -190,6 +329,17 @@ object_store::list_objects(const std::string& bucket, const listing_request& req
     page.objects.push_back(summarize(key, *objects.at(key)));
   }
   return page;
+}
+
+std::variant<version_listing, s3_error>
+object_store::list_versions(const std::string& bucket,
+                            const version_listing_request& request) const {
+  std::shared_lock lock(mutex_);
+  const auto found = buckets_.find(bucket);
+  if (found == buckets_.end()) {
+    return errors::no_such_bucket(bucket);
+  }
+  return select_versions(found->second.versions, request);
 }
 
 std::variant<std::string, s3_error>
@@ -279,11 +429,14 @@ std::variant<object_ptr, s3_error> object_store::complete_upload(
     const std::vector<completed_part>& parts, std::uint64_t min_part_size, time_point now,
     const write_condition& condition, const std::optional<std::string>& declared_checksum) {
   upload_record finished;
-  object_ptr replaced;
+  version_list replaced;
   std::unique_lock lock(mutex_);
   std::optional<s3_error> error;
   auto* upload = find_upload_locked(*this, bucket, key, upload_id, error);
   if (!upload) {
+    if (error->code == "NoSuchUpload") {
+      return completed_retry_locked(buckets_.at(bucket), key, upload_id, parts, now);
+    }
     return *error;
   }
   auto assembled = assemble_multipart(*upload, parts, min_part_size, declared_checksum);
@@ -292,15 +445,44 @@ std::variant<object_ptr, s3_error> object_store::complete_upload(
   }
   auto record = std::make_shared<object_record>(std::move(std::get<object_record>(assembled)));
   record->last_modified = now;
-  object_ptr published = record;
-  if (auto failure =
-          publish_locked(buckets_.at(bucket), bucket, key, published, condition, replaced)) {
+  auto& state = buckets_.at(bucket);
+  if (auto failure = publish_locked(state, bucket, key, record, condition, replaced)) {
     return *failure;
   }
-  auto& uploads = buckets_.at(bucket).uploads;
-  finished = std::move(uploads.at(upload_id));
-  uploads.erase(upload_id);
-  return published;
+  finished = std::move(state.uploads.at(upload_id));
+  state.uploads.erase(upload_id);
+  auto result = std::make_shared<object_record>(*record);
+  result->segments.clear();
+  completed_upload done;
+  done.key = key;
+  done.parts = parts;
+  done.result = std::move(result);
+  done.completed = now;
+  remember_completed_locked(state, upload_id, std::move(done));
+  return object_ptr(std::move(record));
+}
+
+std::variant<object_ptr, s3_error>
+object_store::completed_retry_locked(const bucket_state& bucket, const std::string& key,
+                                     const std::string& upload_id,
+                                     const std::vector<completed_part>& parts,
+                                     time_point now) const {
+  const auto done = bucket.completed.find(upload_id);
+  if (done == bucket.completed.end() || done->second.key != key ||
+      now - done->second.completed > completed_upload_memory ||
+      !same_part_list(done->second.parts, parts)) {
+    return errors::no_such_upload(upload_id);
+  }
+  return done->second.result;
+}
+
+void object_store::remember_completed_locked(bucket_state& bucket, const std::string& upload_id,
+                                             completed_upload done) {
+  // Upload ids sort in creation order, so the first entries are the oldest uploads.
+  while (bucket.completed.size() >= completed_uploads_kept) {
+    bucket.completed.erase(bucket.completed.begin());
+  }
+  bucket.completed[upload_id] = std::move(done);
 }
 
 std::variant<part_listing, s3_error> object_store::list_parts(const std::string& bucket,

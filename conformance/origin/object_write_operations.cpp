@@ -56,6 +56,30 @@ digest_pass digest_object(const object_ptr& object, const std::string& algorithm
   return out;
 }
 
+/// One entry of DeleteObjects, as its <Deleted> or <Error> element reports it.
+delete_outcome delete_one(object_store& store, const std::string& bucket,
+                          const delete_request::object& object, time_point now) {
+  delete_outcome outcome;
+  outcome.key = object.key;
+  if (object.version_id && object.version_id->empty()) {
+    outcome.error = errors::invalid_argument("Version id cannot be the empty string",
+                                             "VersionId", "");
+    return outcome;
+  }
+  const auto deleted = store.delete_object(bucket, object.key, now, object.version_id);
+  if (const auto* error = std::get_if<s3_error>(&deleted)) {
+    outcome.error = *error;
+    return outcome;
+  }
+  const auto& result = std::get<delete_result>(deleted);
+  outcome.version_id = object.version_id.value_or("");
+  outcome.delete_marker = result.delete_marker;
+  if (result.delete_marker) {
+    outcome.marker_version_id = result.version_id;
+  }
+  return outcome;
+}
+
 } // namespace
 
 operation_start put_object(const request_context& context) {
@@ -88,6 +112,9 @@ operation_start put_object(const request_context& context) {
                            }
                            origin_response response;
                            response.add("ETag", quote_etag(record->etag));
+                           if (record->version_id != null_version_id) {
+                             response.add("x-amz-version-id", record->version_id);
+                           }
                            if (record->checksum) {
                              response.add("x-amz-checksum-" + record->checksum->algorithm,
                                           record->checksum->value);
@@ -102,7 +129,7 @@ operation_start copy_object(const request_context& context) {
   if (const auto* error = std::get_if<s3_error>(&source)) {
     return answer_error(*error, context);
   }
-  const auto& [source_bucket, source_key] = std::get<copy_source>(source);
+  const auto& [source_bucket, source_key, source_version] = std::get<copy_source>(source);
   const std::string directive =
       context.head.header_copy("x-amz-metadata-directive").value_or("COPY");
   if (directive != "COPY" && directive != "REPLACE") {
@@ -113,7 +140,7 @@ operation_start copy_object(const request_context& context) {
   if (auto error = check_destination(context)) {
     return answer_error(*error, context);
   }
-  const auto found = context.store.find_object(source_bucket, source_key);
+  const auto found = context.store.find_object(source_bucket, source_key, source_version);
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }
@@ -123,7 +150,7 @@ operation_start copy_object(const request_context& context) {
     return answer_error(*error, context);
   }
   if (source_bucket == context.request.bucket && source_key == context.request.key &&
-      directive == "COPY") {
+      !source_version && directive == "COPY") {
     return answer_error(
         errors::invalid_request("This copy request is illegal because it is trying to copy an "
                                 "object to itself without changing the object's metadata, "
@@ -177,16 +204,37 @@ operation_start copy_object(const request_context& context) {
                                             write_condition_of(context.head))) {
     return answer_error(*error, context);
   }
-  return answer(
-      xml_answer(render_copy_object_result(copy->etag, copy->last_modified, copy->checksum)));
+  auto response =
+      xml_answer(render_copy_object_result(copy->etag, copy->last_modified, copy->checksum));
+  if (original->version_id != null_version_id || source_version) {
+    response.add("x-amz-copy-source-version-id", original->version_id);
+  }
+  if (copy->version_id != null_version_id) {
+    response.add("x-amz-version-id", copy->version_id);
+  }
+  return answer(std::move(response));
 }
 
 operation_start delete_object(const request_context& context) {
-  if (auto error = context.store.delete_object(context.request.bucket, context.request.key)) {
+  const auto version_id = requested_version(context.request.query);
+  if (const auto* error = std::get_if<s3_error>(&version_id)) {
     return answer_error(*error, context);
   }
+  const auto deleted =
+      context.store.delete_object(context.request.bucket, context.request.key, context.now,
+                                  std::get<std::optional<std::string>>(version_id));
+  if (const auto* error = std::get_if<s3_error>(&deleted)) {
+    return answer_error(*error, context);
+  }
+  const auto& result = std::get<delete_result>(deleted);
   origin_response response;
   response.status = 204;
+  if (!result.version_id.empty()) {
+    response.add("x-amz-version-id", result.version_id);
+  }
+  if (result.delete_marker) {
+    response.add("x-amz-delete-marker", "true");
+  }
   return answer(std::move(response));
 }
 
@@ -211,6 +259,7 @@ operation_start delete_objects(const request_context& context) {
   object_store& store = context.store;
   const std::string bucket = context.request.bucket;
   const std::string resource = context.request.resource;
+  const time_point now = context.now;
   return read_small_body(
       context,
       [=, &store](const std::string& body) {
@@ -220,8 +269,8 @@ operation_start delete_objects(const request_context& context) {
         }
         const auto& request = std::get<delete_request>(parsed);
         std::vector<delete_outcome> outcomes;
-        for (const auto& key : request.keys) {
-          outcomes.push_back(delete_outcome{key, store.delete_object(bucket, key)});
+        for (const auto& object : request.objects) {
+          outcomes.push_back(delete_one(store, bucket, object, now));
         }
         return xml_answer(render_delete_result(outcomes, request.quiet));
       },

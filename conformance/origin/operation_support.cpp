@@ -100,4 +100,25 @@ operation_start read_small_body(const request_context& context,
   return start;
 }
 
+std::variant<std::optional<std::string>, s3_error> requested_version(const query_params& query) {
+  auto version = query.get("versionId");
+  if (version && version->empty()) {
+    return errors::invalid_argument("Version id cannot be the empty string", "versionId", "");
+  }
+  return version;
+}
+
+void add_version_header(origin_response& response, const request_context& context,
+                        const object_record& object) {
+  if (object.version_id != null_version_id) {
+    response.add("x-amz-version-id", object.version_id);
+    return;
+  }
+  const auto status = context.store.versioning(context.request.bucket);
+  const auto* known = std::get_if<versioning_status>(&status);
+  if (known && *known != versioning_status::off) {
+    response.add("x-amz-version-id", object.version_id);
+  }
+}
+
 } // namespace s3fault::origin

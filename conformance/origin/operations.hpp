@@ -1,8 +1,10 @@
 #pragma once
 // The S3 operations of the origin. Each takes the routed request and answers, either at once
 // or after reading the request body through a body_consumer. One file per family:
-//   bucket_operations.cpp     ListBuckets, Create/Delete/HeadBucket, GetBucketLocation, ...
-//   listing_operations.cpp    ListObjects (v1, v2), ListMultipartUploads, ListParts
+//   bucket_operations.cpp     ListBuckets, Create/Delete/HeadBucket, GetBucketLocation,
+//                             Get/PutBucketVersioning
+//   listing_operations.cpp    ListObjects (v1, v2), ListObjectVersions, ListMultipartUploads,
+//                             ListParts
 //   object_read_operations.cpp   GetObject, HeadObject
 //   object_write_operations.cpp  PutObject, CopyObject, DeleteObject, DeleteObjects
 //   multipart_operations.cpp  Create/Complete/AbortMultipartUpload, UploadPart(Copy)
@@ -62,6 +64,13 @@ struct received_payload;
 operation_start receive_payload(const request_context& context, std::uint64_t max_size,
                                 std::function<origin_response(received_payload)> then);
 
+/// The ?versionId= of a request: nullopt when absent; InvalidArgument when empty.
+std::variant<std::optional<std::string>, s3_error> requested_version(const query_params& query);
+/// x-amz-version-id on an answer about `object`: when it has a version id of its own, or its
+/// bucket's versioning was ever turned on (then "null" too), as S3 does.
+void add_version_header(origin_response& response, const request_context& context,
+                        const object_record& object);
+
 using operation_handler = operation_start (*)(const request_context&);
 
 // bucket_operations.cpp
@@ -71,6 +80,7 @@ operation_start delete_bucket(const request_context& context);
 operation_start head_bucket(const request_context& context);
 operation_start get_bucket_location(const request_context& context);
 operation_start get_bucket_versioning(const request_context& context);
+operation_start put_bucket_versioning(const request_context& context);
 /// S3's bucket naming rules (3-63 characters of a-z 0-9 . -, ...).
 bool is_valid_bucket_name(std::string_view name);
 
@@ -79,6 +89,7 @@ operation_start list_objects_v1(const request_context& context);
 operation_start list_objects_v2(const request_context& context);
 operation_start list_multipart_uploads(const request_context& context);
 operation_start list_parts(const request_context& context);
+operation_start list_object_versions(const request_context& context);
 
 // object_read_operations.cpp
 operation_start get_object(const request_context& context);

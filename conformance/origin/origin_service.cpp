@@ -25,6 +25,10 @@ operation_handler handler_for(operation op) {
     return get_bucket_location;
   case operation::get_bucket_versioning:
     return get_bucket_versioning;
+  case operation::put_bucket_versioning:
+    return put_bucket_versioning;
+  case operation::list_object_versions:
+    return list_object_versions;
   case operation::list_objects_v1:
     return list_objects_v1;
   case operation::list_objects_v2:

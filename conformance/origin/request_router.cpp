@@ -38,7 +38,6 @@ constexpr std::array<std::string_view, 29> unsupported_subresources = {"accelera
                                                                        "select",
                                                                        "tagging",
                                                                        "torrent",
-                                                                       "versions",
                                                                        "website",
                                                                        "renameObject",
                                                                        "session"};
@@ -83,13 +82,16 @@ operation route_bucket(std::string_view method, const query_params& query) {
     if (query.has("versioning")) {
       return operation::get_bucket_versioning;
     }
+    if (query.has("versions")) {
+      return operation::list_object_versions;
+    }
     if (query.has("uploads")) {
       return operation::list_multipart_uploads;
     }
     return query.get("list-type") == "2" ? operation::list_objects_v2 : operation::list_objects_v1;
   }
   if (method == "PUT") {
-    return operation::create_bucket;
+    return query.has("versioning") ? operation::put_bucket_versioning : operation::create_bucket;
   }
   if (method == "DELETE") {
     return operation::delete_bucket;
@@ -148,6 +150,10 @@ std::string_view operation_name(operation op) {
     return "GetBucketLocation";
   case operation::get_bucket_versioning:
     return "GetBucketVersioning";
+  case operation::put_bucket_versioning:
+    return "PutBucketVersioning";
+  case operation::list_object_versions:
+    return "ListObjectVersions";
   case operation::list_objects_v1:
     return "ListObjects";
   case operation::list_objects_v2:
@@ -261,20 +267,14 @@ s3_request route_request(const request_head& head, std::string_view domain) {
     request.op = operation::get_acl;
     return request;
   }
-  // Sub-resources the origin does not serve. GET ?versioning on a bucket is served.
+  // Sub-resources the origin does not serve.
   if (auto sub = unsupported_in(request.query)) {
     request.op = operation::not_implemented;
     request.unsupported = "?" + std::string(*sub);
     return request;
   }
-  // Versioning is never on: "null" is the one version id there is, and GetBucketVersioning
-  // says so; anything else about versions is beyond the origin.
-  if (const auto version = request.query.get("versionId"); version && *version != "null") {
-    request.op = operation::not_implemented;
-    request.unsupported = "?versionId";
-    return request;
-  }
-  if (request.query.has("versioning") && (method != "GET" || !request.key.empty())) {
+  if (request.query.has("versioning") &&
+      ((method != "GET" && method != "PUT") || !request.key.empty())) {
     request.op = operation::not_implemented;
     request.unsupported = "?versioning";
     return request;

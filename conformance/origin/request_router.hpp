@@ -4,11 +4,13 @@
 //
 //   GET /                         ListBuckets
 //   PUT|DELETE|HEAD /b            CreateBucket | DeleteBucket | HeadBucket
-//   GET /b  ?location ?versioning ?uploads ?list-type=2 (else)
-//                                 GetBucketLocation | GetBucketVersioning |
+//   PUT /b?versioning             PutBucketVersioning
+//   GET /b  ?location ?versioning ?versions ?uploads ?list-type=2 (else)
+//                                 GetBucketLocation | GetBucketVersioning | ListObjectVersions |
 //                                 ListMultipartUploads | ListObjectsV2 | ListObjects
 //   POST /b?delete                DeleteObjects
 //   GET|HEAD /b/k                 GetObject | HeadObject      (?uploadId: ListParts)
+//                                 (?versionId= on reads, copies and deletes: that version)
 //   PUT /b/k                      PutObject | CopyObject (x-amz-copy-source)
 //   PUT /b/k?partNumber&uploadId  UploadPart | UploadPartCopy (x-amz-copy-source)
 //   DELETE /b/k                   DeleteObject                (?uploadId: AbortMultipartUpload)
@@ -35,6 +37,8 @@ enum class operation {
   head_bucket,
   get_bucket_location,
   get_bucket_versioning,
+  put_bucket_versioning,
+  list_object_versions,
   list_objects_v1,
   list_objects_v2,
   list_multipart_uploads,

@@ -141,6 +141,16 @@ s3_error no_such_upload(std::string_view upload_id) {
   return from_table(known_s3_error("NoSuchUpload")).with("UploadId", std::string(upload_id));
 }
 
+s3_error no_such_version(std::string_view key, std::string_view version_id) {
+  return from_table(known_s3_error("NoSuchVersion"))
+      .with("Key", std::string(key))
+      .with("VersionId", std::string(version_id));
+}
+
+s3_error conditional_request_conflict() {
+  return from_table(known_s3_error("ConditionalRequestConflict"));
+}
+
 s3_error not_implemented(std::string_view what) {
   return from_table(
       known_s3_error("NotImplemented"),

@@ -61,6 +61,8 @@ s3_error missing_content_length();
 s3_error no_such_bucket(std::string_view bucket);
 s3_error no_such_key(std::string_view key);
 s3_error no_such_upload(std::string_view upload_id);
+s3_error no_such_version(std::string_view key, std::string_view version_id);
+s3_error conditional_request_conflict();
 s3_error not_implemented(std::string_view what);
 s3_error precondition_failed(std::string_view condition);
 s3_error content_sha256_mismatch(std::string_view client, std::string_view computed);

@@ -18,7 +18,7 @@ struct loaded_store {
   struct object_entry {
     std::string bucket;
     std::string key;
-    std::shared_ptr<const object_record> record;
+    std::shared_ptr<const object_record> record; // one version, with its sequence
   };
   std::vector<bucket_summary> buckets;
   std::vector<object_entry> objects;
@@ -35,9 +35,11 @@ public:
   // Metadata write-through, called by the store under its lock, in commit order.
   virtual void save_bucket(const bucket_summary& bucket) = 0;
   virtual void remove_bucket(std::string_view name) = 0;
+  /// One version of a key (record.version_id); saving the null version again replaces it.
   virtual void save_object(std::string_view bucket, std::string_view key,
                            const object_record& record) = 0;
-  virtual void remove_object(std::string_view bucket, std::string_view key) = 0;
+  virtual void remove_object(std::string_view bucket, std::string_view key,
+                             std::string_view version_id) = 0;
 
   /// Everything saved before (once, at start-up).
   virtual loaded_store load() = 0;

@@ -9,9 +9,13 @@
 
 namespace s3fault::origin {
 
+/// A bucket's versioning state. Once enabled, versioning can be suspended but never turned off.
+enum class versioning_status { off, enabled, suspended };
+
 struct bucket_summary {
   std::string name;
   time_point created;
+  versioning_status versioning = versioning_status::off;
 };
 
 struct object_summary {
@@ -28,6 +32,27 @@ struct object_listing {
   std::vector<std::string> common_prefixes;
   bool truncated = false;
   std::string last_entry; // last key or common prefix shown
+};
+
+/// One entry of ListObjectVersions: a version or a delete marker.
+struct version_summary {
+  std::string key;
+  std::string version_id;
+  bool latest = false;
+  bool delete_marker = false;
+  std::uint64_t size = 0;
+  std::string etag;
+  time_point last_modified;
+  std::string checksum_algorithm;
+};
+
+/// One page of ListObjectVersions: keys in order, each key's versions newest first.
+struct version_listing {
+  std::vector<version_summary> versions;
+  std::vector<std::string> common_prefixes;
+  bool truncated = false;
+  std::string next_key_marker;
+  std::string next_version_id_marker;
 };
 
 struct part_summary {

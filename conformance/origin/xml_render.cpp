@@ -132,8 +132,53 @@ std::string render_bucket_location(std::string_view region) {
   return doc.text();
 }
 
-std::string render_versioning_configuration() {
+std::string render_versioning_configuration(versioning_status status) {
   document doc("VersioningConfiguration");
+  if (status != versioning_status::off) {
+    add(doc.root(), "Status",
+        std::string_view(status == versioning_status::enabled ? "Enabled" : "Suspended"));
+  }
+  return doc.text();
+}
+
+std::string render_list_versions(const versions_echo& echo, const version_listing& page) {
+  document doc("ListVersionsResult");
+  auto root = doc.root();
+  add(root, "Name", echo.bucket);
+  add(root, "Prefix", maybe_encoded(echo.prefix, echo.url_encoding));
+  add(root, "KeyMarker", maybe_encoded(echo.key_marker, echo.url_encoding));
+  add(root, "VersionIdMarker", echo.version_id_marker);
+  if (page.truncated) {
+    add(root, "NextKeyMarker", maybe_encoded(page.next_key_marker, echo.url_encoding));
+    if (!page.next_version_id_marker.empty()) {
+      add(root, "NextVersionIdMarker", page.next_version_id_marker);
+    }
+  }
+  add(root, "MaxKeys", std::uint64_t{echo.max_keys});
+  if (!echo.delimiter.empty()) {
+    add(root, "Delimiter", maybe_encoded(echo.delimiter, echo.url_encoding));
+  }
+  if (echo.url_encoding) {
+    add(root, "EncodingType", std::string_view("url"));
+  }
+  add_bool(root, "IsTruncated", page.truncated);
+  for (const auto& version : page.versions) {
+    auto node = root.append_child(version.delete_marker ? "DeleteMarker" : "Version");
+    add(node, "Key", maybe_encoded(version.key, echo.url_encoding));
+    add(node, "VersionId", version.version_id);
+    add_bool(node, "IsLatest", version.latest);
+    add(node, "LastModified", format_iso8601(version.last_modified));
+    if (!version.delete_marker) {
+      add(node, "ETag", quoted(version.etag));
+      if (!version.checksum_algorithm.empty()) {
+        add(node, "ChecksumAlgorithm", text::ascii_upper(version.checksum_algorithm));
+      }
+      add(node, "Size", version.size);
+      add(node, "StorageClass", std::string_view("STANDARD"));
+    }
+    add_owner(node);
+  }
+  add_common_prefixes(root, page.common_prefixes, echo.url_encoding);
   return doc.text();
 }
 
@@ -223,7 +268,15 @@ std::string render_delete_result(const std::vector<delete_outcome>& outcomes, bo
       add(node, "Code", outcome.error->code);
       add(node, "Message", outcome.error->message);
     } else if (!quiet) {
-      add(root.append_child("Deleted"), "Key", outcome.key);
+      auto node = root.append_child("Deleted");
+      add(node, "Key", outcome.key);
+      if (!outcome.version_id.empty()) {
+        add(node, "VersionId", outcome.version_id);
+      }
+      if (outcome.delete_marker) {
+        add_bool(node, "DeleteMarker", true);
+        add(node, "DeleteMarkerVersionId", outcome.marker_version_id);
+      }
     }
   }
   return doc.text();

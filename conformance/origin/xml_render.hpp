@@ -17,7 +17,8 @@ std::string render_error(const s3_error& error, std::string_view resource,
 
 std::string render_list_buckets(const std::vector<bucket_summary>& buckets);
 std::string render_bucket_location(std::string_view region);
-std::string render_versioning_configuration();
+/// `<VersioningConfiguration/>`, with a Status once versioning was turned on.
+std::string render_versioning_configuration(versioning_status status);
 
 /// The request parameters a listing echoes back.
 struct listing_echo {
@@ -38,6 +39,9 @@ std::string render_list_objects_v2(const listing_echo& echo, const object_listin
 struct delete_outcome {
   std::string key;
   std::optional<s3_error> error;
+  std::string version_id;          // the version asked for (VersionId); may be empty
+  bool delete_marker = false;      // a marker was made or removed
+  std::string marker_version_id;   // the marker's version id (DeleteMarkerVersionId)
 };
 std::string render_delete_result(const std::vector<delete_outcome>& outcomes, bool quiet);
 
@@ -49,6 +53,17 @@ std::string render_initiate_multipart(std::string_view bucket, std::string_view 
 std::string render_complete_multipart(std::string_view location, std::string_view bucket,
                                       std::string_view key, std::string_view etag,
                                       const std::optional<checksum_value>& checksum);
+
+struct versions_echo {
+  std::string bucket;
+  std::string prefix;
+  std::string delimiter;
+  std::string key_marker;
+  std::string version_id_marker;
+  unsigned max_keys = 1000;
+  bool url_encoding = false;
+};
+std::string render_list_versions(const versions_echo& echo, const version_listing& page);
 
 struct parts_echo {
   std::string bucket;

@@ -105,12 +105,39 @@ std::variant<delete_request, s3_error> parse_delete_objects(std::string_view bod
     if (!key) {
       return errors::malformed_xml();
     }
-    request.keys.emplace_back(key.text().get());
+    delete_request::object entry;
+    entry.key = key.text().get();
+    if (const auto version = child(node, "VersionId")) {
+      entry.version_id = version.text().get();
+    }
+    request.objects.push_back(std::move(entry));
   }
-  if (request.keys.empty() || request.keys.size() > max_delete_keys) {
+  if (request.objects.empty() || request.objects.size() > max_delete_keys) {
     return errors::malformed_xml();
   }
   return request;
+}
+
+std::variant<versioning_status, s3_error> parse_versioning_configuration(std::string_view body) {
+  pugi::xml_document doc;
+  if (!parse(doc, body)) {
+    return errors::malformed_xml();
+  }
+  const auto root = root_element(doc);
+  if (!root || local_name(root) != "VersioningConfiguration") {
+    return errors::malformed_xml();
+  }
+  if (child(root, "MfaDelete")) {
+    return errors::not_implemented("MfaDelete");
+  }
+  const std::string_view status = child(root, "Status").text().get();
+  if (status == "Enabled") {
+    return versioning_status::enabled;
+  }
+  if (status == "Suspended") {
+    return versioning_status::suspended;
+  }
+  return errors::malformed_xml();
 }
 
 std::variant<std::string, s3_error> parse_create_bucket_configuration(std::string_view body) {

@@ -9,7 +9,7 @@ namespace {
 
 const time_point now = std::chrono::system_clock::from_time_t(1700000000);
 
-object_ptr record_with_etag(const std::string& etag) {
+std::shared_ptr<object_record> record_with_etag(const std::string& etag) {
   auto record = std::make_shared<object_record>();
   record->etag = etag;
   return record;
@@ -42,15 +42,15 @@ TEST_F(ObjectStore, IfMatchNeedsTheCurrentEtag) {
 TEST_F(ObjectStore, MissingBucketAndKey) {
   EXPECT_EQ(std::get<s3_error>(store_.find_object("nope", "k")).code, "NoSuchBucket");
   EXPECT_EQ(std::get<s3_error>(store_.find_object("b", "k")).code, "NoSuchKey");
-  EXPECT_FALSE(store_.delete_object("b", "never").has_value());
-  EXPECT_EQ(store_.delete_object("nope", "k")->code, "NoSuchBucket");
+  EXPECT_TRUE(std::holds_alternative<delete_result>(store_.delete_object("b", "never", now)));
+  EXPECT_EQ(std::get<s3_error>(store_.delete_object("nope", "k", now)).code, "NoSuchBucket");
 }
 
 TEST_F(ObjectStore, BucketRules) {
   EXPECT_EQ(store_.create_bucket("b", now), object_store::create_outcome::already_exists);
   store_.put_object("b", "k", record_with_etag("e"));
   EXPECT_EQ(store_.delete_bucket("b")->code, "BucketNotEmpty");
-  store_.delete_object("b", "k");
+  store_.delete_object("b", "k", now);
   store_.create_upload("b", "pending", {}, "", "COMPOSITE", now);
   EXPECT_FALSE(store_.delete_bucket("b").has_value()) << "uploads in progress go with the bucket";
   EXPECT_FALSE(store_.has_bucket("b"));

@@ -41,7 +41,73 @@ TEST(DeleteXml, ParsesKeysAndQuiet) {
   ASSERT_TRUE(std::holds_alternative<delete_request>(parsed));
   const auto& request = std::get<delete_request>(parsed);
   EXPECT_TRUE(request.quiet);
-  EXPECT_EQ(request.keys, (std::vector<std::string>{"a b", " "}));
+  ASSERT_EQ(request.objects.size(), 2u);
+  EXPECT_EQ(request.objects[0].key, "a b");
+  EXPECT_EQ(request.objects[1].key, " ");
+  EXPECT_FALSE(request.objects[0].version_id.has_value());
+  EXPECT_EQ(request.objects[1].version_id, "null");
+}
+
+TEST(VersioningXml, StatusEnabledOrSuspendedOnly) {
+  const auto xml = [](const std::string& status) {
+    return "<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+           "<Status>" + status + "</Status></VersioningConfiguration>";
+  };
+  EXPECT_EQ(std::get<versioning_status>(parse_versioning_configuration(xml("Enabled"))),
+            versioning_status::enabled);
+  EXPECT_EQ(std::get<versioning_status>(parse_versioning_configuration(xml("Suspended"))),
+            versioning_status::suspended);
+  for (const std::string bad : {"Off", "enabled", ""}) {
+    const auto parsed = parse_versioning_configuration(xml(bad));
+    ASSERT_TRUE(std::holds_alternative<s3_error>(parsed)) << bad;
+    EXPECT_EQ(std::get<s3_error>(parsed).code, "MalformedXML");
+  }
+  EXPECT_EQ(std::get<s3_error>(parse_versioning_configuration(
+                                   "<VersioningConfiguration><Status>Enabled</Status>"
+                                   "<MfaDelete>Enabled</MfaDelete></VersioningConfiguration>"))
+                .code,
+            "NotImplemented");
+}
+
+TEST(VersioningXml, RendersStatusOnlyOnceTurnedOn) {
+  EXPECT_EQ(render_versioning_configuration(versioning_status::off).find("<Status>"),
+            std::string::npos);
+  EXPECT_NE(render_versioning_configuration(versioning_status::suspended)
+                .find("<Status>Suspended</Status>"),
+            std::string::npos);
+}
+
+TEST(VersionsXml, VersionsAndDeleteMarkersInOrder) {
+  version_listing page;
+  version_summary marker;
+  marker.key = "k";
+  marker.version_id = "v2";
+  marker.latest = true;
+  marker.delete_marker = true;
+  version_summary old;
+  old.key = "k";
+  old.version_id = "v1";
+  old.etag = "abc";
+  old.size = 3;
+  page.versions = {marker, old};
+  page.truncated = true;
+  page.next_key_marker = "k";
+  page.next_version_id_marker = "v1";
+  versions_echo echo;
+  echo.bucket = "b";
+  echo.max_keys = 2;
+  const std::string xml = render_list_versions(echo, page);
+  const auto at_marker = xml.find("<DeleteMarker><Key>k</Key><VersionId>v2</VersionId>"
+                                  "<IsLatest>true</IsLatest>");
+  const auto at_version = xml.find("<Version><Key>k</Key><VersionId>v1</VersionId>"
+                                   "<IsLatest>false</IsLatest>");
+  ASSERT_NE(at_marker, std::string::npos) << xml;
+  ASSERT_NE(at_version, std::string::npos) << xml;
+  EXPECT_LT(at_marker, at_version);
+  EXPECT_NE(xml.find("<ETag>\"abc\"</ETag><Size>3</Size>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<NextKeyMarker>k</NextKeyMarker><NextVersionIdMarker>v1"),
+            std::string::npos)
+      << xml;
 }
 
 TEST(DeleteXml, MoreThanAThousandKeysIsMalformed) {
