@@ -187,11 +187,13 @@ object_store::find_object(const std::string& bucket, const std::string& key,
 
 void object_store::set_current_locked(bucket_state& bucket, const std::string& key) {
   const auto versions = bucket.versions.find(key);
-  if (versions != bucket.versions.end() && versions->second.empty()) {
-    bucket.versions.erase(versions);
+  object_ptr current;
+  if (versions != bucket.versions.end()) {
+    current = current_version(versions->second);
+    if (versions->second.empty()) {
+      bucket.versions.erase(versions);
+    }
   }
-  object_ptr current =
-      versions == bucket.versions.end() ? nullptr : current_version(bucket.versions.at(key));
   if (current) {
     bucket.objects[key] = std::move(current);
   } else {

@@ -834,13 +834,14 @@ def signed_raw_request(endpoint: str, store: Store, method: str, path: str, quer
 
 
 def delete_bucket_fully(client, bucket: str) -> None:
-    """Deletes every object and unfinished multipart upload of bucket, then the bucket.
-    A bucket that does not exist is fine (the test may have deleted it already)."""
+    """Deletes every object, version, delete marker and unfinished multipart upload of bucket,
+    then the bucket. A bucket that does not exist is fine (the test may have deleted it already)."""
     try:
         paginator = client.get_paginator("list_objects_v2")
         for page in paginator.paginate(Bucket=bucket):
             for obj in page.get("Contents", []):
                 client.delete_object(Bucket=bucket, Key=obj["Key"])
+        delete_all_versions(client, bucket)
         try:
             uploads = client.list_multipart_uploads(Bucket=bucket).get("Uploads", [])
         except botocore.exceptions.ClientError as e:
@@ -854,6 +855,19 @@ def delete_bucket_fully(client, bucket: str) -> None:
     except botocore.exceptions.ClientError as e:
         if e.response.get("Error", {}).get("Code") not in ("NoSuchBucket", "404"):
             raise
+
+
+def delete_all_versions(client, bucket: str) -> None:
+    """Removes every version and delete marker (stores without ListObjectVersions: nothing)."""
+    try:
+        pages = list(client.get_paginator("list_object_versions").paginate(Bucket=bucket))
+    except botocore.exceptions.ClientError as e:
+        if e.response.get("Error", {}).get("Code") in ("NotImplemented", "MethodNotAllowed"):
+            return
+        raise
+    for page in pages:
+        for entry in page.get("Versions", []) + page.get("DeleteMarkers", []):
+            client.delete_object(Bucket=bucket, Key=entry["Key"], VersionId=entry["VersionId"])
 
 
 # --------------------------------------------------------------------------------------------

@@ -110,6 +110,12 @@ TEST_F(Versioning, EnabledKeepsEveryVersionAndHidesBehindAMarker) {
   store_.delete_object("b", "k", now, v2);
   EXPECT_EQ(etag_of(store_, "k"), "e1");
   EXPECT_EQ(etag_of(store_, "k", v2), "NoSuchVersion");
+  // The last versions gone, the key is gone and the bucket can go.
+  store_.delete_object("b", "k", now, v1);
+  store_.delete_object("b", "k", now, std::string("null"));
+  EXPECT_EQ(etag_of(store_, "k"), "NoSuchKey");
+  EXPECT_TRUE(versions().versions.empty());
+  EXPECT_FALSE(store_.delete_bucket("b").has_value());
 }
 
 TEST_F(Versioning, SuspendedReplacesOnlyTheNullVersion) {
