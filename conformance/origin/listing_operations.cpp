@@ -1,5 +1,5 @@
-// ListObjects (v1), ListObjectsV2, ListObjectVersions, ListMultipartUploads, ListParts: parameters checked and
-// echoed as S3 does; the page itself comes from listing.hpp through the store.
+// ListObjects (v1), ListObjectsV2, ListObjectVersions, ListMultipartUploads, ListParts: parameters
+// checked and echoed as S3 does; the page itself comes from listing.hpp through the store.
 #include "conformance/origin/operations.hpp"
 #include "conformance/origin/xml_render.hpp"
 #include "conformance/s3/hashing.hpp"

@@ -83,9 +83,8 @@ operation_start read_object(const request_context& context, bool head) {
   if (const auto* error = std::get_if<s3_error>(&version_id)) {
     return answer_error(*error, context);
   }
-  const auto found =
-      context.store.find_object(context.request.bucket, context.request.key,
-                                std::get<std::optional<std::string>>(version_id));
+  const auto found = context.store.find_object(context.request.bucket, context.request.key,
+                                               std::get<std::optional<std::string>>(version_id));
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }
@@ -135,9 +134,8 @@ operation_start get_object_tagging(const request_context& context) {
   if (const auto* error = std::get_if<s3_error>(&version_id)) {
     return answer_error(*error, context);
   }
-  const auto found =
-      context.store.find_object(context.request.bucket, context.request.key,
-                                std::get<std::optional<std::string>>(version_id));
+  const auto found = context.store.find_object(context.request.bucket, context.request.key,
+                                               std::get<std::optional<std::string>>(version_id));
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }

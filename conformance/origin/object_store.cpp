@@ -215,12 +215,10 @@ std::string object_store::new_version_id_locked() {
   return id;
 }
 
-std::optional<s3_error> object_store::publish_locked(bucket_state& bucket,
-                                                     const std::string& bucket_name,
-                                                     const std::string& key,
-                                                     std::shared_ptr<object_record> record,
-                                                     const write_condition& condition,
-                                                     version_list& replaced) {
+std::optional<s3_error>
+object_store::publish_locked(bucket_state& bucket, const std::string& bucket_name,
+                             const std::string& key, std::shared_ptr<object_record> record,
+                             const write_condition& condition, version_list& replaced) {
   const auto current = bucket.objects.find(key);
   const bool exists = current != bucket.objects.end();
   if (condition.if_none_match && exists &&
@@ -235,8 +233,8 @@ std::optional<s3_error> object_store::publish_locked(bucket_state& bucket,
       return errors::precondition_failed("If-Match");
     }
   }
-  record->version_id = bucket.versioning == versioning_status::enabled ? new_version_id_locked()
-                                                                       : null_version_id;
+  record->version_id =
+      bucket.versioning == versioning_status::enabled ? new_version_id_locked() : null_version_id;
   record->sequence = next_sequence_;
   try {
     backend_->save_object(bucket_name, key, *record);
@@ -464,11 +462,9 @@ std::variant<object_ptr, s3_error> object_store::complete_upload(
   return object_ptr(std::move(record));
 }
 
-std::variant<object_ptr, s3_error>
-object_store::completed_retry_locked(const bucket_state& bucket, const std::string& key,
-                                     const std::string& upload_id,
-                                     const std::vector<completed_part>& parts,
-                                     time_point now) const {
+std::variant<object_ptr, s3_error> object_store::completed_retry_locked(
+    const bucket_state& bucket, const std::string& key, const std::string& upload_id,
+    const std::vector<completed_part>& parts, time_point now) const {
   const auto done = bucket.completed.find(upload_id);
   if (done == bucket.completed.end() || done->second.key != key ||
       now - done->second.completed > completed_upload_memory ||

@@ -148,7 +148,7 @@ private:
     /// The current version of each key whose newest version is not a delete marker: what
     /// GET and ListObjects see. Kept in step with `versions` by set_current_locked.
     std::map<std::string, object_ptr> objects;
-    std::map<std::string, upload_record> uploads; // by id; ids sort in creation order
+    std::map<std::string, upload_record> uploads;      // by id; ids sort in creation order
     std::map<std::string, completed_upload> completed; // by upload id
   };
 
@@ -162,11 +162,10 @@ private:
   /// Makes `objects[key]` agree with `versions[key]`; drops an empty version list.
   static void set_current_locked(bucket_state& bucket, const std::string& key);
   /// A retried Complete's answer, or NoSuchUpload (caller holds the lock).
-  std::variant<object_ptr, s3_error> completed_retry_locked(const bucket_state& bucket,
-                                                            const std::string& key,
-                                                            const std::string& upload_id,
-                                                            const std::vector<completed_part>& parts,
-                                                            time_point now) const;
+  std::variant<object_ptr, s3_error>
+  completed_retry_locked(const bucket_state& bucket, const std::string& key,
+                         const std::string& upload_id, const std::vector<completed_part>& parts,
+                         time_point now) const;
   void remember_completed_locked(bucket_state& bucket, const std::string& upload_id,
                                  completed_upload done);
   std::string new_version_id_locked();

@@ -62,8 +62,8 @@ delete_outcome delete_one(object_store& store, const std::string& bucket,
   delete_outcome outcome;
   outcome.key = object.key;
   if (object.version_id && object.version_id->empty()) {
-    outcome.error = errors::invalid_argument("Version id cannot be the empty string",
-                                             "VersionId", "");
+    outcome.error =
+        errors::invalid_argument("Version id cannot be the empty string", "VersionId", "");
     return outcome;
   }
   const auto deleted = store.delete_object(bucket, object.key, now, object.version_id);

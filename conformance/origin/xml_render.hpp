@@ -39,9 +39,9 @@ std::string render_list_objects_v2(const listing_echo& echo, const object_listin
 struct delete_outcome {
   std::string key;
   std::optional<s3_error> error;
-  std::string version_id;          // the version asked for (VersionId); may be empty
-  bool delete_marker = false;      // a marker was made or removed
-  std::string marker_version_id;   // the marker's version id (DeleteMarkerVersionId)
+  std::string version_id;        // the version asked for (VersionId); may be empty
+  bool delete_marker = false;    // a marker was made or removed
+  std::string marker_version_id; // the marker's version id (DeleteMarkerVersionId)
 };
 std::string render_delete_result(const std::vector<delete_outcome>& outcomes, bool quiet);
 

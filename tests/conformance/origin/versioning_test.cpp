@@ -90,14 +90,13 @@ TEST_F(Versioning, EnabledKeepsEveryVersionAndHidesBehindAMarker) {
   EXPECT_TRUE(deleted.delete_marker);
   const auto hidden = std::get<s3_error>(store_.find_object("b", "k"));
   EXPECT_EQ(hidden.code, "NoSuchKey");
-  EXPECT_EQ(hidden.headers, (std::vector<std::pair<std::string, std::string>>{
-                                {"x-amz-delete-marker", "true"},
-                                {"x-amz-version-id", deleted.version_id}}));
+  EXPECT_EQ(hidden.headers,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"x-amz-delete-marker", "true"}, {"x-amz-version-id", deleted.version_id}}));
   const auto of_marker = std::get<s3_error>(store_.find_object("b", "k", deleted.version_id));
   EXPECT_EQ(of_marker.status, 405u);
   EXPECT_EQ(etag_of(store_, "k", v1), "e1") << "older versions stay readable";
-  EXPECT_EQ(listed(versions()),
-            (std::vector<std::string>{"k@marker*", "k@e2", "k@e1", "k@e0"}));
+  EXPECT_EQ(listed(versions()), (std::vector<std::string>{"k@marker*", "k@e2", "k@e1", "k@e0"}));
   EXPECT_TRUE(std::get<object_listing>(store_.list_objects("b", {})).objects.empty());
   EXPECT_EQ(store_.delete_bucket("b")->code, "BucketNotEmpty");
 
@@ -201,9 +200,9 @@ TEST_F(Versioning, RetriedCompleteGetsTheSameResult) {
       << "another part list is not a retry";
   EXPECT_EQ(std::get<s3_error>(store_.complete_upload("b", "other", id, parts, 0, now)).code,
             "NoSuchUpload");
-  EXPECT_EQ(std::get<s3_error>(store_.complete_upload("b", "k", id, parts, 0,
-                                                      now + completed_upload_memory +
-                                                          std::chrono::seconds(1)))
+  EXPECT_EQ(std::get<s3_error>(
+                store_.complete_upload("b", "k", id, parts, 0,
+                                       now + completed_upload_memory + std::chrono::seconds(1)))
                 .code,
             "NoSuchUpload")
       << "forgotten after the window";

@@ -51,7 +51,8 @@ TEST(DeleteXml, ParsesKeysAndQuiet) {
 TEST(VersioningXml, StatusEnabledOrSuspendedOnly) {
   const auto xml = [](const std::string& status) {
     return "<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
-           "<Status>" + status + "</Status></VersioningConfiguration>";
+           "<Status>" +
+           status + "</Status></VersioningConfiguration>";
   };
   EXPECT_EQ(std::get<versioning_status>(parse_versioning_configuration(xml("Enabled"))),
             versioning_status::enabled);
@@ -105,8 +106,7 @@ TEST(VersionsXml, VersionsAndDeleteMarkersInOrder) {
   ASSERT_NE(at_version, std::string::npos) << xml;
   EXPECT_LT(at_marker, at_version);
   EXPECT_NE(xml.find("<ETag>\"abc\"</ETag><Size>3</Size>"), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<NextKeyMarker>k</NextKeyMarker><NextVersionIdMarker>v1"),
-            std::string::npos)
+  EXPECT_NE(xml.find("<NextKeyMarker>k</NextKeyMarker><NextVersionIdMarker>v1"), std::string::npos)
       << xml;
 }
 
