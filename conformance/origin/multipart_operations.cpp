@@ -219,8 +219,10 @@ operation_start complete_multipart_upload(const request_context& context) {
   const std::string host(context.head.header("host").value_or("localhost"));
   const std::uint64_t min_part_size = context.settings.min_part_size;
   const time_point now = context.now;
-  const write_condition condition{context.head.header_copy("if-match"),
-                                  context.head.header_copy("if-none-match")};
+  // The upload's creation is when this write began (object_store::complete_upload).
+  write_condition condition;
+  condition.if_match = context.head.header_copy("if-match");
+  condition.if_none_match = context.head.header_copy("if-none-match");
   // The whole object's checksum, when the client states it (x-amz-checksum-<algorithm>).
   std::optional<std::string> declared;
   for (const char* algorithm : {"crc32", "crc32c", "sha1", "sha256"}) {

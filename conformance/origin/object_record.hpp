@@ -84,6 +84,7 @@ struct upload_record {
   std::string checksum_algorithm; // from x-amz-checksum-algorithm, lower case; may be empty
   std::string checksum_type;      // COMPOSITE (default) or FULL_OBJECT (CRC algorithms only)
   std::map<unsigned, part_record> parts;
+  std::uint64_t started = 0; // object_store::write_started() at creation
 };
 
 } // namespace s3fault::origin

@@ -13,6 +13,9 @@
 namespace s3fault::origin {
 namespace {
 
+/// How many deletions per bucket are remembered for ConditionalRequestConflict.
+constexpr std::size_t deletions_remembered = 100000;
+
 /// Upload ids sort in creation order (a counter first), and are unguessable enough to keep
 /// one test's uploads apart from another's.
 std::string new_upload_id() {
@@ -196,9 +199,19 @@ void object_store::set_current_locked(bucket_state& bucket, const std::string& k
   }
   if (current) {
     bucket.objects[key] = std::move(current);
-  } else {
-    bucket.objects.erase(key);
+    return;
   }
+  if (bucket.objects.erase(key) != 0) {
+    if (bucket.deleted_at.size() >= deletions_remembered) {
+      bucket.deleted_at.clear(); // old deletions only matter to writes long in flight
+    }
+    bucket.deleted_at[key] = next_sequence_++;
+  }
+}
+
+std::uint64_t object_store::write_started() const {
+  std::shared_lock lock(mutex_);
+  return next_sequence_;
 }
 
 std::string object_store::new_version_id_locked() {
@@ -221,6 +234,12 @@ object_store::publish_locked(bucket_state& bucket, const std::string& bucket_nam
                              const write_condition& condition, version_list& replaced) {
   const auto current = bucket.objects.find(key);
   const bool exists = current != bucket.objects.end();
+  if (condition.any() && condition.started != 0) {
+    const auto deleted = bucket.deleted_at.find(key);
+    if (deleted != bucket.deleted_at.end() && deleted->second >= condition.started) {
+      return errors::conditional_request_conflict();
+    }
+  }
   if (condition.if_none_match && exists &&
       etag_list_matches(*condition.if_none_match, current->second->etag)) {
     return errors::precondition_failed("If-None-Match");
@@ -358,6 +377,7 @@ object_store::create_upload(const std::string& bucket, const std::string& key,
   upload.metadata = std::move(metadata);
   upload.checksum_algorithm = std::move(checksum_algorithm);
   upload.checksum_type = std::move(checksum_type);
+  upload.started = next_sequence_;
   const std::string id = upload.upload_id;
   found->second.uploads.emplace(id, std::move(upload));
   return id;
@@ -446,7 +466,14 @@ std::variant<object_ptr, s3_error> object_store::complete_upload(
   auto record = std::make_shared<object_record>(std::move(std::get<object_record>(assembled)));
   record->last_modified = now;
   auto& state = buckets_.at(bucket);
-  if (auto failure = publish_locked(state, bucket, key, record, condition, replaced)) {
+  write_condition since_created = condition;
+  since_created.started = upload->started;
+  if (auto failure = publish_locked(state, bucket, key, record, since_created, replaced)) {
+    if (failure->code == "ConditionalRequestConflict") {
+      // S3 ends the upload: the client must start another one.
+      finished = std::move(state.uploads.at(upload_id));
+      state.uploads.erase(upload_id);
+    }
     return *failure;
   }
   finished = std::move(state.uploads.at(upload_id));

@@ -37,10 +37,16 @@ inline constexpr std::chrono::minutes completed_upload_memory{60};
 inline constexpr std::size_t completed_uploads_kept = 10000;
 
 /// If-Match / If-None-Match on a write (PutObject, CompleteMultipartUpload, CopyObject's
-/// destination): checked against the current version atomically with the write.
+/// destination): checked against the current version atomically with the write. When the key's
+/// current version was deleted after the write began (`started`, from write_started(); for a
+/// Complete, when its upload was created), the write answers 409 ConditionalRequestConflict, as
+/// S3 does for "a conflicting operation during the upload".
 struct write_condition {
   std::optional<std::string> if_match;
   std::optional<std::string> if_none_match;
+  std::uint64_t started = 0; // 0: not known, no conflict check
+
+  bool any() const { return if_match || if_none_match; }
 };
 
 struct upload_listing_request {
@@ -92,6 +98,8 @@ public:
   std::optional<s3_error> put_object(const std::string& bucket, const std::string& key,
                                      std::shared_ptr<object_record> record,
                                      const write_condition& condition = {});
+  /// The point in the store's history a write starting now begins at (write_condition.started).
+  std::uint64_t write_started() const;
   /// Without `version_id`: removes the key (versioning off) or hides it behind a new delete
   /// marker. With it: removes that version for good. Deleting what does not exist succeeds,
   /// as in S3. NoSuchBucket.
@@ -150,6 +158,8 @@ private:
     std::map<std::string, object_ptr> objects;
     std::map<std::string, upload_record> uploads;      // by id; ids sort in creation order
     std::map<std::string, completed_upload> completed; // by upload id
+    /// When each key's current version was last deleted (a sequence), for 409s; bounded.
+    std::map<std::string, std::uint64_t> deleted_at;
   };
 
   /// Checks `condition`, gives `record` its version id and sequence and stores it as the
@@ -159,8 +169,9 @@ private:
                                          const std::string& key,
                                          std::shared_ptr<object_record> record,
                                          const write_condition& condition, version_list& replaced);
-  /// Makes `objects[key]` agree with `versions[key]`; drops an empty version list.
-  static void set_current_locked(bucket_state& bucket, const std::string& key);
+  /// Makes `objects[key]` agree with `versions[key]`; drops an empty version list. Notes a
+  /// current version that went away in `deleted_at`.
+  void set_current_locked(bucket_state& bucket, const std::string& key);
   /// A retried Complete's answer, or NoSuchUpload (caller holds the lock).
   std::variant<object_ptr, s3_error>
   completed_retry_locked(const bucket_state& bucket, const std::string& key,

@@ -16,9 +16,15 @@
 namespace s3fault::origin {
 namespace {
 
-/// If-Match / If-None-Match on a write (conditional writes).
-write_condition write_condition_of(const request_head& head) {
-  return write_condition{head.header_copy("if-match"), head.header_copy("if-none-match")};
+/// If-Match / If-None-Match on a write (conditional writes), begun when its head arrived.
+write_condition write_condition_of(const request_context& context) {
+  write_condition condition;
+  condition.if_match = context.head.header_copy("if-match");
+  condition.if_none_match = context.head.header_copy("if-none-match");
+  if (condition.any()) {
+    condition.started = context.store.write_started();
+  }
+  return condition;
 }
 
 /// Checks shared by every write of a key: its length and the bucket.
@@ -91,7 +97,7 @@ operation_start put_object(const request_context& context) {
     return answer_error(*error, context);
   }
   object_store& store = context.store;
-  const auto condition = write_condition_of(context.head);
+  const auto condition = write_condition_of(context);
   const std::string bucket = context.request.bucket;
   const std::string key = context.request.key;
   const std::string resource = context.request.resource;
@@ -201,7 +207,7 @@ operation_start copy_object(const request_context& context) {
     copy->checksum = original->checksum;
   }
   if (auto error = context.store.put_object(context.request.bucket, context.request.key, copy,
-                                            write_condition_of(context.head))) {
+                                            write_condition_of(context))) {
     return answer_error(*error, context);
   }
   auto response =

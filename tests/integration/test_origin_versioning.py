@@ -11,7 +11,9 @@ raw signed HTTP (every header seen as sent).
     restart: a data directory keeps versions, markers and the versioning status
     CompleteMultipartUpload sent again after success: 200 with the same ETag and version id; an
         unknown upload id: 404 NoSuchUpload
-    PutObject / CompleteMultipartUpload with If-None-Match: * on an existing key: 412
+    PutObject / CompleteMultipartUpload with If-None-Match: * on an existing key: 412; a
+        conditional Complete whose key was deleted while the upload was open: 409
+        ConditionalRequestConflict, and the upload is over
 
 Every check asserts exact statuses, headers and bytes, so a store that answers otherwise fails.
 """
@@ -262,6 +264,21 @@ class OriginVersioningTest(harness.OriginTestCase):
         self.assertEqual((status, code), (412, "PreconditionFailed"))
         self.assertEqual(self.s3.get_object(Bucket=self.bucket, Key="k")["Body"].read(),
                          b"there", "a refused conditional write changed nothing")
+
+    def test_a_delete_during_a_conditional_upload_is_a_conflict(self):
+        self.s3.put_object(Bucket=self.bucket, Key="k", Body=b"old")
+        plan = self.put_multipart("k", [b"new bytes"])
+        self.s3.delete_object(Bucket=self.bucket, Key="k")
+        status, code, _ = error_of(lambda: self.s3.complete_multipart_upload(
+            Bucket=self.bucket, Key="k", UploadId=plan["UploadId"],
+            MultipartUpload={"Parts": plan["Parts"]}, IfMatch='"%s"' % hashlib.md5(b"old")
+            .hexdigest()))
+        self.assertEqual((status, code), (409, "ConditionalRequestConflict"))
+        self.assertEqual(error_of(lambda: self.s3.list_parts(
+            Bucket=self.bucket, Key="k", UploadId=plan["UploadId"]))[:2], (404, "NoSuchUpload"),
+            "after a 409 the upload is over: the client starts another")
+        self.assertEqual(error_of(lambda: self.s3.head_object(Bucket=self.bucket, Key="k"))[0],
+                         404)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ protected:
 };
 
 TEST_F(ObjectStore, IfNoneMatchStarRefusesToOverwrite) {
-  const write_condition only_new{std::nullopt, std::string("*")};
+  write_condition only_new;
+  only_new.if_none_match = "*";
   EXPECT_FALSE(store_.put_object("b", "k", record_with_etag("e1"), only_new).has_value());
   const auto second = store_.put_object("b", "k", record_with_etag("e2"), only_new);
   ASSERT_TRUE(second.has_value());
@@ -31,7 +32,8 @@ TEST_F(ObjectStore, IfNoneMatchStarRefusesToOverwrite) {
 }
 
 TEST_F(ObjectStore, IfMatchNeedsTheCurrentEtag) {
-  const write_condition match_e1{std::string("\"e1\""), std::nullopt};
+  write_condition match_e1;
+  match_e1.if_match = "\"e1\"";
   EXPECT_EQ(store_.put_object("b", "k", record_with_etag("e0"), match_e1)->code, "NoSuchKey");
   EXPECT_FALSE(store_.put_object("b", "k", record_with_etag("e1")).has_value());
   EXPECT_FALSE(store_.put_object("b", "k", record_with_etag("e2"), match_e1).has_value());

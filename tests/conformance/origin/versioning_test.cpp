@@ -136,10 +136,45 @@ TEST_F(Versioning, ConditionsLookAtTheCurrentVersion) {
   ASSERT_FALSE(store_.set_versioning("b", versioning_status::enabled).has_value());
   put("k", "e1");
   store_.delete_object("b", "k", now);
-  const write_condition only_new{std::nullopt, std::string("*")};
+  write_condition only_new;
+  only_new.if_none_match = "*";
   EXPECT_FALSE(store_.put_object("b", "k", record_with_etag("e2"), only_new).has_value())
       << "a delete marker is no object";
   EXPECT_EQ(store_.put_object("b", "k", record_with_etag("e3"), only_new)->status, 412u);
+}
+
+TEST_F(Versioning, ADeleteDuringAConditionalWriteIsAConflict) {
+  put("k", "e1");
+  write_condition match_e1;
+  match_e1.if_match = "\"e1\"";
+  match_e1.started = store_.write_started();
+  write_condition unrelated = match_e1;
+  store_.delete_object("b", "k", now);
+  EXPECT_EQ(store_.put_object("b", "k", record_with_etag("e2"), match_e1)->code,
+            "ConditionalRequestConflict");
+  unrelated.started = store_.write_started();
+  EXPECT_EQ(store_.put_object("b", "k", record_with_etag("e2"), unrelated)->code, "NoSuchKey")
+      << "a write that began after the delete just finds no object";
+  EXPECT_FALSE(store_.put_object("b", "k", record_with_etag("e3")).has_value())
+      << "an unconditional write never conflicts";
+
+  // A Complete whose key was deleted while its upload was open: 409, and the upload is over.
+  const auto id = std::get<std::string>(store_.create_upload("b", "k", {}, "", "COMPOSITE", now));
+  part_record part;
+  part.md5_raw = std::string(16, 'x');
+  part.data = store_.new_blob(0)->commit();
+  ASSERT_FALSE(store_.add_part("b", "k", id, 1, part).has_value());
+  store_.delete_object("b", "k", now);
+  completed_part listed_part;
+  listed_part.number = 1;
+  listed_part.etag = "78787878787878787878787878787878";
+  write_condition only_new;
+  only_new.if_none_match = "*";
+  EXPECT_EQ(std::get<s3_error>(store_.complete_upload("b", "k", id, {listed_part}, 0, now,
+                                                      only_new))
+                .code,
+            "ConditionalRequestConflict");
+  EXPECT_EQ(std::get<s3_error>(store_.find_upload("b", "k", id)).code, "NoSuchUpload");
 }
 
 TEST_F(Versioning, PagesResumeInsideAKey) {
