@@ -5,8 +5,9 @@
 
 Reads DIR/<store>.json (the JSON report of `s3fault audit`) and DIR/<store>.meta.json (written by
 tests/stores/audit-stores.sh: store name, version, command, ...) for every store, in the order
-origin, rgw, s3rver, then any others alphabetically, and writes FILE: one section per store, one
-table comparing the verdicts of every check, and per store the list of checks it does not pass.
+origin, rgw, s3rver, swift, then any others alphabetically, and writes FILE: one section per
+store, one table comparing the verdicts of every check, and per store the list of checks it does
+not pass.
 Defaults: DIR is the directory of this script, FILE is DIR.md (docs/stores.md).
 --check writes nothing: exits 1 and prints a diff when FILE differs from what would be written.
 The output depends only on the files read (no clock, stable ordering). Standard library only.
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 
-KNOWN_ORDER = ["origin", "rgw", "s3rver"]
+KNOWN_ORDER = ["origin", "rgw", "s3rver", "swift"]
 VERDICTS = ["PASS", "FAIL", "DEVIATION", "SKIP", "ERROR"]
 MAX_UNMET = 3  # unmet expectations listed per check
 MAX_VALUE = 200  # characters of an expected/observed value before it is cut
