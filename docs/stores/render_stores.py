@@ -127,6 +127,13 @@ def render(results, output):
     add("python3 docs/stores/render_stores.py       # render again from the reports in docs/stores/")
     add("```")
     add("")
+    add("The stores run on 127.0.0.1, each started by the project's own script: the embedded "
+        "`s3fault origin`; Ceph RGW (`tests/stores/start-rgw.sh`: mon, memstore OSD, radosgw); "
+        "s3rver (`tests/stores/start-s3rver.sh`); OpenStack Swift with its S3 API "
+        "(`tests/stores/start-swift.sh`: account, container, object and proxy servers from "
+        "Debian's packages; s3api with S3 ACLs, tempauth, SLO for multipart uploads, object "
+        "versioning; a private memcached).")
+    add("")
     add("Verdicts: PASS; FAIL (the contract is not met); DEVIATION (a known alternative other "
         "stores show, still not a pass); SKIP (an optional feature is absent); ERROR (no answer). "
         "The full reports, with every expectation and every exchange, are the JSON files in "
