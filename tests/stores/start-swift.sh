@@ -85,7 +85,7 @@ done
 
 t0=$(date +%s%N)
 rm -rf "$DIR"
-mkdir -p "$DIR"/{node/d1,log,run,cache}
+mkdir -p "$DIR"/{node/d1,log}
 # The servers drop privileges to `user` (default: swift); stay who we are, so they can write $DIR.
 user=$(id -un)
 
