@@ -36,7 +36,10 @@ case "$DIR" in
 esac
 for tool in swift-proxy-server swift-account-server swift-container-server swift-object-server \
   swift-ring-builder memcached ss curl /usr/bin/python3; do
-  command -v "$tool" >/dev/null || { echo "start-swift.sh: $tool not found (run tests/deps.sh)" >&2; exit 2; }
+  command -v "$tool" >/dev/null || {
+    echo "start-swift.sh: $tool not found (run tests/deps.sh)" >&2
+    exit 2
+  }
 done
 
 # A previous run in the same directory may have left daemons behind (crashed test run): stop
@@ -70,12 +73,13 @@ SWIFT_MEMCACHED_PORT=${SWIFT_MEMCACHED_PORT:-$(pick_free_port "$SWIFT_PORT" "$SW
 # Refuse to start on a taken port: the proxy would otherwise talk to another cluster's servers
 # or another memcached (and its tokens). Only listeners count: connections in TIME_WAIT from a
 # Swift that was just stopped do not keep a restarted one from binding the same port.
-all_ports="$SWIFT_PORT $SWIFT_ACCOUNT_PORT $SWIFT_CONTAINER_PORT $SWIFT_OBJECT_PORT $SWIFT_MEMCACHED_PORT"
-if [ "$(printf '%s\n' $all_ports | sort -u | wc -l)" != 5 ]; then
-  echo "start-swift.sh: the five ports must differ: $all_ports" >&2
+all_ports=("$SWIFT_PORT" "$SWIFT_ACCOUNT_PORT" "$SWIFT_CONTAINER_PORT" "$SWIFT_OBJECT_PORT"
+  "$SWIFT_MEMCACHED_PORT")
+if [ "$(printf '%s\n' "${all_ports[@]}" | sort -u | wc -l)" != 5 ]; then
+  echo "start-swift.sh: the five ports must differ: ${all_ports[*]}" >&2
   exit 1
 fi
-for p in $all_ports; do
+for p in "${all_ports[@]}"; do
   if ss -Hltn "( sport = :$p )" | grep -q .; then
     echo "port $p is already in use; set SWIFT_PORT, SWIFT_ACCOUNT_PORT, SWIFT_CONTAINER_PORT," \
       "SWIFT_OBJECT_PORT and SWIFT_MEMCACHED_PORT to free ports" >&2
@@ -104,7 +108,8 @@ EOF
 
 # --- rings and storage servers ----------------------------------------------------------------
 # One device, one replica, 2^4 partitions: all data on $DIR/node/d1.
-for server in account:$SWIFT_ACCOUNT_PORT container:$SWIFT_CONTAINER_PORT object:$SWIFT_OBJECT_PORT; do
+for server in account:"$SWIFT_ACCOUNT_PORT" container:"$SWIFT_CONTAINER_PORT" \
+  object:"$SWIFT_OBJECT_PORT"; do
   name=${server%%:*}
   port=${server##*:}
   (
@@ -112,7 +117,10 @@ for server in account:$SWIFT_ACCOUNT_PORT container:$SWIFT_CONTAINER_PORT object
     swift-ring-builder "$name.builder" create 4 1 1
     swift-ring-builder "$name.builder" add "r1z1-127.0.0.1:$port/d1" 1
     swift-ring-builder "$name.builder" rebalance
-  ) >>"$DIR/log/rings.out" 2>&1 || { echo "start-swift.sh: building the $name ring failed; see $DIR/log/rings.out" >&2; exit 1; }
+  ) >>"$DIR/log/rings.out" 2>&1 || {
+    echo "start-swift.sh: building the $name ring failed; see $DIR/log/rings.out" >&2
+    exit 1
+  }
   cat >"$DIR/$name-server.conf" <<EOF
 [DEFAULT]
 swift_dir = $DIR
@@ -145,7 +153,8 @@ user = $user
 log_name = proxy-server
 
 [pipeline:main]
-pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats bulk s3api tempauth copy slo dlo versioned_writes symlink proxy-logging proxy-server
+pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats bulk
+  s3api tempauth copy slo dlo versioned_writes symlink proxy-logging proxy-server
 
 [app:proxy-server]
 use = egg:swift#proxy
@@ -231,16 +240,22 @@ wait_until() {
 }
 all_alive() {
   local pid
-  for pid in $(cat "$DIR/pids"); do kill -0 "$pid" 2>/dev/null || return 1; done
+  while read -r pid; do kill -0 "$pid" 2>/dev/null || return 1; done <"$DIR/pids"
 }
-die() { echo "start-swift.sh: $1; logs in $DIR/log" >&2; SWIFT_DIR=$DIR "$script_dir/stop-swift.sh"; exit 1; }
+die() {
+  echo "start-swift.sh: $1; logs in $DIR/log" >&2
+  SWIFT_DIR=$DIR "$script_dir/stop-swift.sh"
+  exit 1
+}
 
 : >"$DIR/pids"
 # memcached refuses to run as root unless told which user to be.
 memcached_user=()
 [ "$(id -u)" = 0 ] && memcached_user=(-u root)
-start_daemon memcached memcached -l 127.0.0.1 -p "$SWIFT_MEMCACHED_PORT" -U 0 -m 64 "${memcached_user[@]}"
-# -v: log to stderr (the log file) as well as to syslog.
+start_daemon memcached memcached -l 127.0.0.1 -p "$SWIFT_MEMCACHED_PORT" -U 0 -m 64 \
+  "${memcached_user[@]}"
+# -v: log to stderr (the log file) as well. Swift also logs to syslog: /dev/log when it is a
+# socket, else UDP to 127.0.0.1:514 (its built-in fallback; nothing needs to listen there).
 for name in account container object; do
   start_daemon "$name" "swift-$name-server" "$DIR/$name-server.conf" -v
 done
@@ -262,7 +277,8 @@ wait_until 600 servers_answer || die "Swift did not answer within 60 s"
 # memcached) and the account server. curl's --aws-sigv4 cannot take an access key with a colon,
 # so botocore (python3-boto3) signs it.
 signed_list_ok() {
-  /usr/bin/python3 - "http://127.0.0.1:$SWIFT_PORT/" "$ACCESS_KEY" "$SECRET_KEY" <<'EOF' >/dev/null 2>&1
+  /usr/bin/python3 - "http://127.0.0.1:$SWIFT_PORT/" "$ACCESS_KEY" "$SECRET_KEY" \
+    <<'EOF' >/dev/null 2>&1
 import sys, urllib.request
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -270,8 +286,9 @@ from botocore.credentials import Credentials
 url, key, secret = sys.argv[1:]
 request = AWSRequest(method="GET", url=url, headers={"x-amz-content-sha256": "UNSIGNED-PAYLOAD"})
 SigV4Auth(Credentials(key, secret), "s3", "us-east-1").add_auth(request)
-with urllib.request.urlopen(urllib.request.Request(url, headers=dict(request.headers)), timeout=5) as r:
-    sys.exit(0 if r.status == 200 else 1)
+signed = urllib.request.Request(url, headers=dict(request.headers))
+with urllib.request.urlopen(signed, timeout=5) as response:
+    sys.exit(0 if response.status == 200 else 1)
 EOF
 }
 wait_until 300 signed_list_ok || die "signed ListBuckets did not succeed within 30 s"
