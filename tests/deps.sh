@@ -15,7 +15,10 @@ node_dir=$repo_root/tests/node
 build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libssl-dev libspdlog-dev
   libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
   zlib1g-dev googletest clang-format clang libclang-rt-14-dev)
-store_packages=(ceph-mon ceph-osd radosgw)
+# Store daemons: Ceph RGW (start-rgw.sh) and OpenStack Swift with s3api plus its own memcached
+# (start-swift.sh).
+store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-container swift-account
+  memcached)
 client_packages=(awscli python3-boto3 rclone s3cmd curl time iproute2)
 
 log=$(mktemp /tmp/s3fault-deps.XXXXXX.log)
@@ -58,7 +61,8 @@ if [ $((${#missing[@]} + ${#missing_stores[@]})) -gt 0 ]; then
     "${apt_get[@]}" install -y "${missing[@]}" >>"$log" 2>&1 ||
       fail "apt-get install ${missing[*]}"
   fi
-  # The Ceph daemons pull in a lot of recommended extras (mgr modules, python stacks) we never use.
+  # The Ceph and Swift daemons pull in a lot of recommended extras (mgr modules, python stacks,
+  # rsync and xfsprogs for Swift's replicators) we never use.
   if [ ${#missing_stores[@]} -gt 0 ]; then
     "${apt_get[@]}" install -y --no-install-recommends "${missing_stores[@]}" >>"$log" 2>&1 ||
       fail "apt-get install --no-install-recommends ${missing_stores[*]}"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The README's test command: installs what is missing, builds incrementally, checks formatting,
-# then runs every test (unit tests, and integration tests that start Ceph RGW and s3rver on
-# 127.0.0.1 and drive real clients through the proxy). Then the sanitizer pass
+# then runs every test (unit tests, and integration tests that start Ceph RGW, s3rver and
+# OpenStack Swift on 127.0.0.1 and drive real clients through the proxy). Then the sanitizer pass
 # (tests/run-sanitizers.sh): the same tests against an ASan + UBSan build, the fuzz corpora, and
 # a short run of every fuzz target. Safe to re-run.
 #

@@ -5,8 +5,9 @@
 
 Reads DIR/<store>.json (the JSON report of `s3fault audit`) and DIR/<store>.meta.json (written by
 tests/stores/audit-stores.sh: store name, version, command, ...) for every store, in the order
-origin, rgw, s3rver, then any others alphabetically, and writes FILE: one section per store, one
-table comparing the verdicts of every check, and per store the list of checks it does not pass.
+origin, rgw, s3rver, swift, then any others alphabetically, and writes FILE: one section per
+store, one table comparing the verdicts of every check, and per store the list of checks it does
+not pass.
 Defaults: DIR is the directory of this script, FILE is DIR.md (docs/stores.md).
 --check writes nothing: exits 1 and prints a diff when FILE differs from what would be written.
 The output depends only on the files read (no clock, stable ordering). Standard library only.
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 
-KNOWN_ORDER = ["origin", "rgw", "s3rver"]
+KNOWN_ORDER = ["origin", "rgw", "s3rver", "swift"]
 VERDICTS = ["PASS", "FAIL", "DEVIATION", "SKIP", "ERROR"]
 MAX_UNMET = 3  # unmet expectations listed per check
 MAX_VALUE = 200  # characters of an expected/observed value before it is cut
@@ -125,6 +126,13 @@ def render(results, output):
     add("tests/stores/audit-stores.sh               # start each store, audit it, stop it, render")
     add("python3 docs/stores/render_stores.py       # render again from the reports in docs/stores/")
     add("```")
+    add("")
+    add("The stores run on 127.0.0.1, each started by the project's own script: the embedded "
+        "`s3fault origin`; Ceph RGW (`tests/stores/start-rgw.sh`: mon, memstore OSD, radosgw); "
+        "s3rver (`tests/stores/start-s3rver.sh`); OpenStack Swift with its S3 API "
+        "(`tests/stores/start-swift.sh`: account, container, object and proxy servers from "
+        "Debian's packages; s3api with S3 ACLs, tempauth, SLO for multipart uploads, object "
+        "versioning; a private memcached).")
     add("")
     add("Verdicts: PASS; FAIL (the contract is not met); DEVIATION (a known alternative other "
         "stores show, still not a pass); SKIP (an optional feature is absent); ERROR (no answer). "

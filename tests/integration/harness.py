@@ -2,12 +2,15 @@
 
 Data flow of a typical test::
 
-    client (boto3 / aws cli / rclone) --> s3fault proxy (subprocess, port 0) --> store (RGW / s3rver)
+    client (boto3 / aws cli / rclone) --> s3fault proxy (subprocess, port 0) --> store
+                                                              (RGW / s3rver / Swift)
                                                                                     ^
     harness checks (sha256, statuses, headers) and cleanup go directly to the store --+
 
 The stores are started by CTest fixtures (tests/stores/start-*.sh), which write an env file; the
-test learns which store to use from S3FAULT_STORE_ENV (path of that env file).
+test learns which store to use from S3FAULT_STORE_ENV (path of that env file): S3_STORE (rgw,
+s3rver, swift), S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_REGION and S3_PIDS. Swift's access
+key is tempauth's account:user (`test:tester`), colon included; clients take it as it is.
 
 Tests of the embedded store (OriginTestCase) start their own `s3fault origin` instead, the same
 way as the proxy (port 0, `listening on URL`, SIGTERM -> exit 0), and may put a proxy in front:
@@ -138,7 +141,7 @@ def scratch_root() -> Path:
 class Store:
     """One running S3 store, as described by the env file its start script wrote."""
 
-    name: str  # "rgw" or "s3rver"
+    name: str  # "rgw", "s3rver" or "swift"
     endpoint: str  # http://127.0.0.1:PORT
     access_key: str
     secret_key: str

@@ -1,7 +1,7 @@
 """`s3fault audit` as a user runs it: the real binary against `s3fault origin` (every check
 passes), against the origin behind `s3fault proxy` with a fault (exactly the checks that fault
-breaks fail, and no others), against Ceph RGW and s3rver (runs to completion), and the ways it
-refuses to start.
+breaks fail, and no others), against Ceph RGW, s3rver and OpenStack Swift (runs to completion),
+and the ways it refuses to start.
 
     S3FAULT_STORE_ENV unset: the origin tests (AuditOriginTest)
     S3FAULT_STORE_ENV set:   AuditStoreTest against that store

@@ -1,5 +1,6 @@
 """`s3fault bench --store-pid` against a store started by tests/stores/*.sh (Ceph RGW: mon, osd
-and radosgw; s3rver: node): the figures show the processes' memory, threads and CPU."""
+and radosgw; s3rver: node; Swift: memcached and the account, container, object and proxy
+servers): the figures show the processes' memory, threads and CPU."""
 
 import json
 import unittest

@@ -8,7 +8,7 @@
 #               as DIR.md (docs/stores.md by default)
 #
 # For each store - origin (`s3fault origin` on a free port), rgw (start-rgw.sh), s3rver
-# (start-s3rver.sh) - it starts the store in a scratch directory under ${TMPDIR:-/tmp}, runs
+# (start-s3rver.sh), swift (start-swift.sh: OpenStack Swift with s3api) - it starts the store in a scratch directory under ${TMPDIR:-/tmp}, runs
 # `s3fault audit` against it, and stops it again (by PID, also when something fails). Writes
 # DIR/<store>.json (the audit's JSON report) and DIR/<store>.meta.json (store name, version, the
 # audit command with the secret key replaced by <secret>, how the store was started, the audit's
@@ -16,8 +16,9 @@
 # Audit exit status 1 (the store misses MUST checks) is expected and recorded; 2 (the store could
 # not be used at all) or anything else stops this script with an error.
 # Prints one line per store: "<store>: N passed, N failed, N deviations, N skipped, N errors (exit E)".
-# Secret keys are never written to a file. Needs: python3, and what start-rgw.sh and
-# start-s3rver.sh need (tests/deps.sh). Takes about 2 minutes (RGW starts in 30-60 s).
+# Secret keys are never written to a file. Needs: python3, and what start-rgw.sh,
+# start-s3rver.sh and start-swift.sh need (tests/deps.sh). Takes about 2 minutes (RGW starts in
+# 30-60 s).
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -53,6 +54,7 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/s3fault-audit-stores.XXXXXX")
 origin_pid=""
 rgw_started=0
 s3rver_started=0
+swift_started=0
 
 # --- stopping stores -------------------------------------------------------------------------
 stop_origin() {
@@ -79,6 +81,12 @@ stop_s3rver() {
   [ "$s3rver_started" = 1 ] || return 0
   S3RVER_DIR=$scratch/s3rver "$script_dir/stop-s3rver.sh"
   s3rver_started=0
+swift_started=0
+}
+stop_swift() {
+  [ "$swift_started" = 1 ] || return 0
+  SWIFT_DIR=$scratch/swift "$script_dir/stop-swift.sh"
+  swift_started=0
 }
 cleanup() {
   local status=$?
@@ -86,6 +94,7 @@ cleanup() {
   stop_origin || status=1
   stop_rgw || status=1
   stop_s3rver || status=1
+  stop_swift || status=1
   if [ "$status" = 0 ]; then
     rm -rf "$scratch"
   else
@@ -156,6 +165,16 @@ start_s3rver() {
   read_endpoint_env "$scratch/s3rver/endpoint.env"
 }
 
+start_swift() {
+  swift_started=1
+  SWIFT_DIR=$scratch/swift "$script_dir/start-swift.sh" >"$scratch/start-swift.out" 2>&1 || {
+    echo "audit-stores.sh: start-swift.sh failed:" >&2
+    cat "$scratch/start-swift.out" >&2
+    return 1
+  }
+  read_endpoint_env "$scratch/swift/endpoint.env"
+}
+
 # --- versions --------------------------------------------------------------------------------
 first_line() { printf '%s\n' "${1%%$'\n'*}"; }
 version_origin() { "$bin" --version; }
@@ -169,6 +188,13 @@ version_s3rver() {
   # start-s3rver.sh runs tests/node/node_modules/s3rver (installed by tests/deps.sh).
   python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
     "$root/tests/node/node_modules/s3rver/package.json"
+}
+
+version_swift() {
+  # start-swift.sh runs Debian's Swift; the proxy (with s3api) is what the audit talks to.
+  local v
+  v=$(dpkg-query -W -f='${Version}' swift-proxy 2>/dev/null) || v=""
+  echo "swift-proxy ${v:-unknown} (Debian), s3api"
 }
 
 # --- one store -------------------------------------------------------------------------------
@@ -237,6 +263,7 @@ EOF
 audit_store origin "s3fault origin" "$bin_shown origin --listen 127.0.0.1:0"
 audit_store rgw "Ceph RADOS Gateway" "tests/stores/start-rgw.sh"
 audit_store s3rver "s3rver" "tests/stores/start-s3rver.sh"
+audit_store swift "OpenStack Swift (s3api)" "tests/stores/start-swift.sh"
 
 python3 "$root/docs/stores/render_stores.py" --results "$out_shown" --output "$out_shown.md"
 echo "audit-stores.sh: wrote $out_shown/*.json and $out_shown.md" >&2
