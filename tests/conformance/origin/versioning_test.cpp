@@ -170,10 +170,10 @@ TEST_F(Versioning, ADeleteDuringAConditionalWriteIsAConflict) {
   listed_part.etag = "78787878787878787878787878787878";
   write_condition only_new;
   only_new.if_none_match = "*";
-  EXPECT_EQ(std::get<s3_error>(store_.complete_upload("b", "k", id, {listed_part}, 0, now,
-                                                      only_new))
-                .code,
-            "ConditionalRequestConflict");
+  EXPECT_EQ(
+      std::get<s3_error>(store_.complete_upload("b", "k", id, {listed_part}, 0, now, only_new))
+          .code,
+      "ConditionalRequestConflict");
   EXPECT_EQ(std::get<s3_error>(store_.find_upload("b", "k", id)).code, "NoSuchUpload");
 }
 
