@@ -2,7 +2,7 @@
 //
 //   DIR/tmp/<id>            blobs being written (removed at start-up)
 //   DIR/blobs/<id>          committed blobs: renamed from tmp/ once complete, never rewritten
-//   DIR/buckets/<name>.json one per bucket
+//   DIR/buckets/<name>.json one per bucket: name, creation time, owner (absent: first account)
 //   DIR/objects/<h>.json    one per object (h = sha256 of bucket and key): metadata and the ids
 //                           of its blobs, written to a temporary name and renamed
 //
@@ -220,7 +220,10 @@ public:
   }
 
   void save_bucket(const bucket_summary& bucket) override {
-    const json record = {{"name", bucket.name}, {"created_ms", to_millis(bucket.created)}};
+    json record = {{"name", bucket.name}, {"created_ms", to_millis(bucket.created)}};
+    if (!bucket.owner.empty()) {
+      record["owner"] = bucket.owner; // records without one belong to the first account
+    }
     write_file_atomically(bucket_path(bucket.name), dump(record));
   }
 
@@ -329,9 +332,11 @@ loaded_store disk_backend::load() {
     try {
       std::ifstream in(entry.path());
       const json record = json::parse(in);
-      loaded.buckets.push_back(
-          bucket_summary{record.at("name").get<std::string>(),
-                         from_millis(record.at("created_ms").get<std::int64_t>())});
+      bucket_summary bucket;
+      bucket.name = record.at("name").get<std::string>();
+      bucket.created = from_millis(record.at("created_ms").get<std::int64_t>());
+      bucket.owner = record.value("owner", std::string());
+      loaded.buckets.push_back(std::move(bucket));
     } catch (const std::exception& error) {
       loaded.warnings.push_back("skipped " + entry.path().string() + ": " + error.what());
     }

@@ -39,7 +39,9 @@ object_store::object_store(std::unique_ptr<storage_backend> backend)
   auto loaded = backend_->load();
   load_warnings_ = std::move(loaded.warnings);
   for (const auto& bucket : loaded.buckets) {
-    buckets_[bucket.name].created = bucket.created;
+    auto& state = buckets_[bucket.name];
+    state.created = bucket.created;
+    state.owner = bucket.owner;
   }
   for (auto& entry : loaded.objects) {
     const auto found = buckets_.find(entry.bucket);
@@ -57,13 +59,20 @@ object_store::~object_store() {
   backend_->keep_released_blobs();
 }
 
-object_store::create_outcome object_store::create_bucket(const std::string& name, time_point now) {
+object_store::create_outcome object_store::create_bucket(const std::string& name, time_point now,
+                                                         const std::string& owner) {
   std::unique_lock lock(mutex_);
   if (buckets_.contains(name)) {
     return create_outcome::already_exists;
   }
-  backend_->save_bucket(bucket_summary{name, now});
-  buckets_[name].created = now;
+  bucket_summary summary;
+  summary.name = name;
+  summary.created = now;
+  summary.owner = owner;
+  backend_->save_bucket(summary);
+  auto& state = buckets_[name];
+  state.created = now;
+  state.owner = owner;
   return create_outcome::created;
 }
 
@@ -88,11 +97,24 @@ bool object_store::has_bucket(const std::string& name) const {
   return buckets_.contains(name);
 }
 
+std::optional<std::string> object_store::bucket_owner(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  const auto found = buckets_.find(name);
+  if (found == buckets_.end()) {
+    return std::nullopt;
+  }
+  return found->second.owner;
+}
+
 std::vector<bucket_summary> object_store::list_buckets() const {
   std::shared_lock lock(mutex_);
   std::vector<bucket_summary> out;
   for (const auto& [name, bucket] : buckets_) {
-    out.push_back(bucket_summary{name, bucket.created});
+    bucket_summary summary;
+    summary.name = name;
+    summary.created = bucket.created;
+    summary.owner = bucket.owner;
+    out.push_back(std::move(summary));
   }
   return out;
 }

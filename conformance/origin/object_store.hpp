@@ -54,10 +54,15 @@ public:
 
   // Buckets.
   enum class create_outcome { created, already_exists };
-  create_outcome create_bucket(const std::string& name, time_point now);
+  /// `owner`: the creating account's access key (empty: the first account's).
+  create_outcome create_bucket(const std::string& name, time_point now,
+                               const std::string& owner = {});
   /// NoSuchBucket, BucketNotEmpty. Uploads in progress are aborted with the bucket.
   std::optional<s3_error> delete_bucket(const std::string& name);
   bool has_bucket(const std::string& name) const;
+  /// The owner a bucket was created with (may be empty: the first account); nullopt when the
+  /// bucket does not exist.
+  std::optional<std::string> bucket_owner(const std::string& name) const;
   std::vector<bucket_summary> list_buckets() const;
 
   // Objects.
@@ -102,6 +107,7 @@ public:
 private:
   struct bucket_state {
     time_point created;
+    std::string owner;
     std::map<std::string, object_ptr> objects;
     std::map<std::string, upload_record> uploads; // by id; ids sort in creation order
   };

@@ -182,6 +182,8 @@ std::string_view operation_name(operation op) {
     return "GetObjectTagging";
   case operation::get_acl:
     return "GetAcl";
+  case operation::get_object_attributes:
+    return "GetObjectAttributes";
   case operation::not_implemented:
     return "NotImplemented";
   case operation::method_not_allowed:
@@ -259,6 +261,15 @@ s3_request route_request(const request_head& head, std::string_view domain) {
   }
   if (method == "GET" && request.query.has("acl")) {
     request.op = operation::get_acl;
+    return request;
+  }
+  if (method == "GET" && request.query.has("attributes") && !request.key.empty()) {
+    // As for every operation (below): "null" is the one version there is, for now. The
+    // operation reads versionId itself, so that versions can be served once the store has them.
+    const auto version = request.query.get("versionId");
+    request.op = !version || *version == "null" ? operation::get_object_attributes
+                                                : operation::not_implemented;
+    request.unsupported = request.op == operation::not_implemented ? "?versionId" : "";
     return request;
   }
   // Sub-resources the origin does not serve. GET ?versioning on a bucket is served.

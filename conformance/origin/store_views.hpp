@@ -12,6 +12,7 @@ namespace s3fault::origin {
 struct bucket_summary {
   std::string name;
   time_point created;
+  std::string owner; // access key of the creating account; empty: the first account
 };
 
 struct object_summary {
