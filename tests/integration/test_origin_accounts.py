@@ -43,7 +43,8 @@ class OriginAccountsTest(harness.OriginTestCase):
         accounts_file = self.tmp / "accounts.txt"
         accounts_file.write_text("# one account a line\n\ncarol:carol-secret-1\n")
         self.alice = self.start_origin(
-            ["--account", "bob:bob:secret", "--accounts-file", str(accounts_file)])
+            ["--account", "bob:bob:secret", "--accounts-file", str(accounts_file),
+             "--min-part-size", "1024"])  # small parts for the multipart attributes
         self.bob = dataclasses.replace(self.alice, access_key="bob", secret_key="bob:secret")
         self.carol = dataclasses.replace(self.alice, access_key="carol",
                                          secret_key="carol-secret-1")
@@ -157,6 +158,11 @@ class OriginAccountsTest(harness.OriginTestCase):
                                                 UploadId=upload["UploadId"],
                                                 MultipartUpload={"Parts": completed})
 
+        # Debian's botocore (1.29) predates ChecksumType: that one is checked in the raw XML.
+        raw_bodies = []
+        client.meta.events.register(
+            "after-call.s3.GetObjectAttributes",
+            lambda http_response, **_: raw_bodies.append(http_response.content.decode()))
         attributes = client.get_object_attributes(
             Bucket=bucket, Key="multi",
             ObjectAttributes=["ETag", "Checksum", "ObjectParts", "StorageClass", "ObjectSize"])
@@ -165,7 +171,8 @@ class OriginAccountsTest(harness.OriginTestCase):
         self.assertEqual(attributes["ObjectSize"], sum(PART_SIZES))
         self.assertEqual(attributes["Checksum"]["ChecksumCRC32"], done["ChecksumCRC32"])
         self.assertRegex(attributes["Checksum"]["ChecksumCRC32"], r"-3$")
-        self.assertEqual(attributes["Checksum"]["ChecksumType"], "COMPOSITE")
+        self.assertIn("<ChecksumType>COMPOSITE</ChecksumType></Checksum>", raw_bodies[-1])
+        self.assertIn("<PartsCount>3</PartsCount>", raw_bodies[-1])
         parts = attributes["ObjectParts"]
         self.assertEqual(parts["TotalPartsCount"], 3)
         self.assertEqual(parts["MaxParts"], 1000)
