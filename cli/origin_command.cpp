@@ -2,6 +2,7 @@
 
 #include "cli/logging.hpp"
 #include "cli/serve_until_stopped.hpp"
+#include "conformance/origin/accounts.hpp"
 #include "conformance/origin/origin_server.hpp"
 #include "conformance/origin/origin_service.hpp"
 #include "proxy/endpoint.hpp"
@@ -10,8 +11,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace s3fault::cli {
@@ -25,6 +29,8 @@ struct origin_options {
   std::string data_dir;
   std::string access_key;
   std::string secret_key;
+  std::vector<std::string> accounts; // --account KEY:SECRET, in order
+  std::string accounts_file;
   bool anonymous = false;
   std::uint64_t min_part_size = 5ull * 1024 * 1024;
   std::string domain;
@@ -40,6 +46,59 @@ bool is_region_name(const std::string& text) {
   });
 }
 
+/// --access-key/--secret-key, then every --account, then the --accounts-file lines, in that
+/// order (the first is the one that owns buckets of older data directories); the default
+/// account when none is given. Every problem is reported (secrets are never echoed).
+std::vector<s3::credentials> collect_accounts(const origin_options& o) {
+  std::vector<s3::credentials> accounts;
+  std::vector<std::string> problems;
+  if (!o.access_key.empty()) {
+    accounts.push_back(s3::credentials{o.access_key, o.secret_key, ""});
+  }
+  for (std::size_t i = 0; i < o.accounts.size(); ++i) {
+    auto parsed = origin::parse_account(o.accounts[i]);
+    if (const auto* error = std::get_if<std::string>(&parsed)) {
+      problems.push_back("--account number " + std::to_string(i + 1) + ": " + *error);
+    } else {
+      accounts.push_back(std::get<s3::credentials>(parsed));
+    }
+  }
+  if (!o.accounts_file.empty()) {
+    std::ifstream in(o.accounts_file, std::ios::binary);
+    if (!in) {
+      problems.push_back("--accounts-file '" + o.accounts_file + "': cannot be read");
+    } else {
+      std::ostringstream content;
+      content << in.rdbuf();
+      auto file = origin::parse_accounts_file(content.str());
+      for (const auto& error : file.errors) {
+        problems.push_back("--accounts-file '" + o.accounts_file + "': " + error);
+      }
+      if (file.errors.empty() && file.accounts.empty()) {
+        problems.push_back("--accounts-file '" + o.accounts_file + "': no KEY:SECRET line");
+      }
+      accounts.insert(accounts.end(), file.accounts.begin(), file.accounts.end());
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& account : accounts) {
+    if (!seen.insert(account.access_key).second) {
+      problems.push_back("access key '" + account.access_key + "' is given twice");
+    }
+  }
+  if (!problems.empty()) {
+    std::string message;
+    for (const auto& problem : problems) {
+      message += (message.empty() ? "" : "\n") + problem;
+    }
+    throw std::invalid_argument(message);
+  }
+  if (accounts.empty()) {
+    accounts.push_back(s3::credentials{default_access_key, default_secret_key, ""});
+  }
+  return accounts;
+}
+
 origin::origin_config to_config(const origin_options& o) {
   origin::origin_config config;
   const auto listen = proxy::parse_listen_address(o.listen);
@@ -52,9 +111,9 @@ origin::origin_config to_config(const origin_options& o) {
     throw std::invalid_argument("--access-key and --secret-key go together");
   }
   if (!o.anonymous) {
-    config.settings.credentials =
-        s3::credentials{o.access_key.empty() ? default_access_key : o.access_key,
-                        o.secret_key.empty() ? default_secret_key : o.secret_key, ""};
+    auto accounts = collect_accounts(o);
+    config.settings.credentials = accounts.front();
+    config.settings.more_accounts.assign(accounts.begin() + 1, accounts.end());
   }
   if (!is_region_name(o.region)) {
     throw std::invalid_argument("--region '" + o.region +
@@ -64,6 +123,19 @@ origin::origin_config to_config(const origin_options& o) {
   config.settings.domain = o.domain;
   config.settings.min_part_size = o.min_part_size;
   return config;
+}
+
+std::string describe_accounts(const origin::origin_settings& settings) {
+  if (!settings.credentials) {
+    return "anonymous (no signature checks)";
+  }
+  std::string keys = settings.credentials->access_key;
+  for (const auto& account : settings.more_accounts) {
+    keys += ", " + account.access_key;
+  }
+  return (settings.more_accounts.empty() ? "signatures checked for access key "
+                                         : "signatures checked for access keys ") +
+         keys;
 }
 
 } // namespace
@@ -76,7 +148,9 @@ std::function<int()> add_origin_command(CLI::App& app) {
       "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
       "aws-chunked forms). Objects live in memory, or in --data-dir.\n"
       "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
-      "us-east-1. Path-style URLs always; virtual-hosted buckets with --domain.\n"
+      "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
+      "the account that created it; other accounts get 403 AccessDenied.\n"
+      "Path-style URLs always; virtual-hosted buckets with --domain.\n"
       "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
       "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
       "exit 0.\n\n"
@@ -96,11 +170,21 @@ std::function<int()> add_origin_command(CLI::App& app) {
   auto* secret_key = command->add_option("--secret-key", options->secret_key,
                                          std::string("Secret key for --access-key (default '") +
                                              default_secret_key + "')");
+  auto* account =
+      command->add_option("--account", options->accounts,
+                          "Another account, KEY:SECRET (repeatable). With --access-key first, "
+                          "then these, then --accounts-file; the first account owns buckets "
+                          "of older data directories");
+  auto* accounts_file = command->add_option(
+      "--accounts-file", options->accounts_file,
+      "File of accounts: one KEY:SECRET per line; blank lines and '#' comments skipped");
   command
       ->add_flag("--anonymous", options->anonymous,
                  "Accept every request, signed or not, without checking signatures")
       ->excludes(access_key)
-      ->excludes(secret_key);
+      ->excludes(secret_key)
+      ->excludes(account)
+      ->excludes(accounts_file);
   command
       ->add_option("--min-part-size", options->min_part_size,
                    "Smallest part (bytes) CompleteMultipartUpload accepts for every part but "
@@ -145,10 +229,7 @@ std::function<int()> add_origin_command(CLI::App& app) {
         "origin", *logger, [&]() -> origin::origin_server& { return *server; },
         [&](origin::origin_server& served) {
           logger->info("origin at {}: storage in {}, {}, region {}", served.listen_url(),
-                       served.service().store().description(),
-                       config.settings.credentials ? "signatures checked for access key " +
-                                                         config.settings.credentials->access_key
-                                                   : std::string("anonymous (no signature checks)"),
+                       served.service().store().description(), describe_accounts(config.settings),
                        config.settings.region);
         });
   };

@@ -17,7 +17,7 @@ struct s3_error_code {
 
 // Messages are the ones stores put in <Message>, which can differ a little from the
 // descriptions in AWS's table of error codes.
-inline constexpr std::array<s3_error_code, 44> known_codes = {{
+inline constexpr std::array<s3_error_code, 45> known_codes = {{
     // Throttling and server-side trouble: clients are expected to back off and retry.
     {"SlowDown", 503, "Please reduce your request rate."},
     {"SlowDownRead", 503, "Resource requested is unreadable, please reduce your request rate"},
@@ -88,6 +88,9 @@ inline constexpr std::array<s3_error_code, 44> known_codes = {{
     {"NotImplemented", 501, "A header you provided implies functionality that is not implemented"},
     // Buckets.
     {"BucketNotEmpty", 409, "The bucket you tried to delete is not empty"},
+    {"BucketAlreadyExists", 409,
+     "The requested bucket name is not available. The bucket namespace is shared by all users "
+     "of the system. Please select a different name and try again."},
     {"BucketAlreadyOwnedByYou", 409,
      "Your previous request to create the named bucket succeeded and you already own it."},
     {"InvalidBucketName", 400, "The specified bucket is not valid."},

@@ -63,7 +63,15 @@ bool is_valid_bucket_name(std::string_view name) {
 }
 
 operation_start list_buckets(const request_context& context) {
-  return answer(xml_answer(render_list_buckets(context.store.list_buckets())));
+  const std::string caller = context.caller();
+  std::vector<bucket_summary> own;
+  for (auto& bucket : context.store.list_buckets()) {
+    // With --anonymous there is one implicit owner, and every bucket is its.
+    if (!context.settings.credentials || context.settings.owner_key(bucket.owner) == caller) {
+      own.push_back(std::move(bucket));
+    }
+  }
+  return answer(xml_answer(render_list_buckets(owner_of(caller), own)));
 }
 
 operation_start create_bucket(const request_context& context) {
@@ -75,7 +83,12 @@ operation_start create_bucket(const request_context& context) {
   const std::string region = context.settings.region;
   object_store& store = context.store;
   const time_point now = context.now;
-  return read_small_body(context, [=, &store](const std::string& body) {
+  // Stored as given (not resolved): with --anonymous the bucket goes to the first account of a
+  // later run on the same data directory.
+  const std::string owner = context.signing ? context.signing->access_key : std::string();
+  const std::string caller = context.caller();
+  const origin_settings& settings = context.settings;
+  return read_small_body(context, [=, &store, &settings](const std::string& body) {
     const auto constraint = parse_create_bucket_configuration(body);
     if (const auto* error = std::get_if<s3_error>(&constraint)) {
       return error_response(*error, resource);
@@ -83,11 +96,16 @@ operation_start create_bucket(const request_context& context) {
     if (auto error = check_location(std::get<std::string>(constraint), region)) {
       return error_response(*error, resource);
     }
-    // S3 answers 200 in us-east-1 when the caller already owns the bucket (legacy behaviour),
-    // 409 BucketAlreadyOwnedByYou in every other region.
-    if (store.create_bucket(bucket, now) == object_store::create_outcome::already_exists &&
-        region != "us-east-1") {
-      return error_response(errors::bucket_already_owned_by_you(bucket), resource);
+    if (store.create_bucket(bucket, now, owner) == object_store::create_outcome::already_exists) {
+      // Another account's bucket: 409 BucketAlreadyExists. The caller's own: 200 in us-east-1
+      // (S3's legacy behaviour), 409 BucketAlreadyOwnedByYou in every other region.
+      const auto existing = store.bucket_owner(bucket);
+      if (existing && settings.credentials && settings.owner_key(*existing) != caller) {
+        return error_response(errors::bucket_already_exists(bucket), resource);
+      }
+      if (region != "us-east-1") {
+        return error_response(errors::bucket_already_owned_by_you(bucket), resource);
+      }
     }
     origin_response response;
     response.add("Location", "/" + bucket);

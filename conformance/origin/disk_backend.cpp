@@ -2,7 +2,8 @@
 //
 //   DIR/tmp/<id>            blobs being written (removed at start-up)
 //   DIR/blobs/<id>          committed blobs: renamed from tmp/ once complete, never rewritten
-//   DIR/buckets/<name>.json one per bucket
+//   DIR/buckets/<name>.json one per bucket: name, creation time, owner (absent: first account),
+//                           versioning status (absent: never turned on)
 //   DIR/objects/<h>.json    one per object version (h = sha256 of bucket and key, plus the
 //                           version id unless it is "null"): metadata, version id, sequence
 //                           and the ids of its blobs, written to a temporary name and renamed
@@ -226,6 +227,9 @@ public:
       record["versioning"] =
           bucket.versioning == versioning_status::enabled ? "Enabled" : "Suspended";
     }
+    if (!bucket.owner.empty()) {
+      record["owner"] = bucket.owner; // records without one belong to the first account
+    }
     write_file_atomically(bucket_path(bucket.name), dump(record));
   }
 
@@ -355,7 +359,8 @@ loaded_store disk_backend::load() {
       bucket.versioning = versioning == "Enabled"     ? versioning_status::enabled
                           : versioning == "Suspended" ? versioning_status::suspended
                                                       : versioning_status::off;
-      loaded.buckets.push_back(bucket);
+      bucket.owner = record.value("owner", std::string());
+      loaded.buckets.push_back(std::move(bucket));
     } catch (const std::exception& error) {
       loaded.warnings.push_back("skipped " + entry.path().string() + ": " + error.what());
     }

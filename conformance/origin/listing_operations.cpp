@@ -68,6 +68,7 @@ common_listing_parameters(const request_context& context) {
   out.echo.delimiter = query.get("delimiter").value_or("");
   out.echo.max_keys = std::get<unsigned>(max_keys);
   out.echo.url_encoding = std::get<bool>(url);
+  out.echo.owner = context.bucket_owner();
   out.request.prefix = out.echo.prefix;
   out.request.delimiter = out.echo.delimiter;
   out.request.max_keys = out.echo.max_keys;
@@ -142,6 +143,7 @@ operation_start list_multipart_uploads(const request_context& context) {
   echo.upload_id_marker = query.get("upload-id-marker").value_or("");
   echo.max_uploads = std::get<unsigned>(max_uploads);
   echo.url_encoding = std::get<bool>(url);
+  echo.owner = context.bucket_owner();
   const upload_listing_request request{echo.prefix, echo.delimiter, echo.key_marker,
                                        echo.upload_id_marker, echo.max_uploads};
   const auto page = context.store.list_uploads(context.request.bucket, request);
@@ -165,6 +167,7 @@ operation_start list_parts(const request_context& context) {
   echo.bucket = context.request.bucket;
   echo.max_parts = std::get<unsigned>(max_parts);
   echo.part_number_marker = std::get<unsigned>(marker);
+  echo.owner = context.bucket_owner();
   const auto page = context.store.list_parts(context.request.bucket, context.request.key,
                                              query.get("uploadId").value_or(""),
                                              echo.part_number_marker, echo.max_parts);
@@ -186,6 +189,7 @@ operation_start list_object_versions(const request_context& context) {
   }
   versions_echo echo;
   echo.bucket = context.request.bucket;
+  echo.owner = context.bucket_owner();
   echo.prefix = query.get("prefix").value_or("");
   echo.delimiter = query.get("delimiter").value_or("");
   echo.key_marker = query.get("key-marker").value_or("");

@@ -153,7 +153,7 @@ operation_start get_acl(const request_context& context) {
       return answer_error(*error, context);
     }
   }
-  return answer(xml_answer(render_owner_acl()));
+  return answer(xml_answer(render_owner_acl(context.bucket_owner())));
 }
 
 } // namespace s3fault::origin

@@ -45,8 +45,10 @@ object_store::object_store(std::unique_ptr<storage_backend> backend)
   auto loaded = backend_->load();
   load_warnings_ = std::move(loaded.warnings);
   for (const auto& bucket : loaded.buckets) {
-    buckets_[bucket.name].created = bucket.created;
-    buckets_[bucket.name].versioning = bucket.versioning;
+    auto& state = buckets_[bucket.name];
+    state.created = bucket.created;
+    state.owner = bucket.owner;
+    state.versioning = bucket.versioning;
   }
   for (auto& entry : loaded.objects) {
     const auto found = buckets_.find(entry.bucket);
@@ -72,7 +74,8 @@ object_store::~object_store() {
   backend_->keep_released_blobs();
 }
 
-object_store::create_outcome object_store::create_bucket(const std::string& name, time_point now) {
+object_store::create_outcome object_store::create_bucket(const std::string& name, time_point now,
+                                                         const std::string& owner) {
   std::unique_lock lock(mutex_);
   if (buckets_.contains(name)) {
     return create_outcome::already_exists;
@@ -80,8 +83,11 @@ object_store::create_outcome object_store::create_bucket(const std::string& name
   bucket_summary summary;
   summary.name = name;
   summary.created = now;
+  summary.owner = owner;
   backend_->save_bucket(summary);
-  buckets_[name].created = now;
+  auto& state = buckets_[name];
+  state.created = now;
+  state.owner = owner;
   return create_outcome::created;
 }
 
@@ -106,6 +112,15 @@ bool object_store::has_bucket(const std::string& name) const {
   return buckets_.contains(name);
 }
 
+std::optional<std::string> object_store::bucket_owner(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  const auto found = buckets_.find(name);
+  if (found == buckets_.end()) {
+    return std::nullopt;
+  }
+  return found->second.owner;
+}
+
 std::vector<bucket_summary> object_store::list_buckets() const {
   std::shared_lock lock(mutex_);
   std::vector<bucket_summary> out;
@@ -114,7 +129,8 @@ std::vector<bucket_summary> object_store::list_buckets() const {
     summary.name = name;
     summary.created = bucket.created;
     summary.versioning = bucket.versioning;
-    out.push_back(summary);
+    summary.owner = bucket.owner;
+    out.push_back(std::move(summary));
   }
   return out;
 }
@@ -130,6 +146,7 @@ std::optional<s3_error> object_store::set_versioning(const std::string& bucket,
   summary.name = bucket;
   summary.created = found->second.created;
   summary.versioning = status;
+  summary.owner = found->second.owner;
   try {
     backend_->save_bucket(summary);
   } catch (const std::exception& error) {

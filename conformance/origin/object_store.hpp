@@ -74,11 +74,16 @@ public:
 
   // Buckets.
   enum class create_outcome { created, already_exists };
-  create_outcome create_bucket(const std::string& name, time_point now);
+  /// `owner`: the creating account's access key (empty: the first account's).
+  create_outcome create_bucket(const std::string& name, time_point now,
+                               const std::string& owner = {});
   /// NoSuchBucket, BucketNotEmpty (any version or delete marker left). Uploads in progress are
   /// aborted with the bucket.
   std::optional<s3_error> delete_bucket(const std::string& name);
   bool has_bucket(const std::string& name) const;
+  /// The owner a bucket was created with (may be empty: the first account); nullopt when the
+  /// bucket does not exist.
+  std::optional<std::string> bucket_owner(const std::string& name) const;
   std::vector<bucket_summary> list_buckets() const;
   /// `status` is enabled or suspended. NoSuchBucket.
   std::optional<s3_error> set_versioning(const std::string& bucket, versioning_status status);
@@ -150,6 +155,7 @@ private:
   };
   struct bucket_state {
     time_point created;
+    std::string owner;
     versioning_status versioning = versioning_status::off;
     /// Every key's versions, newest first, delete markers included.
     std::map<std::string, version_list> versions;

@@ -8,6 +8,8 @@
 //   object_read_operations.cpp   GetObject, HeadObject
 //   object_write_operations.cpp  PutObject, CopyObject, DeleteObject, DeleteObjects
 //   multipart_operations.cpp  Create/Complete/AbortMultipartUpload, UploadPart(Copy)
+//   attributes_operations.cpp GetObjectAttributes
+#include "conformance/origin/accounts.hpp"
 #include "conformance/origin/http_message.hpp"
 #include "conformance/origin/object_store.hpp"
 #include "conformance/origin/request_router.hpp"
@@ -17,6 +19,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace s3fault::origin {
 
@@ -24,9 +28,17 @@ namespace s3fault::origin {
 struct origin_settings {
   std::string region = "us-east-1";
   std::string domain;                         // virtual-hosted buckets when not empty
-  std::optional<s3::credentials> credentials; // nullopt: --anonymous
+  std::optional<s3::credentials> credentials; // the first account; nullopt: --anonymous
+  std::vector<s3::credentials> more_accounts; // --account, --accounts-file beyond the first
   std::uint64_t min_part_size = 5ull * 1024 * 1024;
   std::function<time_point()> clock = [] { return std::chrono::system_clock::now(); };
+
+  /// The secret of `access_key` among the accounts; nullopt when no account has that key.
+  std::optional<std::string> secret_of(std::string_view access_key) const;
+  /// The access key of the account owning a bucket whose record names `stored_owner`: a record
+  /// without one (an older data directory, or made with --anonymous) belongs to the first
+  /// account (anonymous_owner_key with --anonymous).
+  std::string owner_key(std::string_view stored_owner) const;
 };
 
 /// One request, as operations see it.
@@ -37,6 +49,12 @@ struct request_context {
   const origin_settings& settings;
   object_store& store;
   time_point now;
+
+  /// The access key of the account that signed the request (the first account's, or
+  /// anonymous_owner_key, with --anonymous). Defined in accounts.cpp.
+  std::string caller() const;
+  /// The owner of the request's bucket as S3 shows it (the caller's when there is no bucket).
+  account_owner bucket_owner() const;
 };
 
 /// An operation's first answer: a response now, or a consumer for the request body (whose
@@ -97,6 +115,9 @@ operation_start head_object(const request_context& context);
 
 operation_start get_object_tagging(const request_context& context);
 operation_start get_acl(const request_context& context);
+
+// attributes_operations.cpp
+operation_start get_object_attributes(const request_context& context);
 
 // object_write_operations.cpp
 operation_start put_object(const request_context& context);

@@ -1,5 +1,6 @@
 #include "conformance/origin/origin_service.hpp"
 
+#include "conformance/origin/copy_source.hpp"
 #include "conformance/origin/http_date.hpp"
 #include "conformance/origin/xml_render.hpp"
 #include "conformance/s3/hashing.hpp"
@@ -63,6 +64,8 @@ operation_handler handler_for(operation op) {
     return get_object_tagging;
   case operation::get_acl:
     return get_acl;
+  case operation::get_object_attributes:
+    return get_object_attributes;
   case operation::not_implemented:
   case operation::method_not_allowed:
     break;
@@ -98,13 +101,9 @@ authentication authenticate(const request_head& head, const s3_request& request,
     return result;
   }
   const s3::http_request_view view{head.method, head.target, head.headers};
-  const auto& credentials = *settings.credentials;
-  const s3::secret_lookup lookup =
-      [&credentials](std::string_view access_key) -> std::optional<std::string> {
-    if (access_key == credentials.access_key) {
-      return credentials.secret_key;
-    }
-    return std::nullopt;
+  // The secret of the access key the request names; none: 403 InvalidAccessKeyId.
+  const s3::secret_lookup lookup = [&settings](std::string_view access_key) {
+    return settings.secret_of(access_key);
   };
   auto verified = s3::verify_request(view, lookup, now);
   if (verified.error) {
@@ -127,6 +126,39 @@ authentication authenticate(const request_head& head, const s3_request& request,
   }
   result.context = std::move(verified.context);
   return result;
+}
+
+/// True when `bucket` exists and another account owns it.
+bool owned_by_another(const object_store& store, const origin_settings& settings,
+                      const std::string& bucket, const std::string& caller) {
+  const auto owner = store.bucket_owner(bucket);
+  return owner && settings.owner_key(*owner) != caller;
+}
+
+/// Buckets belong to the account that created them: a request about another account's bucket
+/// (its objects, uploads, listings, or the source of a copy) is 403 AccessDenied, as S3 answers
+/// without a bucket policy. CreateBucket decides itself (BucketAlreadyExists); a bucket that
+/// does not exist is left to the operation (NoSuchBucket). --anonymous: no checks.
+std::optional<s3_error> check_bucket_access(const request_head& head, const s3_request& request,
+                                            const origin_settings& settings,
+                                            const object_store& store,
+                                            const std::optional<s3::signing_context>& signing) {
+  if (!settings.credentials || !signing || request.bucket.empty() ||
+      request.op == operation::create_bucket) {
+    return std::nullopt;
+  }
+  const std::string& caller = signing->access_key;
+  if (owned_by_another(store, settings, request.bucket, caller)) {
+    return errors::access_denied();
+  }
+  if (request.op == operation::copy_object || request.op == operation::upload_part_copy) {
+    const auto source = parse_copy_source(head.header("x-amz-copy-source").value_or(""));
+    if (const auto* parsed = std::get_if<copy_source>(&source);
+        parsed && owned_by_another(store, settings, parsed->bucket, caller)) {
+      return errors::access_denied();
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -167,6 +199,10 @@ origin_service::begun origin_service::begin(const request_head& head) {
     result.start.response = error_response(
         errors::method_not_allowed(head.method, request.key.empty() ? "BUCKET" : "OBJECT"),
         request.resource);
+    return result;
+  }
+  if (auto denied = check_bucket_access(head, request, settings_, store_, auth.context)) {
+    result.start.response = error_response(std::move(*denied), request.resource);
     return result;
   }
   const request_context context{head, request, auth.context, settings_, store_, now};

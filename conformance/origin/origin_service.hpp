@@ -3,8 +3,9 @@
 // operation and finishes its response. The server (origin_server.hpp) moves the bytes; this
 // class is what tests drive directly.
 //
-//   request_head ──verify SigV4──> route ──> operation ──> origin_response | body_consumer
-//                  (403/400 here)                 └── object_store (shared, locked)
+//   request_head ──verify SigV4──> route ──> bucket owner? ──> operation ──> origin_response
+//                  (secret by the             (403 AccessDenied     │          | body_consumer
+//                   access key; 403/400)       for another account) └── object_store (locked)
 #include "conformance/origin/http_message.hpp"
 #include "conformance/origin/object_store.hpp"
 #include "conformance/origin/operations.hpp"

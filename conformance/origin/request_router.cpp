@@ -188,6 +188,8 @@ std::string_view operation_name(operation op) {
     return "GetObjectTagging";
   case operation::get_acl:
     return "GetAcl";
+  case operation::get_object_attributes:
+    return "GetObjectAttributes";
   case operation::not_implemented:
     return "NotImplemented";
   case operation::method_not_allowed:
@@ -265,6 +267,10 @@ s3_request route_request(const request_head& head, std::string_view domain) {
   }
   if (method == "GET" && request.query.has("acl")) {
     request.op = operation::get_acl;
+    return request;
+  }
+  if (method == "GET" && request.query.has("attributes") && !request.key.empty()) {
+    request.op = operation::get_object_attributes;
     return request;
   }
   // Sub-resources the origin does not serve.

@@ -16,10 +16,12 @@
 //   DELETE /b/k                   DeleteObject                (?uploadId: AbortMultipartUpload)
 //   POST /b/k?uploads | ?uploadId CreateMultipartUpload | CompleteMultipartUpload
 //
+//   GET /b/k?attributes           GetObjectAttributes (x-amz-object-attributes: which ones)
 //   GET /b/k?tagging              GetObjectTagging (always an empty tag set)
 //   GET /b?acl, GET /b/k?acl      GetBucketAcl, GetObjectAcl (the owner has FULL_CONTROL)
 //
-// Other sub-resources (PUT ?tagging, PUT ?acl, ?policy, ...) route to not_implemented.
+// Other sub-resources (PUT ?tagging, PUT ?acl, ?policy, ...) route to not_implemented, and so
+// does a versionId other than "null" (GetObjectAttributes too, until versioning is wired).
 #include "conformance/origin/http_message.hpp"
 
 #include <optional>
@@ -56,6 +58,7 @@ enum class operation {
   list_parts,
   get_object_tagging,
   get_acl,
+  get_object_attributes,
   not_implemented,
   method_not_allowed,
 };

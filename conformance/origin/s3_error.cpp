@@ -25,6 +25,10 @@ s3_error bad_digest(std::string_view message) {
   return from_table(known_s3_error("BadDigest"), message);
 }
 
+s3_error bucket_already_exists(std::string_view bucket) {
+  return from_table(known_s3_error("BucketAlreadyExists")).with("BucketName", std::string(bucket));
+}
+
 s3_error bucket_already_owned_by_you(std::string_view bucket) {
   return from_table(known_s3_error("BucketAlreadyOwnedByYou"))
       .with("BucketName", std::string(bucket));

@@ -38,6 +38,7 @@ s3_error from_table(const s3_errors::s3_error_code& entry, std::string_view mess
 
 s3_error access_denied(std::string_view message = "Access Denied");
 s3_error bad_digest(std::string_view message);
+s3_error bucket_already_exists(std::string_view bucket);
 s3_error bucket_already_owned_by_you(std::string_view bucket);
 s3_error bucket_not_empty(std::string_view bucket);
 s3_error entity_too_large(std::uint64_t size, std::uint64_t max);

@@ -16,6 +16,7 @@ struct bucket_summary {
   std::string name;
   time_point created;
   versioning_status versioning = versioning_status::off;
+  std::string owner; // access key of the creating account; empty: the first account
 };
 
 struct object_summary {

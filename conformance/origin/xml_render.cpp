@@ -12,9 +12,6 @@ namespace s3fault::origin {
 namespace {
 
 constexpr const char* s3_namespace = "http://s3.amazonaws.com/doc/2006-03-01/";
-// The one account of the origin, shown wherever S3 shows an owner.
-constexpr const char* owner_id = "5f3f4c1a2b6d8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071";
-constexpr const char* owner_name = "s3fault";
 
 class document {
 public:
@@ -57,10 +54,10 @@ std::string quoted(std::string_view etag) {
   return "\"" + std::string(etag) + "\"";
 }
 
-void add_owner(pugi::xml_node parent, const char* name = "Owner") {
-  auto owner = parent.append_child(name);
-  add(owner, "ID", std::string_view(owner_id));
-  add(owner, "DisplayName", std::string_view(owner_name));
+void add_owner(pugi::xml_node parent, const account_owner& owner, const char* name = "Owner") {
+  auto node = parent.append_child(name);
+  add(node, "ID", owner.id);
+  add(node, "DisplayName", owner.display_name);
 }
 
 std::string maybe_encoded(std::string_view text, bool url_encoding) {
@@ -68,7 +65,7 @@ std::string maybe_encoded(std::string_view text, bool url_encoding) {
 }
 
 void add_contents(pugi::xml_node root, const object_summary& object, bool url_encoding,
-                  bool with_owner) {
+                  const account_owner* owner) {
   auto contents = root.append_child("Contents");
   add(contents, "Key", maybe_encoded(object.key, url_encoding));
   add(contents, "LastModified", format_iso8601(object.last_modified));
@@ -77,8 +74,8 @@ void add_contents(pugi::xml_node root, const object_summary& object, bool url_en
     add(contents, "ChecksumAlgorithm", text::ascii_upper(object.checksum_algorithm));
   }
   add(contents, "Size", object.size);
-  if (with_owner) {
-    add_owner(contents);
+  if (owner) {
+    add_owner(contents, *owner);
   }
   add(contents, "StorageClass", std::string_view("STANDARD"));
 }
@@ -110,10 +107,11 @@ std::string render_error(const s3_error& error, std::string_view resource,
   return doc.text();
 }
 
-std::string render_list_buckets(const std::vector<bucket_summary>& buckets) {
+std::string render_list_buckets(const account_owner& owner,
+                                const std::vector<bucket_summary>& buckets) {
   document doc("ListAllMyBucketsResult");
   auto root = doc.root();
-  add_owner(root);
+  add_owner(root, owner);
   auto list = root.append_child("Buckets");
   for (const auto& bucket : buckets) {
     auto node = list.append_child("Bucket");
@@ -176,7 +174,7 @@ std::string render_list_versions(const versions_echo& echo, const version_listin
       add(node, "Size", version.size);
       add(node, "StorageClass", std::string_view("STANDARD"));
     }
-    add_owner(node);
+    add_owner(node, echo.owner);
   }
   add_common_prefixes(root, page.common_prefixes, echo.url_encoding);
   return doc.text();
@@ -188,16 +186,16 @@ std::string render_empty_tagging() {
   return doc.text();
 }
 
-std::string render_owner_acl() {
+std::string render_owner_acl(const account_owner& owner) {
   document doc("AccessControlPolicy");
   auto root = doc.root();
-  add_owner(root);
+  add_owner(root, owner);
   auto grant = root.append_child("AccessControlList").append_child("Grant");
   auto grantee = grant.append_child("Grantee");
   grantee.append_attribute("xmlns:xsi") = "http://www.w3.org/2001/XMLSchema-instance";
   grantee.append_attribute("xsi:type") = "CanonicalUser";
-  add(grantee, "ID", std::string_view(owner_id));
-  add(grantee, "DisplayName", std::string_view(owner_name));
+  add(grantee, "ID", owner.id);
+  add(grantee, "DisplayName", owner.display_name);
   add(grant, "Permission", std::string_view("FULL_CONTROL"));
   return doc.text();
 }
@@ -221,7 +219,7 @@ std::string render_list_objects_v1(const listing_echo& echo, const object_listin
   }
   add_bool(root, "IsTruncated", page.truncated);
   for (const auto& object : page.objects) {
-    add_contents(root, object, echo.url_encoding, true);
+    add_contents(root, object, echo.url_encoding, &echo.owner);
   }
   add_common_prefixes(root, page.common_prefixes, echo.url_encoding);
   return doc.text();
@@ -252,7 +250,7 @@ std::string render_list_objects_v2(const listing_echo& echo, const object_listin
   }
   add_bool(root, "IsTruncated", page.truncated);
   for (const auto& object : page.objects) {
-    add_contents(root, object, echo.url_encoding, echo.fetch_owner);
+    add_contents(root, object, echo.url_encoding, echo.fetch_owner ? &echo.owner : nullptr);
   }
   add_common_prefixes(root, page.common_prefixes, echo.url_encoding);
   return doc.text();
@@ -348,8 +346,8 @@ std::string render_list_parts(const parts_echo& echo, const part_listing& page) 
       add(node, checksum_element_name(part.checksum_algorithm).c_str(), part.checksum);
     }
   }
-  add_owner(root, "Initiator");
-  add_owner(root);
+  add_owner(root, echo.owner, "Initiator");
+  add_owner(root, echo.owner);
   add(root, "StorageClass", std::string_view("STANDARD"));
   if (!page.checksum_algorithm.empty()) {
     add(root, "ChecksumAlgorithm", text::ascii_upper(page.checksum_algorithm));
@@ -380,8 +378,8 @@ std::string render_list_uploads(const uploads_echo& echo, const upload_listing& 
     auto node = root.append_child("Upload");
     add(node, "Key", maybe_encoded(upload.key, echo.url_encoding));
     add(node, "UploadId", upload.upload_id);
-    add_owner(node, "Initiator");
-    add_owner(node);
+    add_owner(node, echo.owner, "Initiator");
+    add_owner(node, echo.owner);
     add(node, "StorageClass", std::string_view("STANDARD"));
     add(node, "Initiated", format_iso8601(upload.initiated));
   }

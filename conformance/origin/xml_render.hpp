@@ -1,6 +1,7 @@
 #pragma once
 // The XML bodies the origin sends: errors and every operation's result, in S3's element names
 // and order, with the S3 namespace on result documents.
+#include "conformance/origin/accounts.hpp"
 #include "conformance/origin/s3_error.hpp"
 #include "conformance/origin/store_views.hpp"
 
@@ -15,7 +16,9 @@ namespace s3fault::origin {
 std::string render_error(const s3_error& error, std::string_view resource,
                          std::string_view request_id);
 
-std::string render_list_buckets(const std::vector<bucket_summary>& buckets);
+/// `owner`: the caller, whose buckets these are.
+std::string render_list_buckets(const account_owner& owner,
+                                const std::vector<bucket_summary>& buckets);
 std::string render_bucket_location(std::string_view region);
 /// `<VersioningConfiguration/>`, with a Status once versioning was turned on.
 std::string render_versioning_configuration(versioning_status status);
@@ -27,11 +30,12 @@ struct listing_echo {
   std::string delimiter;
   unsigned max_keys = 1000;
   bool url_encoding = false;
-  bool fetch_owner = false;                      // v2; v1 always shows owners
-  std::string marker;                            // v1
-  std::optional<std::string> start_after;        // v2
-  std::optional<std::string> continuation_token; // v2, as sent
-  std::string next_continuation_token;           // v2, when truncated
+  bool fetch_owner = false;                            // v2; v1 always shows owners
+  std::string marker;                                  // v1
+  std::optional<std::string> start_after;              // v2
+  std::optional<std::string> continuation_token;       // v2, as sent
+  std::string next_continuation_token;                 // v2, when truncated
+  account_owner owner = owner_of(anonymous_owner_key); // the bucket's, shown as object owner
 };
 std::string render_list_objects_v1(const listing_echo& echo, const object_listing& page);
 std::string render_list_objects_v2(const listing_echo& echo, const object_listing& page);
@@ -56,6 +60,7 @@ std::string render_complete_multipart(std::string_view location, std::string_vie
 
 struct versions_echo {
   std::string bucket;
+  account_owner owner = owner_of(anonymous_owner_key); // the bucket's, shown as version owner
   std::string prefix;
   std::string delimiter;
   std::string key_marker;
@@ -69,6 +74,7 @@ struct parts_echo {
   std::string bucket;
   unsigned part_number_marker = 0;
   unsigned max_parts = 1000;
+  account_owner owner = owner_of(anonymous_owner_key); // the bucket's: Initiator and Owner
 };
 std::string render_list_parts(const parts_echo& echo, const part_listing& page);
 
@@ -80,13 +86,14 @@ struct uploads_echo {
   std::string upload_id_marker;
   unsigned max_uploads = 1000;
   bool url_encoding = false;
+  account_owner owner = owner_of(anonymous_owner_key); // the bucket's: Initiator and Owner
 };
 std::string render_list_uploads(const uploads_echo& echo, const upload_listing& page);
 
 /// `<Tagging><TagSet/></Tagging>`: the origin keeps no tags.
 std::string render_empty_tagging();
-/// An AccessControlPolicy granting FULL_CONTROL to the one owner.
-std::string render_owner_acl();
+/// An AccessControlPolicy granting FULL_CONTROL to the owner (of the bucket).
+std::string render_owner_acl(const account_owner& owner);
 
 /// "ChecksumCRC32" for "crc32", as S3's XML and response element names spell it.
 std::string checksum_element_name(std::string_view algorithm);

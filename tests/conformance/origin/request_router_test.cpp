@@ -77,6 +77,16 @@ INSTANTIATE_TEST_SUITE_P(
         route_case{"get_bucket_acl", "GET", "/b?acl", operation::get_acl, "b", ""},
         route_case{"put_acl", "PUT", "/b/k?acl", operation::not_implemented, "b", "k"},
         route_case{"get_tagging", "GET", "/b/k?tagging", operation::get_object_tagging, "b", "k"},
+        route_case{"get_attributes", "GET", "/b/dir/k?attributes", operation::get_object_attributes,
+                   "b", "dir/k"},
+        route_case{"get_attributes_null_version", "GET", "/b/k?attributes&versionId=null",
+                   operation::get_object_attributes, "b", "k"},
+        route_case{"get_attributes_version", "GET", "/b/k?attributes&versionId=3",
+                   operation::get_object_attributes, "b", "k"},
+        route_case{"put_attributes", "PUT", "/b/k?attributes", operation::not_implemented, "b",
+                   "k"},
+        route_case{"bucket_attributes", "GET", "/b?attributes", operation::not_implemented, "b",
+                   ""},
         route_case{"bucket_policy", "GET", "/b?policy", operation::not_implemented, "b", ""},
         route_case{"tagging", "PUT", "/b/k?tagging", operation::not_implemented, "b", "k"},
         route_case{"version", "GET", "/b/k?versionId=3", operation::get_object, "b", "k"},
@@ -94,6 +104,13 @@ TEST(Routing, CopyHeaderMakesCopyOperations) {
   EXPECT_EQ(route_request(request("PUT", "/b/k", "h", copy), "").op, operation::copy_object);
   EXPECT_EQ(route_request(request("PUT", "/b/k?partNumber=1&uploadId=u", "h", copy), "").op,
             operation::upload_part_copy);
+}
+
+TEST(Routing, GetObjectAttributesIsNamedAndTakesVersions) {
+  EXPECT_EQ(operation_name(operation::get_object_attributes), "GetObjectAttributes");
+  const auto routed = route_request(request("GET", "/b/k?attributes&versionId=abc"), "");
+  EXPECT_EQ(routed.op, operation::get_object_attributes);
+  EXPECT_EQ(routed.unsupported, "");
 }
 
 TEST(Routing, VirtualHostedBucketWithDomain) {
