@@ -23,6 +23,7 @@ namespace {
 struct audit_options {
   std::string endpoint;
   store_access access;
+  bool anonymous = false;
   std::string bucket;
   bool keep = false;
   std::vector<std::string> checks;
@@ -61,6 +62,7 @@ int run_audit_command(const audit_options& options) {
   std::unique_ptr<origin::embedded_origin> embedded;
   audit::audit_settings settings;
   settings.client = store_client_config(options.endpoint, options.access, "s3fault-audit");
+  settings.client.anonymous = options.anonymous;
   if (options.endpoint.empty()) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
@@ -132,6 +134,9 @@ std::function<int()> add_audit_command(CLI::App& app) {
                       "Store URL http(s)://HOST[:PORT]; default: an embedded origin started for "
                       "this audit");
   add_store_access_options(command, options->access, true);
+  command->add_flag("--anonymous", options->anonymous,
+                    "Send every request unsigned (a store that needs no credentials); the "
+                    "auth.* checks SKIP");
   command->add_option("--bucket", options->bucket,
                       "Use this existing bucket (fixtures go under s3fault-audit/<random>/); "
                       "default: create s3fault-audit-<random>");

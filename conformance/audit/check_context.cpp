@@ -236,6 +236,9 @@ std::string describe_request(std::string_view method, std::string_view bucket, s
   if (options.part_number) {
     query += "partNumber=" + std::to_string(*options.part_number);
   }
+  if (!options.version_id.empty()) {
+    query += (query.empty() ? "" : "&") + std::string("versionId=") + options.version_id;
+  }
   for (const auto& [name, value] : options.extra_query) {
     query += (query.empty() ? "" : "&") + name + (value ? "=" + *value : std::string());
   }
