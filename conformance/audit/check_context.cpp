@@ -268,6 +268,13 @@ std::string describe_request(std::string_view method, std::string_view bucket, s
   return text;
 }
 
+std::string unquoted_etag(std::string_view etag) {
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {
+    etag = etag.substr(1, etag.size() - 2);
+  }
+  return std::string(etag);
+}
+
 std::string md5_etag(std::string_view bytes) {
   return in_quotes(s3::md5_hex(bytes));
 }

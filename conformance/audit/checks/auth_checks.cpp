@@ -67,8 +67,8 @@ void check_presign_expired(check_context& ctx) {
   // The control: the same URL signed now is good, so a refusal below is about the expiry.
   const auto valid = ctx.record(
       ctx.client().send_raw(
-          "GET", target_of(ctx.client().presign_url("GET", bucket, object.key,
-                                                    std::chrono::seconds(300))),
+          "GET",
+          target_of(ctx.client().presign_url("GET", bucket, object.key, std::chrono::seconds(300))),
           {}),
       request + " (presigned now, X-Amz-Expires=300)");
   ctx.expect_status(valid, 200, "a presigned URL within its expiry");
@@ -92,8 +92,7 @@ void add_auth_checks(std::vector<check_definition>& catalog) {
     catalog.push_back({std::move(id), "auth", std::move(title), strength, std::move(clause), run});
   };
   add("auth.wrong-secret", "A request signed with a wrong secret answers 403", level::must,
-      "A request signed with a wrong secret answers 403 SignatureDoesNotMatch",
-      check_wrong_secret);
+      "A request signed with a wrong secret answers 403 SignatureDoesNotMatch", check_wrong_secret);
   add("auth.anonymous", "An unsigned request to the private bucket answers 403", level::must,
       "an unsigned request to a private bucket 403 AccessDenied", check_anonymous);
   add("auth.presign-expired", "A presigned URL past its expiry answers 403", level::must,

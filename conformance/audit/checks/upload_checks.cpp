@@ -29,9 +29,9 @@ void check_complete_retry(check_context& ctx) {
   }
   const std::string& upload_id = created.value->upload_id;
   // A copy: record() hands back the reference it was given, here to a temporary.
-  const client::response part =
-      ctx.record(client.upload_part(bucket, key, upload_id, 1, client::body_source::from_view(data)),
-                 "PUT " + target + "?partNumber=1&uploadId=...");
+  const client::response part = ctx.record(
+      client.upload_part(bucket, key, upload_id, 1, client::body_source::from_view(data)),
+      "PUT " + target + "?partNumber=1&uploadId=...");
   const std::vector<client::completed_part> parts{
       {1, std::string(part.header("ETag").value_or("")), "", ""}};
   const auto first = client.complete_multipart_upload(bucket, key, upload_id, parts);
@@ -42,18 +42,23 @@ void check_complete_retry(check_context& ctx) {
     return;
   }
   ctx.created_key(key);
+  // The object's ETag as readers see it (the first Complete's <ETag> is judged by
+  // etag.complete-result; some stores leave it empty).
+  const auto before = ctx.head_key(bucket, key);
+  const std::string etag(before.header("ETag").value_or(""));
   const auto retry = client.complete_multipart_upload(bucket, key, upload_id, parts);
   ctx.record(retry.raw, "POST " + target + "?uploadId=... (the same Complete again)");
   ctx.expect_status(retry.raw, 200, "the retried Complete");
   ctx.expect(!retry.raw.error, "the retried Complete: no <Error> body",
              "the retried Complete: " + (retry.raw.error ? "<Error> " + retry.raw.error->code
                                                          : std::string("no <Error> body")));
-  ctx.expect(retry.value && retry.value->etag == first.value->etag,
-             "the retried Complete: <ETag> " + first.value->etag + " (the first one's)",
-             "the retried Complete: <ETag> " +
-                 (retry.value ? described_etag(retry.value->etag) : std::string("(no result)")));
+  ctx.expect(
+      retry.value && !etag.empty() && unquoted_etag(retry.value->etag) == unquoted_etag(etag),
+      "the retried Complete: <ETag> " + described_etag(etag) + " (the object's, quotes aside)",
+      "the retried Complete: <ETag> " +
+          (retry.value ? described_etag(retry.value->etag) : std::string("(no result)")));
   const auto read = ctx.get_key(bucket, key);
-  ctx.expect_header(read, "ETag", first.value->etag, "GET afterwards");
+  ctx.expect_header(read, "ETag", etag, "GET afterwards");
   ctx.expect_body(read, data, "GET afterwards");
 }
 

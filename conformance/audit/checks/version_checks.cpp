@@ -25,7 +25,7 @@ struct versioned_objects {
   std::string older_data;
   std::vector<std::uint64_t> older_parts;
   std::string older_version;
-  std::string older_etag; // CompleteMultipartUpload's <ETag>
+  std::string older_etag; // HEAD's ETag while the older version was the latest
   std::string newer_data;
   std::string newer_version;
   std::string newer_etag;
@@ -68,28 +68,30 @@ bool upload_versions(check_context& ctx, versioned_objects& objects) {
   std::vector<client::completed_part> parts;
   for (std::size_t number = 1; number <= objects.older_parts.size(); ++number) {
     // A copy: record() hands back the reference it was given, here to a temporary.
-    const client::response part = ctx.record(
-        client.upload_part(objects.bucket, objects.key, created.value->upload_id,
-                           static_cast<int>(number),
-                           client::body_source::from_view(objects.older_part(number))),
-        "PUT " + target + "?partNumber=" + std::to_string(number) + "&uploadId=...");
+    const client::response part =
+        ctx.record(client.upload_part(objects.bucket, objects.key, created.value->upload_id,
+                                      static_cast<int>(number),
+                                      client::body_source::from_view(objects.older_part(number))),
+                   "PUT " + target + "?partNumber=" + std::to_string(number) + "&uploadId=...");
     parts.push_back(
         {static_cast<int>(number), std::string(part.header("ETag").value_or("")), "", ""});
   }
-  const auto completed =
-      client.complete_multipart_upload(objects.bucket, objects.key, created.value->upload_id, parts);
+  const auto completed = client.complete_multipart_upload(objects.bucket, objects.key,
+                                                          created.value->upload_id, parts);
   ctx.record(completed.raw, "POST " + target + "?uploadId=... (the older version)");
   if (!completed.ok()) {
     client.abort_multipart_upload(objects.bucket, objects.key, created.value->upload_id);
     ctx.skip("CompleteMultipartUpload in the versioned bucket: " + completed.raw.describe());
     return false;
   }
-  objects.older_etag = completed.value->etag;
   objects.older_version = header_text(completed.raw, "x-amz-version-id");
-  const client::response newer = ctx.record(
-      client.put_object(objects.bucket, objects.key,
-                        client::body_source::from_view(objects.newer_data)),
-      "PUT " + target + " (the newer version)");
+  // The older version's ETag as a reader learns it: HEAD while it is the latest (a Complete's
+  // <ETag> may be empty; etag.complete-result judges that).
+  objects.older_etag = header_text(ctx.head_key(objects.bucket, objects.key), "ETag");
+  const client::response newer =
+      ctx.record(client.put_object(objects.bucket, objects.key,
+                                   client::body_source::from_view(objects.newer_data)),
+                 "PUT " + target + " (the newer version)");
   if (!newer.ok()) {
     ctx.skip("PUT in the versioned bucket: " + newer.describe());
     return false;
