@@ -116,7 +116,8 @@ std::function<int()> add_audit_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "audit",
       "Checks a store against the GetObject contract (partNumber, Range, conditionals, ETags,\n"
-      "errors, checksums) and says exactly where it deviates. It creates a bucket and five\n"
+      "errors, checksums, GetObjectAttributes, versions, Complete retries, authentication) and\n"
+      "says exactly where it deviates. It creates a bucket and five\n"
       "fixtures (single PUT, multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte),\n"
       "runs every check, and removes them again.\n"
       "Verdicts: PASS, FAIL, DEVIATION (a known alternative other stores show, still not a\n"
