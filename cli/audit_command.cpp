@@ -117,9 +117,9 @@ std::function<int()> add_audit_command(CLI::App& app) {
       "audit",
       "Checks a store against the GetObject contract (partNumber, Range, conditionals, ETags,\n"
       "errors, checksums, GetObjectAttributes, versions, Complete retries, authentication) and\n"
-      "says exactly where it deviates. It creates a bucket and five\n"
-      "fixtures (single PUT, multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte),\n"
-      "runs every check, and removes them again.\n"
+      "says exactly where it deviates. It creates a bucket and five fixtures (single PUT,\n"
+      "multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte), runs every check, and\n"
+      "removes them again.\n"
       "Verdicts: PASS, FAIL, DEVIATION (a known alternative other stores show, still not a\n"
       "pass), SKIP (optional feature absent) and ERROR (no answer).\n"
       "Exit status: 0 when every MUST check passed (with --strict, every SHOULD too), 1 when\n"
