@@ -23,6 +23,7 @@ namespace {
 struct audit_options {
   std::string endpoint;
   store_access access;
+  bool anonymous = false;
   std::string bucket;
   bool keep = false;
   std::vector<std::string> checks;
@@ -61,6 +62,7 @@ int run_audit_command(const audit_options& options) {
   std::unique_ptr<origin::embedded_origin> embedded;
   audit::audit_settings settings;
   settings.client = store_client_config(options.endpoint, options.access, "s3fault-audit");
+  settings.client.anonymous = options.anonymous;
   if (options.endpoint.empty()) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
@@ -114,9 +116,10 @@ std::function<int()> add_audit_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "audit",
       "Checks a store against the GetObject contract (partNumber, Range, conditionals, ETags,\n"
-      "errors, checksums) and says exactly where it deviates. It creates a bucket and five\n"
-      "fixtures (single PUT, multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte),\n"
-      "runs every check, and removes them again.\n"
+      "errors, checksums, GetObjectAttributes, versions, Complete retries, authentication) and\n"
+      "says exactly where it deviates. It creates a bucket and five fixtures (single PUT,\n"
+      "multipart 5+5+1 MiB, multipart 5+5 MiB, zero bytes, one byte), runs every check, and\n"
+      "removes them again.\n"
       "Verdicts: PASS, FAIL, DEVIATION (a known alternative other stores show, still not a\n"
       "pass), SKIP (optional feature absent) and ERROR (no answer).\n"
       "Exit status: 0 when every MUST check passed (with --strict, every SHOULD too), 1 when\n"
@@ -132,6 +135,9 @@ std::function<int()> add_audit_command(CLI::App& app) {
                       "Store URL http(s)://HOST[:PORT]; default: an embedded origin started for "
                       "this audit");
   add_store_access_options(command, options->access, true);
+  command->add_flag("--anonymous", options->anonymous,
+                    "Send every request unsigned (a store that needs no credentials); the "
+                    "auth.* checks SKIP");
   command->add_option("--bucket", options->bucket,
                       "Use this existing bucket (fixtures go under s3fault-audit/<random>/); "
                       "default: create s3fault-audit-<random>");

@@ -86,6 +86,18 @@ std::string_view area_title(std::string_view area) {
   if (area == "checksum") {
     return "Checksums (optional feature)";
   }
+  if (area == "attrs") {
+    return "GetObjectAttributes (optional feature)";
+  }
+  if (area == "version") {
+    return "Versioned reads (optional feature)";
+  }
+  if (area == "upload") {
+    return "CompleteMultipartUpload retries";
+  }
+  if (area == "auth") {
+    return "Authentication";
+  }
   return area;
 }
 

@@ -12,6 +12,10 @@ const std::vector<check_definition>& audit_catalog() {
     add_error_checks(all);
     add_agreement_checks(all);
     add_checksum_checks(all);
+    add_attributes_checks(all);
+    add_version_checks(all);
+    add_upload_checks(all);
+    add_auth_checks(all);
     return all;
   }();
   return catalog;

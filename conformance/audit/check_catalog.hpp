@@ -18,5 +18,9 @@ void add_etag_checks(std::vector<check_definition>& catalog);
 void add_error_checks(std::vector<check_definition>& catalog);
 void add_agreement_checks(std::vector<check_definition>& catalog);
 void add_checksum_checks(std::vector<check_definition>& catalog);
+void add_attributes_checks(std::vector<check_definition>& catalog);
+void add_version_checks(std::vector<check_definition>& catalog);
+void add_upload_checks(std::vector<check_definition>& catalog);
+void add_auth_checks(std::vector<check_definition>& catalog);
 
 } // namespace s3fault::audit

@@ -236,6 +236,9 @@ std::string describe_request(std::string_view method, std::string_view bucket, s
   if (options.part_number) {
     query += "partNumber=" + std::to_string(*options.part_number);
   }
+  if (!options.version_id.empty()) {
+    query += (query.empty() ? "" : "&") + std::string("versionId=") + options.version_id;
+  }
   for (const auto& [name, value] : options.extra_query) {
     query += (query.empty() ? "" : "&") + name + (value ? "=" + *value : std::string());
   }
@@ -263,6 +266,13 @@ std::string describe_request(std::string_view method, std::string_view bucket, s
     text += " [" + headers + "]";
   }
   return text;
+}
+
+std::string unquoted_etag(std::string_view etag) {
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {
+    etag = etag.substr(1, etag.size() - 2);
+  }
+  return std::string(etag);
 }
 
 std::string md5_etag(std::string_view bytes) {

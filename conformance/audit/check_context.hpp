@@ -93,6 +93,9 @@ private:
 /// "GET /bucket/key?partNumber=2 [Range: bytes=0-9, If-Match: "..."]"
 std::string describe_request(std::string_view method, std::string_view bucket, std::string_view key,
                              const client::get_options& options);
+/// An ETag without its surrounding quotes (GetObjectAttributes sends it so; some stores'
+/// CompleteMultipartUpload results too).
+std::string unquoted_etag(std::string_view etag);
 /// The quoted hex MD5 ETag of `bytes`.
 std::string md5_etag(std::string_view bytes);
 /// The de-facto multipart ETag: quoted hex MD5 of the concatenated binary part MD5s, "-N".

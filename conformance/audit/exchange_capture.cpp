@@ -11,7 +11,8 @@ constexpr std::string_view recorded_headers[] = {
     "Content-Length",       "Content-Range",         "ETag",
     "x-amz-mp-parts-count", "Accept-Ranges",         "Content-Type",
     "Last-Modified",        "x-amz-checksum-crc32",  "x-amz-checksum-crc32c",
-    "x-amz-checksum-sha1",  "x-amz-checksum-sha256", "x-amz-checksum-type"};
+    "x-amz-checksum-sha1",  "x-amz-checksum-sha256", "x-amz-checksum-type",
+    "x-amz-version-id",     "x-amz-delete-marker"};
 
 } // namespace
 

@@ -382,6 +382,32 @@ parsed_response<copy_object_result> s3_client::copy_object(std::string_view sour
   return parse_result<copy_object_result>(send(request), parse_copy_object, true);
 }
 
+response s3_client::delete_object_version(std::string_view bucket, std::string_view key,
+                                          std::string_view version_id,
+                                          const request_extras& options) {
+  s3_request request = make_request("DELETE", bucket, key, {});
+  add_query(request.query, "versionId", std::string(version_id));
+  append_extras(request, options);
+  return send(request);
+}
+
+parsed_response<object_attributes_result>
+s3_client::get_object_attributes(std::string_view bucket, std::string_view key,
+                                 const object_attributes_options& options) {
+  s3_request request = make_request("GET", bucket, key, {});
+  request.query.push_back({"attributes", std::nullopt});
+  if (!options.version_id.empty()) {
+    add_query(request.query, "versionId", options.version_id);
+  }
+  request.headers.emplace_back("x-amz-object-attributes", options.attributes);
+  if (options.max_parts) {
+    request.headers.emplace_back("x-amz-max-parts", std::to_string(*options.max_parts));
+  }
+  add_header_if(request.headers, "x-amz-part-number-marker", options.part_number_marker);
+  append_extras(request, options);
+  return parse_result<object_attributes_result>(send(request), parse_object_attributes);
+}
+
 response s3_client::create_bucket(std::string_view bucket, const create_bucket_options& options) {
   s3_request request = make_request("PUT", bucket, "", options);
   if (!options.location_constraint.empty()) {
@@ -401,6 +427,38 @@ response s3_client::head_bucket(std::string_view bucket, const request_extras& o
 parsed_response<list_buckets_result> s3_client::list_buckets(const request_extras& options) {
   return parse_result<list_buckets_result>(send(make_request("GET", "", "", options)),
                                            parse_list_buckets);
+}
+
+response s3_client::put_bucket_versioning(std::string_view bucket, std::string_view status,
+                                          const request_extras& options) {
+  s3_request request = make_request("PUT", bucket, "", {});
+  request.query.push_back({"versioning", std::nullopt});
+  const std::string document = versioning_configuration_xml(status);
+  request.headers.emplace_back("Content-Type", "application/xml");
+  request.headers.emplace_back("Content-MD5", s3::base64_encode(s3::md5_raw(document)));
+  request.body = body_source::from_string(document);
+  append_extras(request, options);
+  return send(request);
+}
+
+parsed_response<list_versions_result>
+s3_client::list_object_versions(std::string_view bucket, const list_versions_options& options) {
+  s3_request request = make_request("GET", bucket, "", {});
+  request.query.push_back({"versions", std::nullopt});
+  if (!options.prefix.empty()) {
+    add_query(request.query, "prefix", options.prefix);
+  }
+  if (!options.key_marker.empty()) {
+    add_query(request.query, "key-marker", options.key_marker);
+  }
+  if (!options.version_id_marker.empty()) {
+    add_query(request.query, "version-id-marker", options.version_id_marker);
+  }
+  if (options.max_keys) {
+    add_query(request.query, "max-keys", std::to_string(*options.max_keys));
+  }
+  append_extras(request, options);
+  return parse_result<list_versions_result>(send(request), parse_list_object_versions);
 }
 
 parsed_response<initiate_multipart_result>

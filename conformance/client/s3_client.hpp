@@ -118,6 +118,23 @@ struct list_parts_options : request_extras {
   std::string part_number_marker;
 };
 
+/// GetObjectAttributes (GET /bucket/key?attributes).
+struct object_attributes_options : request_extras {
+  /// x-amz-object-attributes, as sent.
+  std::string attributes = "ETag,Checksum,ObjectParts,ObjectSize,StorageClass";
+  std::optional<std::uint32_t> max_parts; // x-amz-max-parts
+  std::string part_number_marker;         // x-amz-part-number-marker
+  std::string version_id;
+};
+
+/// ListObjectVersions (GET /bucket?versions).
+struct list_versions_options : request_extras {
+  std::string prefix;
+  std::string key_marker;
+  std::string version_id_marker;
+  std::optional<std::uint32_t> max_keys;
+};
+
 /// send_raw: a request sent as given, for checks that need odd requests.
 struct raw_options {
   bool add_host = true;           // Host: the endpoint's authority, unless one is given
@@ -169,11 +186,24 @@ public:
                                                   std::string_view bucket, std::string_view key,
                                                   const copy_object_options& options = {});
 
+  /// DeleteObject of one version (DELETE /bucket/key?versionId=ID).
+  response delete_object_version(std::string_view bucket, std::string_view key,
+                                 std::string_view version_id, const request_extras& options = {});
+  parsed_response<object_attributes_result>
+  get_object_attributes(std::string_view bucket, std::string_view key,
+                        const object_attributes_options& options = {});
+
   // Buckets.
   response create_bucket(std::string_view bucket, const create_bucket_options& options = {});
   response delete_bucket(std::string_view bucket, const request_extras& options = {});
   response head_bucket(std::string_view bucket, const request_extras& options = {});
   parsed_response<list_buckets_result> list_buckets(const request_extras& options = {});
+  /// PutBucketVersioning with Status `status` ("Enabled", "Suspended"), with Content-MD5 (AWS
+  /// requires a body digest).
+  response put_bucket_versioning(std::string_view bucket, std::string_view status,
+                                 const request_extras& options = {});
+  parsed_response<list_versions_result>
+  list_object_versions(std::string_view bucket, const list_versions_options& options = {});
 
   // Multipart uploads.
   parsed_response<initiate_multipart_result>

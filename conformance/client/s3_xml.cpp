@@ -199,6 +199,82 @@ std::optional<delete_objects_result> parse_delete_objects(std::string_view xml,
   return result;
 }
 
+std::optional<list_versions_result> parse_list_object_versions(std::string_view xml,
+                                                               std::string& error) {
+  pugi::xml_document document;
+  const auto root = load_root(document, xml, "ListVersionsResult", error);
+  if (!root) {
+    return std::nullopt;
+  }
+  list_versions_result result;
+  result.is_truncated = flag_of(root, "IsTruncated");
+  result.next_key_marker = text_of(root, "NextKeyMarker");
+  result.next_version_id_marker = text_of(root, "NextVersionIdMarker");
+  for (const auto& item : root.children()) {
+    const std::string_view name = item.name();
+    if (name != "Version" && name != "DeleteMarker") {
+      continue;
+    }
+    object_version version;
+    version.key = text_of(item, "Key");
+    version.version_id = text_of(item, "VersionId");
+    version.is_latest = flag_of(item, "IsLatest");
+    version.delete_marker = name == "DeleteMarker";
+    version.etag = text_of(item, "ETag");
+    version.size = number_of(item, "Size");
+    result.versions.push_back(std::move(version));
+  }
+  return result;
+}
+
+std::optional<object_attributes_result> parse_object_attributes(std::string_view xml,
+                                                                std::string& error) {
+  pugi::xml_document document;
+  const auto root = load_root(document, xml, "GetObjectAttributesResponse", error);
+  if (!root) {
+    return std::nullopt;
+  }
+  const auto checksums_of = [](const pugi::xml_node& node) {
+    header_list found;
+    for (const auto& child : node.children()) {
+      const std::string name = child.name();
+      if (name.rfind("Checksum", 0) == 0 && name != "ChecksumType") {
+        found.emplace_back(name, child.text().as_string());
+      }
+    }
+    return found;
+  };
+  object_attributes_result result;
+  result.etag = text_of(root, "ETag");
+  if (root.child("ObjectSize")) {
+    result.object_size = number_of(root, "ObjectSize");
+  }
+  result.storage_class = text_of(root, "StorageClass");
+  result.checksums = checksums_of(root.child("Checksum"));
+  const auto parts = root.child("ObjectParts");
+  result.has_object_parts = static_cast<bool>(parts);
+  for (const char* name : {"PartsCount", "TotalPartsCount"}) {
+    if (parts.child(name) && !result.parts_count) {
+      result.parts_count = number_of(parts, name);
+      result.parts_count_element = name;
+    }
+  }
+  if (parts.child("MaxParts")) {
+    result.max_parts = number_of(parts, "MaxParts");
+  }
+  result.is_truncated = flag_of(parts, "IsTruncated");
+  result.part_number_marker = text_of(parts, "PartNumberMarker");
+  result.next_part_number_marker = text_of(parts, "NextPartNumberMarker");
+  for (const auto& item : parts.children("Part")) {
+    attributes_part part;
+    part.part_number = item.child("PartNumber").text().as_int();
+    part.size = number_of(item, "Size");
+    part.checksums = checksums_of(item);
+    result.parts.push_back(std::move(part));
+  }
+  return result;
+}
+
 std::string complete_multipart_xml(const std::vector<completed_part>& parts) {
   pugi::xml_document document;
   auto root = add_root(document, "CompleteMultipartUpload");
@@ -226,6 +302,13 @@ std::string delete_objects_xml(const std::vector<std::string>& keys, bool quiet)
   for (const auto& key : keys) {
     add_text(root.append_child("Object"), "Key", key);
   }
+  return to_text(document);
+}
+
+std::string versioning_configuration_xml(std::string_view status) {
+  pugi::xml_document document;
+  auto root = add_root(document, "VersioningConfiguration");
+  add_text(root, "Status", status);
   return to_text(document);
 }
 

@@ -111,6 +111,51 @@ struct delete_objects_result {
 };
 std::optional<delete_objects_result> parse_delete_objects(std::string_view xml, std::string& error);
 
+/// One entry of ListVersionsResult: a <Version> or a <DeleteMarker>, in document order.
+struct object_version {
+  std::string key;
+  std::string version_id;
+  bool is_latest = false;
+  bool delete_marker = false; // a <DeleteMarker> (no ETag, no size)
+  std::string etag;
+  std::uint64_t size = 0;
+};
+/// ListVersionsResult of ListObjectVersions (GET /bucket?versions).
+struct list_versions_result {
+  bool is_truncated = false;
+  std::string next_key_marker;
+  std::string next_version_id_marker;
+  std::vector<object_version> versions;
+};
+std::optional<list_versions_result> parse_list_object_versions(std::string_view xml,
+                                                               std::string& error);
+
+/// One <Part> of GetObjectAttributes' ObjectParts.
+struct attributes_part {
+  int part_number = 0;
+  std::uint64_t size = 0;
+  header_list checksums; // ("ChecksumCRC32", value), ... as sent
+};
+/// GetObjectAttributesResponse. Optional elements stay empty when the store left them out.
+struct object_attributes_result {
+  std::string etag; // AWS sends it without quotes
+  std::optional<std::uint64_t> object_size;
+  std::string storage_class;
+  header_list checksums; // <Checksum> children: ("ChecksumCRC32", value), ...
+  bool has_object_parts = false;
+  /// The part count. AWS's wire name is <PartsCount> (the API calls it TotalPartsCount); a
+  /// <TotalPartsCount> element is read too, and `parts_count_element` says which one came.
+  std::optional<std::uint64_t> parts_count;
+  std::string parts_count_element;
+  std::optional<std::uint64_t> max_parts;
+  bool is_truncated = false;
+  std::string part_number_marker;
+  std::string next_part_number_marker;
+  std::vector<attributes_part> parts; // listed only for objects uploaded with checksums
+};
+std::optional<object_attributes_result> parse_object_attributes(std::string_view xml,
+                                                                std::string& error);
+
 // Request bodies.
 /// One part of a CompleteMultipartUpload request.
 struct completed_part {
@@ -121,6 +166,8 @@ struct completed_part {
 };
 std::string complete_multipart_xml(const std::vector<completed_part>& parts);
 std::string delete_objects_xml(const std::vector<std::string>& keys, bool quiet);
+/// VersioningConfiguration with a Status ("Enabled" or "Suspended").
+std::string versioning_configuration_xml(std::string_view status);
 /// CreateBucketConfiguration with a LocationConstraint.
 std::string create_bucket_xml(std::string_view location_constraint);
 

@@ -111,11 +111,15 @@ class AuditOriginTest(unittest.TestCase):
         proxy = self.start_proxy("--preset", "rustfs-parts-count")
         run = self.audit("rustfs", proxy.url)
         self.assertEqual(run.code, 1, run.describe())
+        # The part reads of GetObjectAttributes' object and of an older version lose it too.
         self.assertEqual(run.not_passed(), {"part.count-header": "FAIL",
-                                            "part.head-count-header": "FAIL"}, run.describe())
-        self.assertIn("2 MUST checks not met: part.count-header, part.head-count-header",
-                      run.stdout)
-        failing = [check for check in run.report["checks"] if check["verdict"] == "FAIL"]
+                                            "part.head-count-header": "FAIL",
+                                            "attrs.parts-agree": "FAIL",
+                                            "version.part-read": "FAIL"}, run.describe())
+        self.assertIn("4 MUST checks not met: part.count-header, part.head-count-header, "
+                      "attrs.parts-agree, version.part-read", run.stdout)
+        failing = [check for check in run.report["checks"]
+                   if check["verdict"] == "FAIL" and check["id"].startswith("part.")]
         for check in failing:
             unmet = [e for e in check["expectations"] if not e["met"]]
             # 3 + 2 parts of the two multipart fixtures, each without its count.
@@ -123,7 +127,7 @@ class AuditOriginTest(unittest.TestCase):
             for point in unmet:
                 self.assertIn("no x-amz-mp-parts-count", point["observed"])
         failures = run.junit().getElementsByTagName("failure")
-        self.assertEqual(len(failures), 2)
+        self.assertEqual(len(failures), 4)
 
     def test_content_range_stripped_fails_part_and_range_reads_and_no_others(self):
         proxy = self.start_proxy("--preset", "no-content-range")
@@ -132,7 +136,7 @@ class AuditOriginTest(unittest.TestCase):
         expected = {"part.content-range", "part.totals-agree", "part.single-object-part-one",
                     "range.closed", "range.open-ended", "range.suffix", "range.end-clamped",
                     "range.suffix-longer", "range.last-byte", "range.one-byte-object",
-                    "range.across-parts", "range.multipart-suffix"}
+                    "range.across-parts", "range.multipart-suffix", "version.range-read"}
         self.assertEqual(run.not_passed(), {id_: "FAIL" for id_ in expected}, run.describe())
 
     def test_invalid_part_for_a_missing_part_is_a_deviation(self):
@@ -211,6 +215,150 @@ class AuditOriginTest(unittest.TestCase):
         self.assertEqual(audit.returncode, 130, output + errors)
         self.assertRegex(output, r"interrupted: \d+ of \d+ checks ran")
         self.assert_no_buckets_left()
+
+    # --- the checks added with 304 headers, auth, versions, attributes, Complete retries -----
+
+    def start_anonymous_origin(self) -> harness.ListeningProcess:
+        """An origin that takes every request, signed or not (whatever the signature says)."""
+        origin = harness.ListeningProcess("origin", ["--listen", "127.0.0.1:0", "--anonymous",
+                                                     "--region", harness.ORIGIN_REGION],
+                                          "anonymous-origin")
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        return origin
+
+    def test_the_new_checks_that_need_no_new_origin_feature_pass(self):
+        run = self.audit("new-checks", self.origin.url, "--checks",
+                         "cond.*,auth.*,upload.complete-unknown-upload", "--strict")
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.not_passed(), {}, run.describe())
+        for id_ in ("cond.304-etag", "cond.head-304-etag", "cond.304-last-modified",
+                    "cond.head-304-last-modified", "cond.put-if-none-match-star",
+                    "auth.wrong-secret", "auth.anonymous", "auth.presign-expired",
+                    "upload.complete-unknown-upload"):
+            self.assertIn(id_, run.verdicts())
+        self.assertNotIn(self.store.secret_key, run.stdout + run.stderr +
+                         run.json_path.read_text(), "the secret is never printed")
+        self.assert_no_buckets_left()
+
+    def test_versions_attributes_and_complete_retry_pass_on_the_origin(self):
+        # Needs the origin's versioning, GetObjectAttributes and 200 on a Complete retry.
+        run = self.audit("origin-features", self.origin.url, "--checks",
+                         "version.*,attrs.*,upload.*", "--strict")
+        self.assertEqual(run.verdicts(), {
+            "attrs.parts-agree": "PASS", "attrs.parts-pagination": "PASS",
+            "version.get-older": "PASS", "version.part-read": "PASS",
+            "version.range-read": "PASS", "version.delete-marker": "PASS",
+            "upload.complete-retry": "PASS", "upload.complete-unknown-upload": "PASS"},
+            run.describe())
+        self.assertEqual(run.code, 0, run.describe())
+        self.assert_no_buckets_left()
+
+    def test_a_304_without_etag_fails_exactly_the_304_etag_checks(self):
+        proxy = self.start_proxy("--fault", "strip-header ETag status=304")
+        run = self.audit("304-no-etag", proxy.url, "--checks", "cond.*,etag.*,agree.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"cond.304-etag": "FAIL",
+                                            "cond.head-304-etag": "FAIL"}, run.describe())
+        check = next(c for c in run.report["checks"] if c["id"] == "cond.304-etag")
+        unmet = [e for e in check["expectations"] if not e["met"]]
+        # If-None-Match and If-Modified-Since: both 304s lack it.
+        self.assertEqual(len(unmet), 2, check)
+        for point in unmet:
+            self.assertIn("no ETag", point["observed"])
+
+    def test_a_304_without_last_modified_fails_the_should_checks(self):
+        proxy = self.start_proxy("--fault", "strip-header Last-Modified status=304")
+        lenient = self.audit("304-no-date", proxy.url, "--checks", "cond.*")
+        self.assertEqual(lenient.code, 0, lenient.describe())
+        self.assertEqual(lenient.not_passed(), {"cond.304-last-modified": "FAIL",
+                                                "cond.head-304-last-modified": "FAIL"},
+                         lenient.describe())
+        strict = self.audit("304-no-date-strict", proxy.url, "--checks", "cond.*", "--strict")
+        self.assertEqual(strict.code, 1, strict.describe())
+
+    def test_a_store_that_accepts_any_signature_fails_the_auth_checks(self):
+        origin = self.start_anonymous_origin()
+        run = self.audit("accepts-anything", origin.url, "--checks", "auth.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"auth.wrong-secret": "FAIL", "auth.anonymous": "FAIL",
+                                            "auth.presign-expired": "FAIL"}, run.describe())
+        self.assertIn("3 MUST checks not met: auth.wrong-secret, auth.anonymous, "
+                      "auth.presign-expired", run.stdout)
+        for check in run.report["checks"]:
+            observed = [e["observed"] for e in check["expectations"] if not e["met"]]
+            self.assertTrue(any("status 200" in o for o in observed), check)
+
+    def test_an_anonymous_audit_skips_the_auth_checks(self):
+        origin = self.start_anonymous_origin()
+        run = AuditRun(self.tmp, "anonymous", ["--endpoint", origin.url, "--anonymous",
+                                               "--checks", "auth.*,part.count-header"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.verdicts(), {"part.count-header": "PASS", "auth.wrong-secret": "SKIP",
+                                          "auth.anonymous": "SKIP",
+                                          "auth.presign-expired": "SKIP"}, run.describe())
+        for check in run.report["checks"]:
+            if check["id"].startswith("auth."):
+                self.assertIn("without credentials", check["reason"])
+
+    def test_a_put_that_ignores_if_none_match_fails_the_may_check(self):
+        # The 412 the origin answers turned into a 200: what a store ignoring the header says.
+        proxy = self.start_proxy("--fault", "set-status 200 op=PutObject status=412")
+        run = self.audit("put-overwrites", proxy.url, "--checks", "cond.*")
+        self.assertEqual(run.code, 0, run.describe())  # MAY: never decides the exit status
+        self.assertEqual(run.not_passed(), {"cond.put-if-none-match-star": "FAIL"},
+                         run.describe())
+        strict = self.audit("put-overwrites-strict", proxy.url, "--checks",
+                            "cond.put-if-none-match-star", "--strict")
+        self.assertEqual(strict.code, 0, strict.describe())
+
+    def test_complete_of_an_unknown_upload_answering_400_fails(self):
+        proxy = self.start_proxy(
+            "--fault", "error InvalidRequest 400 op=CompleteMultipartUpload "
+                       "key=*complete-unknown-upload")
+        run = self.audit("unknown-upload", proxy.url, "--checks", "upload.complete-unknown-upload")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {"upload.complete-unknown-upload": "FAIL"})
+
+    def test_a_complete_retry_answering_no_such_upload_fails(self):
+        # The first Complete goes through; the retry gets what a store that forgot it answers.
+        proxy = self.start_proxy(
+            "--fault", "error NoSuchUpload 404 op=CompleteMultipartUpload key=*complete-retry "
+                       "skip=1")
+        run = self.audit("complete-retry", proxy.url, "--checks", "upload.complete-retry",
+                         "--strict")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {"upload.complete-retry": "FAIL"})
+        check = run.report["checks"][0]
+        observed = [e["observed"] for e in check["expectations"] if not e["met"]]
+        self.assertIn("the retried Complete: status 404 NoSuchUpload", observed, check)
+
+    def test_versioned_reads_without_version_ids_fail(self):
+        # Needs the origin's versioning (today the version.* checks SKIP).
+        proxy = self.start_proxy("--fault", "strip-header x-amz-version-id query=versionId")
+        run = self.audit("no-version-id", proxy.url, "--checks", "version.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"version.get-older": "FAIL",
+                                            "version.part-read": "FAIL",
+                                            "version.range-read": "FAIL"}, run.describe())
+        self.assert_no_buckets_left()
+
+    def test_a_delete_marker_not_announced_fails(self):
+        # Needs the origin's versioning (today the version.* checks SKIP).
+        proxy = self.start_proxy("--fault",
+                                 "strip-header x-amz-delete-marker method=GET,HEAD status=404")
+        run = self.audit("no-delete-marker", proxy.url, "--checks", "version.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"version.delete-marker": "FAIL"}, run.describe())
+        self.assert_no_buckets_left()
+
+    def test_attributes_disagreeing_with_part_reads_fail(self):
+        # Needs the origin's GetObjectAttributes (today the attrs.* checks SKIP).
+        proxy = self.start_proxy("--fault", "set-header x-amz-mp-parts-count 3 "
+                                            "key=*attributes-multipart query=partNumber")
+        run = self.audit("attrs-disagree", proxy.url, "--checks", "attrs.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"attrs.parts-agree": "FAIL"}, run.describe())
 
     def test_no_endpoint_audits_an_embedded_origin(self):
         run = AuditRun(self.tmp, "embedded", [])

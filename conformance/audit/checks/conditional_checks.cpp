@@ -1,5 +1,7 @@
 // Conditional GET and HEAD (S3-CONTRACT.md, "Conditional requests"). A robust part-wise reader
 // sends If-Match with the whole object's ETag on later part reads, so those are checked too.
+// A 304 is judged by what it carries as well as by its status (a cache or reader revalidating
+// keeps the ETag and Last-Modified it learns from it), and conditional PUTs close the area.
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
 
@@ -142,6 +144,75 @@ void check_if_match_range_read(check_context& ctx) {
                    "the rest by range, If-Match: another ETag");
 }
 
+/// The two ways to a 304 (If-None-Match: its ETag, If-Modified-Since: its Last-Modified), by
+/// GET or HEAD, each judged by `judge`.
+void for_each_not_modified(check_context& ctx, bool head,
+                           void (*judge)(check_context&, const client::response&, const fixture&,
+                                         const std::string&)) {
+  const auto& object = subject(ctx);
+  const std::string method = head ? "HEAD " : "";
+  client::get_options by_etag;
+  by_etag.if_none_match = object.etag;
+  client::get_options by_date;
+  by_date.if_modified_since = object.last_modified;
+  for (const auto& [options, label] :
+       {std::pair{by_etag, method + "If-None-Match: its ETag"},
+        std::pair{by_date, method + "If-Modified-Since: its Last-Modified"}}) {
+    const auto read = head ? ctx.head(object, options) : ctx.get(object, options);
+    if (ctx.expect_status(read, 304, label)) {
+      judge(ctx, read, object, label);
+    }
+  }
+}
+
+void judge_304_etag(check_context& ctx, const client::response& read, const fixture& object,
+                    const std::string& label) {
+  ctx.expect_header(read, "ETag", object.etag, label + ", the 304");
+}
+
+void judge_304_last_modified(check_context& ctx, const client::response& read,
+                             const fixture& object, const std::string& label) {
+  ctx.expect_header(read, "Last-Modified", object.last_modified, label + ", the 304");
+}
+
+void check_304_etag(check_context& ctx) {
+  for_each_not_modified(ctx, false, judge_304_etag);
+}
+
+void check_head_304_etag(check_context& ctx) {
+  for_each_not_modified(ctx, true, judge_304_etag);
+}
+
+void check_304_last_modified(check_context& ctx) {
+  for_each_not_modified(ctx, false, judge_304_last_modified);
+}
+
+void check_head_304_last_modified(check_context& ctx) {
+  for_each_not_modified(ctx, true, judge_304_last_modified);
+}
+
+void check_put_if_none_match_star(check_context& ctx) {
+  auto& client = ctx.client();
+  const auto& bucket = ctx.fixtures().bucket;
+  const std::string key = ctx.fixtures().prefix + "conditional-put";
+  ctx.created_key(key);
+  const std::string first = seeded_bytes(4096, 11), second = seeded_bytes(4096, 12);
+  client::put_options only_new;
+  only_new.extra_headers.emplace_back("If-None-Match", "*");
+  const std::string request = "PUT /" + bucket + "/" + key + " [If-None-Match: *]";
+  // Copies: record() hands back the reference it was given, here to a temporary.
+  const client::response created =
+      ctx.record(client.put_object(bucket, key, client::body_source::from_view(first), only_new),
+                 request + " (a new key)");
+  ctx.expect_status(created, 200, "If-None-Match: * on a new key");
+  const client::response again =
+      ctx.record(client.put_object(bucket, key, client::body_source::from_view(second), only_new),
+                 request + " (the key exists)");
+  ctx.expect_error(again, 412, "PreconditionFailed", "If-None-Match: * on an existing key");
+  const auto read = ctx.get_key(bucket, key);
+  ctx.expect_body(read, first, "GET afterwards: the first PUT's bytes");
+}
+
 } // namespace
 
 void add_conditional_checks(std::vector<check_definition>& catalog) {
@@ -184,6 +255,21 @@ void add_conditional_checks(std::vector<check_definition>& catalog) {
   add("cond.if-match-range-read", "If-Match guards ranged reads", level::must,
       "If-Match mismatch: 412 PreconditionFailed (ranged reads included)",
       check_if_match_range_read);
+  add("cond.304-etag", "A 304 to GET carries the object's ETag", level::must,
+      "A 304 Not Modified carries ... ETag (RFC 7232 section 4.1: MUST)", check_304_etag);
+  add("cond.head-304-etag", "A 304 to HEAD carries the object's ETag", level::must,
+      "A 304 Not Modified carries ... ETag (RFC 7232 section 4.1: MUST)", check_head_304_etag);
+  add("cond.304-last-modified", "A 304 to GET carries the object's Last-Modified", level::should,
+      "A 304 Not Modified carries ... and, as AWS sends it, Last-Modified",
+      check_304_last_modified);
+  add("cond.head-304-last-modified", "A 304 to HEAD carries the object's Last-Modified",
+      level::should, "A 304 Not Modified carries ... and, as AWS sends it, Last-Modified",
+      check_head_304_last_modified);
+  add("cond.put-if-none-match-star", "PUT with If-None-Match: * on an existing key answers 412",
+      level::may,
+      "Conditional writes: If-None-Match: * on PutObject ... answers 412 PreconditionFailed when "
+      "the key exists",
+      check_put_if_none_match_star);
 }
 
 } // namespace s3fault::audit

@@ -46,8 +46,34 @@ TEST(Catalog, CoversEveryClauseGroupOfTheContract) {
   for (const auto& check : audit_catalog()) {
     areas.insert(check.area);
   }
-  for (const char* area : {"part", "range", "cond", "etag", "error", "agree", "checksum"}) {
+  for (const char* area : {"part", "range", "cond", "etag", "error", "agree", "checksum", "attrs",
+                           "version", "upload", "auth"}) {
     EXPECT_TRUE(areas.count(area)) << area;
+  }
+}
+
+TEST(Catalog, TheWriteAuthAndVersionChecksHaveTheirLevels) {
+  const std::vector<std::pair<std::string, level>> expected{
+      {"cond.304-etag", level::must},
+      {"cond.head-304-etag", level::must},
+      {"cond.304-last-modified", level::should},
+      {"cond.head-304-last-modified", level::should},
+      {"cond.put-if-none-match-star", level::may},
+      {"attrs.parts-agree", level::must},
+      {"attrs.parts-pagination", level::should},
+      {"version.get-older", level::must},
+      {"version.part-read", level::must},
+      {"version.range-read", level::must},
+      {"version.delete-marker", level::must},
+      {"upload.complete-retry", level::should},
+      {"upload.complete-unknown-upload", level::must},
+      {"auth.wrong-secret", level::must},
+      {"auth.anonymous", level::must},
+      {"auth.presign-expired", level::must}};
+  for (const auto& [id, strength] : expected) {
+    const auto chosen = select_checks({id});
+    ASSERT_EQ(chosen.size(), 1u) << id;
+    EXPECT_EQ(chosen[0]->strength, strength) << id;
   }
 }
 

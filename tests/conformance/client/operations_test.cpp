@@ -307,6 +307,51 @@ TEST(Operations, BucketLevelRequestsAndDeleteObjects) {
   EXPECT_EQ(store.request(6).request_line, "DELETE /b/k HTTP/1.1");
 }
 
+TEST(Operations, VersioningAndAttributesRequests) {
+  canned_store store;
+  store.reply(http_response(200, "OK", ""));
+  store.reply(http_response(200, "OK",
+                            "<ListVersionsResult><Version><Key>k</Key><VersionId>v1</VersionId>"
+                            "<IsLatest>true</IsLatest></Version></ListVersionsResult>"));
+  store.reply(http_response(204, "No Content", ""));
+  store.reply(http_response(200, "OK",
+                            "<GetObjectAttributesResponse><ObjectParts><PartsCount>2</PartsCount>"
+                            "</ObjectParts><ObjectSize>7</ObjectSize>"
+                            "</GetObjectAttributesResponse>"));
+  auto client = store.client();
+  ASSERT_TRUE(client.put_bucket_versioning("b", "Enabled").ok());
+  const auto enabled = store.request(0);
+  EXPECT_EQ(enabled.request_line, "PUT /b?versioning HTTP/1.1");
+  EXPECT_EQ(find_header(enabled.headers, "Content-MD5"),
+            s3::base64_encode(s3::md5_raw(enabled.body)));
+  EXPECT_NE(enabled.body.find("<Status>Enabled</Status>"), std::string::npos);
+
+  list_versions_options list;
+  list.prefix = "k";
+  list.key_marker = "a b";
+  const auto versions = client.list_object_versions("b", list);
+  ASSERT_TRUE(versions.ok()) << versions.raw.describe();
+  EXPECT_EQ(versions.value->versions.at(0).version_id, "v1");
+  EXPECT_EQ(store.request(1).request_line, "GET /b?versions&prefix=k&key-marker=a%20b HTTP/1.1");
+
+  EXPECT_TRUE(client.delete_object_version("b", "k", "v1").ok());
+  EXPECT_EQ(store.request(2).request_line, "DELETE /b/k?versionId=v1 HTTP/1.1");
+
+  object_attributes_options attributes;
+  attributes.max_parts = 1;
+  attributes.part_number_marker = "1";
+  const auto answer = client.get_object_attributes("b", "k", attributes);
+  ASSERT_TRUE(answer.ok()) << answer.raw.describe() << answer.parse_error;
+  EXPECT_EQ(answer.value->parts_count, 2u);
+  EXPECT_EQ(answer.value->object_size, 7u);
+  const auto seen = store.request(3);
+  EXPECT_EQ(seen.request_line, "GET /b/k?attributes HTTP/1.1");
+  EXPECT_EQ(find_header(seen.headers, "x-amz-object-attributes"),
+            "ETag,Checksum,ObjectParts,ObjectSize,StorageClass");
+  EXPECT_EQ(find_header(seen.headers, "x-amz-max-parts"), "1");
+  EXPECT_EQ(find_header(seen.headers, "x-amz-part-number-marker"), "1");
+}
+
 TEST(Operations, SendRawSendsTheTargetAndHeadersAsGiven) {
   canned_store store;
   auto client = store.client();

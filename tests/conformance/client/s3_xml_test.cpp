@@ -172,5 +172,102 @@ TEST(RequestDocuments, DeleteObjectsEscapesKeys) {
       std::string::npos);
 }
 
+TEST(ListObjectVersions, ParsesVersionsAndDeleteMarkersInDocumentOrder) {
+  const char* xml = R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListVersionsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+  <Name>b</Name><Prefix>k</Prefix><KeyMarker></KeyMarker><VersionIdMarker></VersionIdMarker>
+  <NextKeyMarker>k</NextKeyMarker><NextVersionIdMarker>v1</NextVersionIdMarker>
+  <MaxKeys>3</MaxKeys><IsTruncated>true</IsTruncated>
+  <DeleteMarker><Key>k</Key><VersionId>m3</VersionId><IsLatest>true</IsLatest>
+    <LastModified>2024-01-01T00:00:02.000Z</LastModified></DeleteMarker>
+  <Version><Key>k</Key><VersionId>v2</VersionId><IsLatest>false</IsLatest>
+    <ETag>&quot;abc&quot;</ETag><Size>4096</Size><StorageClass>STANDARD</StorageClass></Version>
+  <Version><Key>k</Key><VersionId>null</VersionId><IsLatest>false</IsLatest>
+    <ETag>"def-2"</ETag><Size>5242880</Size></Version>
+</ListVersionsResult>)";
+  std::string error;
+  const auto result = parse_list_object_versions(xml, error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_TRUE(result->is_truncated);
+  EXPECT_EQ(result->next_key_marker, "k");
+  EXPECT_EQ(result->next_version_id_marker, "v1");
+  ASSERT_EQ(result->versions.size(), 3u);
+  EXPECT_TRUE(result->versions[0].delete_marker);
+  EXPECT_TRUE(result->versions[0].is_latest);
+  EXPECT_EQ(result->versions[0].version_id, "m3");
+  EXPECT_FALSE(result->versions[1].delete_marker);
+  EXPECT_EQ(result->versions[1].etag, "\"abc\"");
+  EXPECT_EQ(result->versions[1].size, 4096u);
+  EXPECT_EQ(result->versions[2].version_id, "null");
+  EXPECT_FALSE(parse_list_object_versions("<ListBucketResult/>", error));
+  EXPECT_NE(error.find("expected <ListVersionsResult>"), std::string::npos) << error;
+}
+
+TEST(ObjectAttributes, ParsesPartsCountPartsChecksumsAndPaging) {
+  // As AWS sends it: the count is <PartsCount>, parts are repeated <Part>, the ETag unquoted.
+  const char* xml = R"(<?xml version="1.0" encoding="UTF-8"?>
+<GetObjectAttributesResponse xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+  <ETag>0123456789abcdef0123456789abcdef-2</ETag>
+  <Checksum><ChecksumCRC32>AAAAAA==</ChecksumCRC32><ChecksumType>COMPOSITE</ChecksumType></Checksum>
+  <ObjectParts>
+    <PartsCount>2</PartsCount><PartNumberMarker>0</PartNumberMarker>
+    <NextPartNumberMarker>1</NextPartNumberMarker><MaxParts>1</MaxParts>
+    <IsTruncated>true</IsTruncated>
+    <Part><PartNumber>1</PartNumber><Size>5242880</Size><ChecksumCRC32>BBBBBB==</ChecksumCRC32></Part>
+  </ObjectParts>
+  <StorageClass>STANDARD</StorageClass>
+  <ObjectSize>5550091</ObjectSize>
+</GetObjectAttributesResponse>)";
+  std::string error;
+  const auto result = parse_object_attributes(xml, error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_EQ(result->etag, "0123456789abcdef0123456789abcdef-2");
+  EXPECT_EQ(result->object_size, 5550091u);
+  EXPECT_EQ(result->storage_class, "STANDARD");
+  ASSERT_EQ(result->checksums.size(), 1u) << "ChecksumType is not a checksum";
+  EXPECT_EQ(result->checksums[0].first, "ChecksumCRC32");
+  EXPECT_TRUE(result->has_object_parts);
+  EXPECT_EQ(result->parts_count, 2u);
+  EXPECT_EQ(result->parts_count_element, "PartsCount");
+  EXPECT_EQ(result->max_parts, 1u);
+  EXPECT_TRUE(result->is_truncated);
+  EXPECT_EQ(result->part_number_marker, "0");
+  EXPECT_EQ(result->next_part_number_marker, "1");
+  ASSERT_EQ(result->parts.size(), 1u);
+  EXPECT_EQ(result->parts[0].part_number, 1);
+  EXPECT_EQ(result->parts[0].size, 5242880u);
+  ASSERT_EQ(result->parts[0].checksums.size(), 1u);
+  EXPECT_EQ(result->parts[0].checksums[0].second, "BBBBBB==");
+}
+
+TEST(ObjectAttributes, OptionalElementsStayEmptyAndTotalPartsCountIsNamed) {
+  std::string error;
+  const auto bare = parse_object_attributes(
+      "<GetObjectAttributesResponse><ETag>e</ETag></GetObjectAttributesResponse>", error);
+  ASSERT_TRUE(bare) << error;
+  EXPECT_FALSE(bare->object_size);
+  EXPECT_FALSE(bare->has_object_parts);
+  EXPECT_FALSE(bare->parts_count);
+  EXPECT_TRUE(bare->parts.empty());
+  // Without checksums AWS sends the count alone; some stores name it as the SDKs do.
+  const auto total = parse_object_attributes(
+      "<GetObjectAttributesResponse><ObjectParts><TotalPartsCount>3</TotalPartsCount>"
+      "</ObjectParts></GetObjectAttributesResponse>",
+      error);
+  ASSERT_TRUE(total) << error;
+  EXPECT_TRUE(total->has_object_parts);
+  EXPECT_EQ(total->parts_count, 3u);
+  EXPECT_EQ(total->parts_count_element, "TotalPartsCount");
+  EXPECT_TRUE(total->parts.empty());
+  EXPECT_FALSE(parse_object_attributes("object bytes, not XML", error));
+}
+
+TEST(RequestDocuments, VersioningConfigurationHasTheStatus) {
+  EXPECT_NE(versioning_configuration_xml("Enabled").find(
+                "<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+                "<Status>Enabled</Status></VersioningConfiguration>"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace s3fault::client
