@@ -28,8 +28,12 @@ std::optional<std::string> take_payload_hash(header_list& headers) {
   return given;
 }
 
+/// Methods sent with `Content-Length: 0` when they have no body. DELETE too, as the AWS SDKs
+/// send it: Swift's s3api reads a DELETE without it until the client gives up (when deleting
+/// the current version by id, it restores the previous one with a PUT that reads the body).
 bool method_expects_body(std::string_view method) {
-  return text::iequal(method, "PUT") || text::iequal(method, "POST");
+  return text::iequal(method, "PUT") || text::iequal(method, "POST") ||
+         text::iequal(method, "DELETE");
 }
 
 } // namespace
