@@ -105,9 +105,9 @@ TEST(BuildRequest, PutAndDeleteWithoutBodyGetContentLengthZero) {
   const auto built = build_request(request, settings, fixed_time);
   EXPECT_EQ(find_header(built.wire.headers, "content-length"), "0");
   request.method = "DELETE"; // as the AWS SDKs send it (Swift waits for a body otherwise)
-  EXPECT_EQ(find_header(build_request(request, settings, fixed_time).wire.headers,
-                        "content-length"),
-            "0");
+  EXPECT_EQ(
+      find_header(build_request(request, settings, fixed_time).wire.headers, "content-length"),
+      "0");
   request.method = "GET";
   EXPECT_FALSE(
       find_header(build_request(request, settings, fixed_time).wire.headers, "content-length"));
