@@ -334,7 +334,6 @@ class AuditOriginTest(unittest.TestCase):
         self.assertIn("the retried Complete: status 404 NoSuchUpload", observed, check)
 
     def test_versioned_reads_without_version_ids_fail(self):
-        # Needs the origin's versioning (today the version.* checks SKIP).
         proxy = self.start_proxy("--fault", "strip-header x-amz-version-id query=versionId")
         run = self.audit("no-version-id", proxy.url, "--checks", "version.*")
         self.assertEqual(run.code, 1, run.describe())
@@ -343,8 +342,21 @@ class AuditOriginTest(unittest.TestCase):
                                             "version.range-read": "FAIL"}, run.describe())
         self.assert_no_buckets_left()
 
+    def test_a_complete_without_a_version_id_fails_every_versioned_read(self):
+        # A store that versions PUTs but does not say which version a Complete made (Swift's
+        # s3api): every version.* check fails, none SKIPs, and the reads are still judged.
+        proxy = self.start_proxy("--fault",
+                                 "strip-header x-amz-version-id op=CompleteMultipartUpload")
+        run = self.audit("complete-no-version-id", proxy.url, "--checks", "version.*")
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.not_passed(), {"version.get-older": "FAIL",
+                                            "version.part-read": "FAIL",
+                                            "version.range-read": "FAIL",
+                                            "version.delete-marker": "FAIL"}, run.describe())
+        self.assertIn("no x-amz-version-id on the Complete", run.stdout)
+        self.assert_no_buckets_left()
+
     def test_a_delete_marker_not_announced_fails(self):
-        # Needs the origin's versioning (today the version.* checks SKIP).
         proxy = self.start_proxy("--fault",
                                  "strip-header x-amz-delete-marker method=GET,HEAD status=404")
         run = self.audit("no-delete-marker", proxy.url, "--checks", "version.*")
@@ -353,7 +365,6 @@ class AuditOriginTest(unittest.TestCase):
         self.assert_no_buckets_left()
 
     def test_attributes_disagreeing_with_part_reads_fail(self):
-        # Needs the origin's GetObjectAttributes (today the attrs.* checks SKIP).
         proxy = self.start_proxy("--fault", "set-header x-amz-mp-parts-count 3 "
                                             "key=*attributes-multipart query=partNumber")
         run = self.audit("attrs-disagree", proxy.url, "--checks", "attrs.*")
