@@ -11,12 +11,7 @@ operation_start get_object_attributes(const request_context& context) {
   if (const auto* error = std::get_if<s3_error>(&parsed)) {
     return answer_error(*error, context);
   }
-  const auto version_id = requested_version(context.request.query);
-  if (const auto* error = std::get_if<s3_error>(&version_id)) {
-    return answer_error(*error, context);
-  }
-  const auto found = context.store.find_object(context.request.bucket, context.request.key,
-                                               std::get<std::optional<std::string>>(version_id));
+  const auto found = find_requested_object(context);
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }

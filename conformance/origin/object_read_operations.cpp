@@ -79,12 +79,7 @@ operation_start read_object(const request_context& context, bool head) {
   if (auto error = check_part_number_with_range(request)) {
     return answer_error(*error, context);
   }
-  const auto version_id = requested_version(query);
-  if (const auto* error = std::get_if<s3_error>(&version_id)) {
-    return answer_error(*error, context);
-  }
-  const auto found = context.store.find_object(context.request.bucket, context.request.key,
-                                               std::get<std::optional<std::string>>(version_id));
+  const auto found = find_requested_object(context);
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }
@@ -130,12 +125,7 @@ operation_start head_object(const request_context& context) {
 }
 
 operation_start get_object_tagging(const request_context& context) {
-  const auto version_id = requested_version(context.request.query);
-  if (const auto* error = std::get_if<s3_error>(&version_id)) {
-    return answer_error(*error, context);
-  }
-  const auto found = context.store.find_object(context.request.bucket, context.request.key,
-                                               std::get<std::optional<std::string>>(version_id));
+  const auto found = find_requested_object(context);
   if (const auto* error = std::get_if<s3_error>(&found)) {
     return answer_error(*error, context);
   }

@@ -108,6 +108,15 @@ std::variant<std::optional<std::string>, s3_error> requested_version(const query
   return version;
 }
 
+std::variant<object_ptr, s3_error> find_requested_object(const request_context& context) {
+  const auto version_id = requested_version(context.request.query);
+  if (const auto* error = std::get_if<s3_error>(&version_id)) {
+    return *error;
+  }
+  return context.store.find_object(context.request.bucket, context.request.key,
+                                   std::get<std::optional<std::string>>(version_id));
+}
+
 void add_version_header(origin_response& response, const request_context& context,
                         const object_record& object) {
   if (object.version_id != null_version_id) {

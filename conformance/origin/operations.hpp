@@ -84,6 +84,9 @@ operation_start receive_payload(const request_context& context, std::uint64_t ma
 
 /// The ?versionId= of a request: nullopt when absent; InvalidArgument when empty.
 std::variant<std::optional<std::string>, s3_error> requested_version(const query_params& query);
+/// The object a GET, HEAD or the like names: the ?versionId= version, or the current one
+/// (object_store::find_object's errors, and requested_version's).
+std::variant<object_ptr, s3_error> find_requested_object(const request_context& context);
 /// x-amz-version-id on an answer about `object`: when it has a version id of its own, or its
 /// bucket's versioning was ever turned on (then "null" too), as S3 does.
 void add_version_header(origin_response& response, const request_context& context,

@@ -19,6 +19,7 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$script_dir/store-helpers.sh"
 DIR=${RGW_DIR:-/tmp/s3fault-rgw}
 ACCESS_KEY=${ACCESS_KEY:-testaccesskey}
 SECRET_KEY=${SECRET_KEY:-testsecretkey}
@@ -35,21 +36,6 @@ done
 RGW_DIR=$DIR "$script_dir/stop-rgw.sh"
 
 # --- ports -----------------------------------------------------------------------------------
-# True when something uses TCP port $1 on this host (listening or connected).
-port_in_use() { ss -Hatn "( sport = :$1 )" | grep -q .; }
-
-# Prints a free port in 20000-29999: below the Linux ephemeral range (32768+) so that no outgoing
-# connection can grab it, and away from Ceph's OSD range (6800-7300). Excludes ports in "$@".
-pick_free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 10000))
-    [[ " $* " == *" $p "* ]] && continue
-    port_in_use "$p" || { echo "$p"; return 0; }
-  done
-  echo "start-rgw.sh: found no free port" >&2
-  return 1
-}
 RGW_PORT=${RGW_PORT:-$(pick_free_port)}
 MON_PORT=${MON_PORT:-$(pick_free_port "$RGW_PORT")}
 MON_V2_PORT=${MON_V2_PORT:-$(pick_free_port "$RGW_PORT" "$MON_PORT")}

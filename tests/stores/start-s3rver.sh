@@ -14,6 +14,7 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$script_dir/store-helpers.sh"
 s3rver_js=$(cd "$script_dir/../node" && pwd)/node_modules/s3rver/bin/s3rver.js
 DIR=${S3RVER_DIR:-/tmp/s3fault-s3rver}
 
@@ -26,18 +27,6 @@ command -v node >/dev/null || { echo "start-s3rver.sh: node not found (run tests
 # Stop what a previous run in the same directory may have left behind, by its recorded PID.
 S3RVER_DIR=$DIR "$script_dir/stop-s3rver.sh"
 
-# True when something uses TCP port $1 on this host (listening or connected).
-port_in_use() { ss -Hatn "( sport = :$1 )" | grep -q .; }
-# A free port in 20000-29999: below the Linux ephemeral range, so no outgoing connection takes it.
-pick_free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 10000))
-    port_in_use "$p" || { echo "$p"; return 0; }
-  done
-  echo "start-s3rver.sh: found no free port" >&2
-  return 1
-}
 PORT=${S3RVER_PORT:-$(pick_free_port)}
 if ss -Hltn "( sport = :$PORT )" | grep -q .; then
   echo "start-s3rver.sh: port $PORT is already listening" >&2

@@ -27,6 +27,7 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$script_dir/store-helpers.sh"
 DIR=${SWIFT_DIR:-/tmp/s3fault-swift}
 ACCESS_KEY=test:tester
 SECRET_KEY=testing
@@ -47,21 +48,6 @@ done
 SWIFT_DIR=$DIR "$script_dir/stop-swift.sh"
 
 # --- ports -----------------------------------------------------------------------------------
-# True when something uses TCP port $1 on this host (listening or connected).
-port_in_use() { ss -Hatn "( sport = :$1 )" | grep -q .; }
-
-# Prints a free port in 20000-29999: below the Linux ephemeral range (32768+) so that no outgoing
-# connection can grab it. Excludes ports in "$@".
-pick_free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 10000))
-    [[ " $* " == *" $p "* ]] && continue
-    port_in_use "$p" || { echo "$p"; return 0; }
-  done
-  echo "start-swift.sh: found no free port" >&2
-  return 1
-}
 SWIFT_PORT=${SWIFT_PORT:-$(pick_free_port)}
 SWIFT_ACCOUNT_PORT=${SWIFT_ACCOUNT_PORT:-$(pick_free_port "$SWIFT_PORT")}
 SWIFT_CONTAINER_PORT=${SWIFT_CONTAINER_PORT:-$(pick_free_port "$SWIFT_PORT" "$SWIFT_ACCOUNT_PORT")}

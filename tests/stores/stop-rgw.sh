@@ -10,22 +10,8 @@
 DIR=${RGW_DIR:-/tmp/s3fault-rgw}
 [ -f "$DIR/pids" ] || exit 0
 
-# A killed daemon is re-parented to PID 1, which may reap it late: count zombies as gone.
-alive() { [ -e "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+. "$(dirname "${BASH_SOURCE[0]}")/store-helpers.sh"
 ours() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -qxF "CEPH_CONF=$DIR/ceph.conf"; }
-# Waits up to 5 s for $1 to be gone; then SIGKILL.
-wait_gone() {
-  for _ in $(seq 1 100); do
-    alive "$1" || return 0
-    sleep 0.05
-  done
-  kill -9 "$1" 2>/dev/null
-  for _ in $(seq 1 40); do
-    alive "$1" || return 0
-    sleep 0.05
-  done
-  return 1
-}
 
 ours_pids=()
 for pid in $(tac "$DIR/pids"); do

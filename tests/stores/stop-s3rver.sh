@@ -7,7 +7,7 @@
 DIR=${S3RVER_DIR:-/tmp/s3fault-s3rver}
 [ -f "$DIR/pids" ] || exit 0
 
-alive() { [ -e "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+. "$(dirname "${BASH_SOURCE[0]}")/store-helpers.sh"
 ours() { tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | grep -qxF "$DIR/data"; }
 
 status=0
