@@ -146,7 +146,9 @@ std::function<int()> add_origin_command(CLI::App& app) {
       "origin",
       "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
       "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
-      "aws-chunked forms). Objects live in memory, or in --data-dir.\n"
+      "aws-chunked forms). Versioning (version ids, delete markers, ListObjectVersions),\n"
+      "GetObjectAttributes, conditional writes, and a retried CompleteMultipartUpload\n"
+      "answered 200 as AWS does. Objects live in memory, or in --data-dir.\n"
       "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
       "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
       "the account that created it; other accounts get 403 AccessDenied.\n"
