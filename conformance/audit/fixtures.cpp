@@ -97,6 +97,34 @@ fixture make_fixture(std::string name, const std::string& prefix, std::uint64_t 
   return object;
 }
 
+/// In a versioned bucket (one given with --bucket), the plain DELETEs of remove_fixtures leave
+/// the versions and delete markers: removes every version under the fixtures' prefix by id. A
+/// store without ListObjectVersions has nothing of the kind to leave.
+void remove_versions_under(client::s3_client& client, const fixture_set& fixtures,
+                           std::vector<std::string>& problems) {
+  client::list_versions_options options;
+  options.prefix = fixtures.prefix;
+  for (int page = 0; page < 100; ++page) {
+    const auto listed = client.list_object_versions(fixtures.bucket, options);
+    if (!listed.ok()) {
+      return;
+    }
+    for (const auto& version : listed.value->versions) {
+      const auto deleted =
+          client.delete_object_version(fixtures.bucket, version.key, version.version_id);
+      if (!deleted.ok() && deleted.status != 404) {
+        problems.push_back(describe_failure(
+            "DELETE " + version.key + "?versionId=" + version.version_id, deleted));
+      }
+    }
+    if (!listed.value->is_truncated) {
+      return;
+    }
+    options.key_marker = listed.value->next_key_marker;
+    options.version_id_marker = listed.value->next_version_id_marker;
+  }
+}
+
 } // namespace
 
 std::uint64_t fixture::part_offset(std::size_t number) const {
@@ -193,6 +221,7 @@ std::vector<std::string> remove_fixtures(client::s3_client& client, const fixtur
       problems.push_back(describe_failure("DELETE " + key, deleted));
     }
   }
+  remove_versions_under(client, fixtures, problems);
   if (fixtures.bucket_created) {
     const auto deleted = client.delete_bucket(fixtures.bucket);
     if (!deleted.ok()) {

@@ -75,6 +75,22 @@ class AuditOriginTest(unittest.TestCase):
         client = harness.boto3_client(self.origin.url, self.store)
         self.assertEqual(client.list_buckets()["Buckets"], [], "the audit left its bucket behind")
 
+    def test_a_versioned_audit_bucket_passes_and_is_left_clean(self):
+        client = harness.boto3_client(self.origin.url, self.store)
+        client.create_bucket(Bucket="audited-versioned")
+        self.addCleanup(harness.delete_bucket_fully, client, "audited-versioned")
+        client.put_bucket_versioning(Bucket="audited-versioned",
+                                     VersioningConfiguration={"Status": "Enabled"})
+        client.put_object(Bucket="audited-versioned", Key="theirs", Body=b"not the audit's")
+        run = self.audit("versioned-bucket", self.origin.url, "--bucket", "audited-versioned")
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.not_passed(), {}, run.describe())
+        listing = client.list_object_versions(Bucket="audited-versioned")
+        left = [(v["Key"], v.get("Size")) for v in
+                listing.get("Versions", []) + listing.get("DeleteMarkers", [])]
+        self.assertEqual(left, [("theirs", 15)],
+                         "the audit removes its versions and delete markers, and only those")
+
     def test_origin_passes_every_check(self):
         run = self.audit("origin", self.origin.url)
         self.assertEqual(run.code, 0, run.describe())
