@@ -1,5 +1,5 @@
-// The XML bodies the origin reads from clients: CompleteMultipartUpload, Delete (DeleteObjects)
-// and CreateBucketConfiguration. Every input is either understood or refused as S3 would.
+// The XML bodies the origin reads from clients: CompleteMultipartUpload, Delete (DeleteObjects),
+// CreateBucketConfiguration and VersioningConfiguration. Every input is either understood or refused as S3 would.
 #include "conformance/origin/xml_requests.hpp"
 
 #include <cstddef>
@@ -26,10 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto deletion = parse_delete_objects(body);
   check_refusal(deletion);
   if (const auto* request = std::get_if<delete_request>(&deletion)) {
-    if (request->keys.size() > 1000) {
+    if (request->objects.size() > 1000) {
       __builtin_trap(); // S3's limit
     }
   }
   check_refusal(parse_create_bucket_configuration(body));
+  check_refusal(parse_versioning_configuration(body));
   return 0;
 }

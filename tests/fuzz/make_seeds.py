@@ -174,6 +174,8 @@ def origin_xml():
         b'<CreateBucketConfiguration><LocationConstraint>eu-west-1</LocationConstraint>'
         b'</CreateBucketConfiguration>',
         b'<Delete><Object><Key></Key></Object></Delete>',
+        b'<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>'
+        b'Enabled</Status></VersioningConfiguration>',
     ]
 
 
