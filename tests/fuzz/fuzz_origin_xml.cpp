@@ -1,5 +1,6 @@
 // The XML bodies the origin reads from clients: CompleteMultipartUpload, Delete (DeleteObjects),
-// CreateBucketConfiguration and VersioningConfiguration. Every input is either understood or refused as S3 would.
+// CreateBucketConfiguration and VersioningConfiguration. Every input is either understood or
+// refused as S3 would.
 #include "conformance/origin/xml_requests.hpp"
 
 #include <cstddef>
