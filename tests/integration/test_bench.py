@@ -105,8 +105,13 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(first.returncode, 0, first.stdout + first.stderr)
         level = json.loads(base.read_text())["cells"][0]["figures"]["mib_per_second"]["median"]
 
+        # A rerun on a busy machine (the sanitizer pass, other tests alongside) drifts by 20 %
+        # and more between two runs of a few seconds: the rerun is judged with a wide minimum
+        # change, so that only the comparison itself is tested here, not the machine's calm.
+        # (The statistics that make reruns comparable are issue 20's.)
         again = run_bench("--endpoint", self.origin.url, *common, "--control", "--baseline",
-                          str(base), "--csv", str(self.tmp / "again.csv"))
+                          str(base), "--min-change", "60", "--csv",
+                          str(self.tmp / "again.csv"))
         self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
         self.assertIn("no regression against the baseline", again.stdout)
         row = next(csv.DictReader(io.StringIO((self.tmp / "again.csv").read_text())))
