@@ -121,16 +121,20 @@ std::optional<std::string> object_store::bucket_owner(const std::string& name) c
   return found->second.owner;
 }
 
+bucket_summary object_store::summarize_bucket(const std::string& name, const bucket_state& bucket) {
+  bucket_summary summary;
+  summary.name = name;
+  summary.created = bucket.created;
+  summary.versioning = bucket.versioning;
+  summary.owner = bucket.owner;
+  return summary;
+}
+
 std::vector<bucket_summary> object_store::list_buckets() const {
   std::shared_lock lock(mutex_);
   std::vector<bucket_summary> out;
   for (const auto& [name, bucket] : buckets_) {
-    bucket_summary summary;
-    summary.name = name;
-    summary.created = bucket.created;
-    summary.versioning = bucket.versioning;
-    summary.owner = bucket.owner;
-    out.push_back(std::move(summary));
+    out.push_back(summarize_bucket(name, bucket));
   }
   return out;
 }
@@ -142,11 +146,8 @@ std::optional<s3_error> object_store::set_versioning(const std::string& bucket,
   if (found == buckets_.end()) {
     return errors::no_such_bucket(bucket);
   }
-  bucket_summary summary;
-  summary.name = bucket;
-  summary.created = found->second.created;
+  bucket_summary summary = summarize_bucket(bucket, found->second);
   summary.versioning = status;
-  summary.owner = found->second.owner;
   try {
     backend_->save_bucket(summary);
   } catch (const std::exception& error) {

@@ -175,6 +175,8 @@ private:
                                          const std::string& key,
                                          std::shared_ptr<object_record> record,
                                          const write_condition& condition, version_list& replaced);
+  /// What the backend keeps and ListBuckets shows of a bucket.
+  static bucket_summary summarize_bucket(const std::string& name, const bucket_state& bucket);
   /// Makes `objects[key]` agree with `versions[key]`; drops an empty version list. Notes a
   /// current version that went away in `deleted_at`.
   void set_current_locked(bucket_state& bucket, const std::string& key);
