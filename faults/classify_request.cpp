@@ -2,6 +2,7 @@
 
 #include "text/text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -13,7 +14,7 @@ struct operation_entry {
   std::string_view name;
 };
 
-constexpr std::array<operation_entry, 18> operation_names = {{
+constexpr std::array<operation_entry, 22> operation_names = {{
     {s3_operation::GetObject, "GetObject"},
     {s3_operation::HeadObject, "HeadObject"},
     {s3_operation::PutObject, "PutObject"},
@@ -31,6 +32,10 @@ constexpr std::array<operation_entry, 18> operation_names = {{
     {s3_operation::DeleteBucket, "DeleteBucket"},
     {s3_operation::HeadBucket, "HeadBucket"},
     {s3_operation::ListBuckets, "ListBuckets"},
+    {s3_operation::ListObjectVersions, "ListObjectVersions"},
+    {s3_operation::GetBucketVersioning, "GetBucketVersioning"},
+    {s3_operation::PutBucketVersioning, "PutBucketVersioning"},
+    {s3_operation::GetObjectAttributes, "GetObjectAttributes"},
     {s3_operation::Other, "Other"},
 }};
 
@@ -120,7 +125,7 @@ std::string bucket_from_host(std::string_view host_header,
 
 // Sub-resources that make a bucket or object request something other than the plain data
 // operation (ACLs, tagging, policies, ...).
-bool has_other_subresource(const s3_request& request) {
+bool is_subresource(std::string_view name) {
   static constexpr std::array<std::string_view, 24> others = {"acl",
                                                               "tagging",
                                                               "policy",
@@ -145,17 +150,31 @@ bool has_other_subresource(const s3_request& request) {
                                                               "object-lock",
                                                               "ownershipControls",
                                                               "publicAccessBlock"};
-  for (const auto& [name, value] : request.query) {
-    for (auto other : others) {
-      if (name == other) {
-        return true;
-      }
-    }
-  }
-  return false;
+  return std::find(others.begin(), others.end(), name) != others.end();
+}
+
+std::size_t subresource_count(const s3_request& request) {
+  return static_cast<std::size_t>(
+      std::count_if(request.query.begin(), request.query.end(),
+                    [](const auto& entry) { return is_subresource(entry.first); }));
+}
+
+bool has_other_subresource(const s3_request& request) {
+  return subresource_count(request) > 0;
+}
+
+// True when `name` is the request's one sub-resource (the operations below have exactly one).
+bool only_subresource(const s3_request& request, std::string_view name) {
+  return request.query_value(name).has_value() && subresource_count(request) == 1;
 }
 
 s3_operation bucket_operation(std::string_view method, const s3_request& r) {
+  if (only_subresource(r, "versions") && method == "GET") {
+    return s3_operation::ListObjectVersions;
+  }
+  if (only_subresource(r, "versioning") && (method == "GET" || method == "PUT")) {
+    return method == "GET" ? s3_operation::GetBucketVersioning : s3_operation::PutBucketVersioning;
+  }
   const bool other = has_other_subresource(r);
   if (method == "GET") {
     if (other || r.query_value("uploads")) {
@@ -180,6 +199,9 @@ s3_operation bucket_operation(std::string_view method, const s3_request& r) {
 }
 
 s3_operation object_operation(std::string_view method, const s3_request& r, bool copy_source) {
+  if (method == "GET" && only_subresource(r, "attributes")) {
+    return s3_operation::GetObjectAttributes;
+  }
   if (has_other_subresource(r)) {
     return s3_operation::Other;
   }
