@@ -1,6 +1,7 @@
 #include "faults/s3_request.hpp"
 
 #include "text/text.hpp"
+#include "text/uri.hpp"
 
 #include <algorithm>
 #include <array>
@@ -38,51 +39,6 @@ constexpr std::array<operation_entry, 22> operation_names = {{
     {s3_operation::GetObjectAttributes, "GetObjectAttributes"},
     {s3_operation::Other, "Other"},
 }};
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-// Percent-decoding; a malformed escape is kept as written.
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      const int hi = hex_digit(text[i + 1]);
-      const int lo = hex_digit(text[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(text[i]);
-  }
-  return out;
-}
-
-std::vector<std::pair<std::string, std::string>> parse_query(std::string_view query) {
-  std::vector<std::pair<std::string, std::string>> params;
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    if (!pair.empty()) {
-      const auto eq = pair.find('=');
-      params.emplace_back(percent_decode(pair.substr(0, eq)),
-                          eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1)));
-    }
-    if (amp == std::string_view::npos) {
-      break;
-    }
-    query = query.substr(amp + 1);
-  }
-  return params;
-}
 
 std::string_view strip_port(std::string_view host) {
   if (!host.empty() && host.front() == '[') {
@@ -281,19 +237,19 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
   if (question != std::string_view::npos) {
-    request.query = parse_query(target.substr(question + 1));
+    request.query = text::parse_query(target.substr(question + 1));
   }
   std::string_view rest = path.starts_with('/') ? path.substr(1) : path;
   request.bucket = bucket_from_host(line.host, domains);
   request.virtual_host = !request.bucket.empty();
   if (request.virtual_host) {
-    request.key = percent_decode(rest);
+    request.key = text::uri_decode(rest);
   } else {
     const auto slash = rest.find('/');
-    request.bucket = percent_decode(rest.substr(0, slash));
+    request.bucket = text::uri_decode(rest.substr(0, slash));
     // "//key" names no bucket, so it names no object either (found by fuzz_classify_request).
     if (slash != std::string_view::npos && !request.bucket.empty()) {
-      request.key = percent_decode(rest.substr(slash + 1));
+      request.key = text::uri_decode(rest.substr(slash + 1));
     }
   }
   if (auto part = request.query_value("partNumber")) {
