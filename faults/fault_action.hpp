@@ -4,9 +4,11 @@
 // nothing here touches a socket.
 //
 //   before the store:  apply_before_store -> before_store_effect (delay, answer, reset, hang)
+//   request head:      apply_to_request(request_head&) edits what the store is sent
 //   response head:     apply_to_head(response_head_editor&), first_byte_delay()
 //   response body:     make_response_filter() -> body_filter, fed every chunk as it passes
 //   request body:      make_request_filter()  -> body_filter
+#include "faults/request_head.hpp"
 #include "faults/s3_request.hpp"
 
 #include <nlohmann/json.hpp>
@@ -114,7 +116,7 @@ public:
   virtual bool changed_body() const = 0;
 };
 
-enum class action_phase { before_store, response_head, response_body, request_body };
+enum class action_phase { before_store, request_head, response_head, response_body, request_body };
 std::string_view phase_name(action_phase phase);
 
 class fault_action {
@@ -130,6 +132,11 @@ public:
                                   random_engine& random) const {
     (void)effect, (void)request, (void)random;
   }
+  /// Edits the request head the store will be sent; returns whether it changed anything.
+  virtual bool apply_to_request(request_head& head) const {
+    (void)head;
+    return false;
+  }
   /// Edits the store's response head; returns whether it changed anything.
   virtual bool apply_to_head(response_head_editor& head) const {
     (void)head;
@@ -137,10 +144,12 @@ public:
   }
   /// Whether what the action does depends on what the exchange brings, so that it may find
   /// nothing to do: a body action (a cut past the end, an exchange without that body), a
-  /// header removal (a field the response lacks). A rule made only of such actions counts as
-  /// injected only where one of them did something (rule_set::settle_injections).
+  /// header removal (a field the response lacks), a request edit (a parameter the request lacks,
+  /// or an edit the proxy could not sign). A rule made only of such actions counts as injected
+  /// only where one of them did something (rule_set::settle_injections).
   virtual bool may_change_nothing() const {
-    return phase() == action_phase::response_body || phase() == action_phase::request_body;
+    return phase() == action_phase::response_body || phase() == action_phase::request_body ||
+           phase() == action_phase::request_head;
   }
   virtual clock::duration first_byte_delay() const { return {}; }
   virtual std::unique_ptr<body_filter> make_body_filter(random_engine& random) const {

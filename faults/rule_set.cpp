@@ -24,6 +24,8 @@ std::string_view phase_name(action_phase phase) {
   switch (phase) {
   case action_phase::before_store:
     return "before-store";
+  case action_phase::request_head:
+    return "request-head";
   case action_phase::response_head:
     return "response-head";
   case action_phase::response_body:
@@ -104,6 +106,9 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
     case action_phase::before_store:
       action->apply_before_store(decision.before, request, random_);
       break;
+    case action_phase::request_head:
+      decision.request_actions.push_back({action, pending_index});
+      break;
     case action_phase::response_head:
       decision.head_actions.push_back({action, pending_index});
       decision.first_byte_delay += action->first_byte_delay();
@@ -130,16 +135,36 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
 void exchange_decision::apply_head_actions(response_head_editor& head) {
   for (const auto& [action, pending] : head_actions) {
     if (action->apply_to_head(head) && pending) {
-      pending_rules[*pending].head_changed = true;
+      pending_rules[*pending].edited = true;
     }
   }
+}
+
+bool exchange_decision::apply_request_actions(request_head& head) {
+  bool changed = false;
+  for (const auto& [action, pending] : request_actions) {
+    if (action->apply_to_request(head)) {
+      changed = true;
+      if (pending) {
+        unconfirmed_request_edits.push_back(*pending);
+      }
+    }
+  }
+  return changed;
+}
+
+void exchange_decision::confirm_request_edits() {
+  for (const std::size_t index : unconfirmed_request_edits) {
+    pending_rules[index].edited = true;
+  }
+  unconfirmed_request_edits.clear();
 }
 
 void rule_set::settle_injections(exchange_decision& decision, const s3_request& request) const {
   for (const auto& settled : decision.pending_rules) {
     const rule* source = settled.source;
     const auto& filters = settled.filters;
-    if (settled.head_changed ||
+    if (settled.edited ||
         std::any_of(filters.begin(), filters.end(),
                     [](const body_filter* filter) { return filter->changed_body(); })) {
       continue;

@@ -27,6 +27,8 @@ struct exchange_decision {
     std::optional<std::size_t> pending;
   };
   std::vector<head_action> head_actions;
+  /// Request-head actions (edits of what the store is sent), in rule order, like head_actions.
+  std::vector<head_action> request_actions;
   clock::duration first_byte_delay{};
   std::vector<std::unique_ptr<body_filter>> response_filters;
   std::vector<std::unique_ptr<body_filter>> request_filters;
@@ -38,19 +40,27 @@ struct exchange_decision {
   struct pending_rule {
     const rule* source;
     std::vector<const body_filter*> filters;
-    bool head_changed = false; // one of its header actions changed the head
+    bool edited = false; // one of its header or request-head actions changed what it acts on
   };
   std::vector<pending_rule> pending_rules;
 
   /// Applies the header actions to the store's head in rule order, noting which of them
   /// changed it for the rules that count only then. Called once, when the head has come.
   void apply_head_actions(response_head_editor& head);
+  /// Applies the request-head actions to `head` in rule order; returns whether any changed it.
+  /// The edits count for their rules only once the proxy has confirmed it sends them
+  /// (confirm_request_edits): an edit that breaks a signature the proxy cannot renew is not sent.
+  bool apply_request_actions(request_head& head);
+  void confirm_request_edits();
 
   bool touches_response() const {
     return !head_actions.empty() || first_byte_delay.count() > 0 || !response_filters.empty() ||
            !waiting_for_status.empty();
   }
   bool empty() const { return injected.empty() && waiting_for_status.empty(); }
+
+  /// Pending rules whose request edits changed the head, until confirm_request_edits.
+  std::vector<std::size_t> unconfirmed_request_edits;
 };
 
 class rule_set {

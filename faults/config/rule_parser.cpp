@@ -629,6 +629,7 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
   if (!r.match.statuses.empty()) {
     for (const auto& action : r.actions) {
       if (action->phase() == action_phase::before_store ||
+          action->phase() == action_phase::request_head ||
           action->phase() == action_phase::request_body) {
         fail(errors, "match.status",
              "'" + std::string(action->type()) +
