@@ -16,8 +16,7 @@ admission_slot admission_slot::occupy(std::shared_ptr<rule_state> state) {
   return admission_slot(std::move(state));
 }
 
-admission_slot::admission_slot(admission_slot&& other) noexcept
-    : state_(std::move(other.state_)) {}
+admission_slot::admission_slot(admission_slot&& other) noexcept : state_(std::move(other.state_)) {}
 
 admission_slot& admission_slot::operator=(admission_slot&& other) noexcept {
   if (this != &other) {

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import select
+import socket
+import struct
 import threading
 import unittest
 import urllib.request
@@ -48,6 +50,8 @@ class RecordingStore:
                 head = conn.read_head()
             except (EOFError, OSError):
                 return
+            if b"/store-fails" in head.split(b"\r\n", 1)[0]:
+                return  # the store drops the connection without an answer
             left = content_length(head)
             taken = min(left, len(conn.buffer))
             conn.buffer = conn.buffer[taken:]
@@ -147,6 +151,64 @@ class InFlightAdmissionTest(unittest.TestCase):
         self.assertIn('s3fault_rule_in_flight_peak{rule="admission"} 4\n', text)
         self.assertIn('s3fault_rule_refusals_total{rule="admission"} 12\n', text)
         self.assertEqual(store.errors, [])
+
+
+class SlotReleaseTest(unittest.TestCase):
+    """Whichever way an admitted exchange ends, its slot comes back, once: the in-flight count
+    returns to exactly 0 (a second release would wrap it below zero) and the next upload gets in."""
+
+    def test_a_slot_comes_back_however_the_exchange_ends(self):
+        recorder = RecordingStore()
+        store, proxy = start_store_and_proxy(
+            self, recorder, "--admin", "127.0.0.1:0",
+            *fault_args("error SlowDown name=one op=PutObject in-flight-over=1"))
+
+        def counters() -> dict:
+            return rule_counters(proxy.admin, "one")
+
+        def start_upload(key: str) -> Connection:
+            client = proxy.connect()
+            self.addCleanup(client.close)
+            client.send(put_head(key, 1 << 20))
+            self.assertTrue(wait_until(lambda: counters()["in_flight"] == 1), counters())
+            # The slot is held: another upload is refused at once.
+            probe = proxy.connect()
+            probe.send(put_head("probe", 1 << 20))
+            assert_slowdown(self, *read_answer(probe))
+            probe.close()
+            return client
+
+        def reset(client: Connection) -> None:
+            client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            client.sock.close()
+
+        endings = {
+            "the client goes away after the head": lambda client: client.sock.close(),
+            "the client resets mid-body": lambda client: (client.send(b"x" * 1000),
+                                                           reset(client)),
+        }
+        for what, end in endings.items():
+            with self.subTest(what):
+                end(start_upload("upload"))
+                self.assertTrue(wait_until(lambda: counters()["in_flight"] == 0), counters())
+        with self.subTest("the store fails before answering"):
+            client = start_upload("store-fails")
+            head, _ = read_answer(client)
+            self.assertTrue(head.startswith(b"HTTP/1.1 502 "), head)
+            client.close()
+            self.assertTrue(wait_until(lambda: counters()["in_flight"] == 0), counters())
+        with self.subTest("the upload completes"):
+            client = start_upload("upload")
+            client.send(bytes(1 << 20))
+            self.assertEqual(read_answer(client), (OK, b""))
+            self.assertTrue(wait_until(lambda: counters()["in_flight"] == 0), counters())
+        late = proxy.connect()
+        self.addCleanup(late.close)
+        late.send(put_head("late", 10) + b"0123456789")
+        self.assertEqual(read_answer(late), (OK, b""))
+        self.assertTrue(wait_until(lambda: counters()["in_flight"] == 0), counters())
+        self.assertEqual(counters(), {"matched": 9, "injected": 4, "skipped": 5, "in_flight": 0,
+                                      "peak_in_flight": 1, "refusals": 4})
 
 
 class TokenBucketTest(unittest.TestCase):

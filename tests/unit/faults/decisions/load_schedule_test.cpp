@@ -112,7 +112,7 @@ TEST(InFlight, AReleasedSlotLetsTheNextOneIn) {
   ASSERT_FALSE(fired(first));
   ASSERT_FALSE(fired(second));
   EXPECT_TRUE(fired(rules.decide(put("/b/k"), "PUT", {}, t0))); // full: fires
-  first = exchange_decision{};                                   // the first exchange ends
+  first = exchange_decision{};                                  // the first exchange ends
   EXPECT_EQ(r.state->in_flight.load(), 1u);
   auto third = rules.decide(put("/b/k"), "PUT", {}, t0);
   EXPECT_FALSE(fired(third)); // its slot was free
@@ -189,9 +189,8 @@ TEST(InFlight, MinBodyPicksTheRequestsThatTakePart) {
   const auto chunked_small = headers_of(
       {{"content-length", std::to_string(70ull << 20)}, {"x-amz-decoded-content-length", "1024"}});
   EXPECT_FALSE(fired(rules.decide(put("/b/c"), "PUT", chunked_small, t0)));
-  const auto chunked_big =
-      headers_of({{"content-length", "1000"},
-                  {"x-amz-decoded-content-length", std::to_string(64ull << 20)}});
+  const auto chunked_big = headers_of(
+      {{"content-length", "1000"}, {"x-amz-decoded-content-length", std::to_string(64ull << 20)}});
   EXPECT_TRUE(fired(rules.decide(put("/b/c"), "PUT", chunked_big, t0)));
   EXPECT_EQ(r.state->matched.load(), 3u);
   EXPECT_EQ(declared_body_size(headers_of({{"content-length", "12x"}})), std::nullopt);
@@ -320,8 +319,8 @@ TEST(Rate, PerPrefixBucketsAreApart) {
   EXPECT_EQ(verdict(rules, "/b/logs/2024/a", t0), '0');
   EXPECT_EQ(verdict(rules, "/b/logs/2024/b", t0), '0'); // same prefix b/logs/2024/
   EXPECT_EQ(verdict(rules, "/b/logs/2024/c", t0), '1');
-  EXPECT_EQ(verdicts(rules, 3, t0, "/b/logs/other"), "001"); // b/logs/
-  EXPECT_EQ(verdicts(rules, 3, t0, "/b/top"), "001");        // b/
+  EXPECT_EQ(verdicts(rules, 3, t0, "/b/logs/other"), "001");  // b/logs/
+  EXPECT_EQ(verdicts(rules, 3, t0, "/b/top"), "001");         // b/
   EXPECT_EQ(verdicts(rules, 3, t0, "/c/logs/2024/a"), "001"); // another bucket
   EXPECT_EQ(rate_bucket_key(rate_scope::prefix, put("/b/a/b/c.txt")), "b/a/b/");
   EXPECT_EQ(rate_bucket_key(rate_scope::prefix, put("/b/c.txt")), "b/");
