@@ -2,6 +2,7 @@
 // An immutable snapshot of the active rules and the decision it makes for one exchange. The
 // proxy reads the current snapshot once per exchange (STYLE.md point 5); the admin API swaps in
 // a new one atomically.
+#include "faults/load_schedule.hpp"
 #include "faults/rule.hpp"
 
 #include <memory>
@@ -43,6 +44,10 @@ struct exchange_decision {
     bool edited = false; // one of its header or request-head actions changed what it acts on
   };
   std::vector<pending_rule> pending_rules;
+  /// In-flight slots of the rules with `in_flight_over` that let this exchange through. The
+  /// proxy keeps the decision until the exchange has ended, however it ends: destroying the
+  /// decision releases each slot, exactly once.
+  std::vector<admission_slot> slots;
 
   /// Applies the header actions to the store's head in rule order, noting which of them
   /// changed it for the rules that count only then. Called once, when the head has come.
@@ -87,9 +92,18 @@ public:
   void settle_injections(exchange_decision& decision, const s3_request& request) const;
 
 private:
-  /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule
+  /// Applies the schedule of `r` to one match; true when the rule injects. A load-shaped rule
+  /// that lets the match through puts its in-flight slot into `decision`. Atomic per rule
   /// (rule_state::schedule_mutex, then random_mutex_ for the dice; inject takes only the latter).
-  bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now) const;
+  bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now,
+                       exchange_decision& decision) const;
+  /// The counting part of a schedule (after/until, skip, first, every, times): whether this
+  /// match may inject. Keeps the per-key match count; `per_key` is set to the key's counts.
+  bool counts_allow(const rule& r, const s3_request& request, clock::time_point now,
+                    std::uint64_t rule_match,
+                    std::pair<std::uint64_t, std::uint64_t>*& per_key) const;
+  /// The seeded dice for `probability` (random_mutex_ taken inside).
+  bool dice_allow(double probability) const;
   void inject(const rule& r, const s3_request& request, exchange_decision& decision) const;
 
   std::vector<rule> rules_;

@@ -128,6 +128,8 @@ asio::awaitable<bool> client_session::serve_exchange() {
                               path_of(record.target), request.get().method() == http::verb::head,
                               true, record);
   } else {
+    // The decision lives until the exchange has ended, whichever way: the in-flight slots it
+    // holds for load-shaped rules (faults/load_schedule.hpp) are released when it goes.
     fault_context faults = decide_faults(request);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
