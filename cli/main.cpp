@@ -5,6 +5,7 @@
 #include "cli/fixture_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/origin_command.hpp"
+#include "cli/profile_command.hpp"
 #include "cli/proxy_command.hpp"
 #include "cli/read_command.hpp"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   auto run_read = s3fault::cli::add_read_command(app);
   auto run_bench = s3fault::cli::add_bench_command(app);
   auto run_fixture = s3fault::cli::add_fixture_command(app);
+  auto run_profile = s3fault::cli::add_profile_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -53,6 +55,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("fixture")) {
     return run_fixture();
+  }
+  if (app.got_subcommand("profile")) {
+    return run_profile();
   }
   return 2;
 }

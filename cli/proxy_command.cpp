@@ -44,7 +44,7 @@ struct proxy_options {
               drain_timeout = "30s";
   std::uint32_t max_header_bytes = 64 * 1024;
   std::string server_header = "AmazonS3";
-  std::vector<std::string> fault_specs, rule_files, presets, s3_domains;
+  std::vector<std::string> fault_specs, rule_files, presets, profiles, s3_domains;
   std::optional<std::uint64_t> seed;
   std::string admin;        // HOST:PORT of the admin API; empty: none
   std::string admin_token;  // bearer token the admin API demands; empty: none (loopback only)
@@ -68,7 +68,8 @@ std::string faults_help() {
 
 // Validates every fault source; prints all mistakes and returns nullopt when there are any.
 std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& o) {
-  auto built = faults::config::build_rules(o.fault_specs, o.rule_files, o.presets, o.seed);
+  auto built =
+      faults::config::build_rules({o.fault_specs, o.rule_files, o.presets, o.profiles, o.seed});
   if (!built.ok()) {
     std::cerr << "s3fault proxy: the fault rules have " << built.errors.size()
               << (built.errors.size() == 1 ? " mistake" : " mistakes") << ":\n";
@@ -239,6 +240,10 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->add_option("--faults", options->rule_files, "A YAML or JSON rules file (repeatable)");
   command->add_option("--preset", options->presets,
                       "A named set of rules, e.g. rustfs-parts-count (repeatable)");
+  command->add_option("--profile", options->profiles,
+                      "Make the store answer like another: a shipped store profile (see 's3fault "
+                      "profile list': rgw-16.2, s3rver-3.7, rustfs-1.0.0-rc.5) or a profile file; "
+                      "most need --resign-access-key/--resign-secret-key (repeatable)");
   command->add_option("--seed", options->seed,
                       "Seed of the fault dice, overriding the rules files' seeds (default: "
                       "from the rules files, else random; logged)");

@@ -2,6 +2,7 @@
 
 #include "faults/config/fault_spec.hpp"
 #include "faults/config/presets.hpp"
+#include "faults/config/profiles.hpp"
 #include "faults/config/rule_file.hpp"
 
 namespace s3fault::faults::config {
@@ -10,10 +11,43 @@ rule_build build_rules(const std::vector<std::string>& fault_specs,
                        const std::vector<std::string>& rule_files,
                        const std::vector<std::string>& presets,
                        std::optional<std::uint64_t> seed_override) {
+  return build_rules(rule_sources{fault_specs, rule_files, presets, {}, seed_override});
+}
+
+rule_build build_rules(const rule_sources& sources) {
+  // Plain references, not a structured binding: clang 14 cannot capture those in lambdas.
+  const auto& fault_specs = sources.fault_specs;
+  const auto& rule_files = sources.rule_files;
+  const auto& presets = sources.presets;
+  const auto& seed_override = sources.seed;
   error_list errors; // mistakes in the sources themselves, before any rule is looked at
   std::vector<rule_entry> entries;
   std::optional<std::uint64_t> seed;
   std::string seed_origin;
+  // A document's seed: the first one counts, and another that differs is an error (unless
+  // --seed overrides them all).
+  auto take_seed = [&](const rule_document& document, const std::string& origin) {
+    if (!document.seed || seed_override) {
+      return;
+    }
+    if (seed && *seed != *document.seed) {
+      errors.push_back(origin + ": seed: " + std::to_string(*document.seed) +
+                       " differs from the seed " + std::to_string(*seed) + " of " + seed_origin +
+                       " (a rule set has one seed: give --seed N to choose it)");
+    } else if (!seed) {
+      seed = document.seed;
+      seed_origin = origin;
+    }
+  };
+
+  for (const auto& name : sources.profiles) {
+    if (auto profile = load_profile(name, errors)) {
+      take_seed(profile->rules, name);
+      for (auto& entry : profile->rules.entries) {
+        entries.push_back(std::move(entry));
+      }
+    }
+  }
 
   for (std::size_t i = 0; i < presets.size(); ++i) {
     const std::string origin = preset_origin(presets[i], i + 1);
@@ -31,17 +65,7 @@ rule_build build_rules(const std::vector<std::string>& fault_specs,
 
   for (const auto& path : rule_files) {
     rule_document document = load_rule_file(path, errors);
-    // With --seed the files' seeds are overridden, so they need not agree.
-    if (document.seed && !seed_override) {
-      if (seed && *seed != *document.seed) {
-        errors.push_back(path + ": seed: " + std::to_string(*document.seed) +
-                         " differs from the seed " + std::to_string(*seed) + " of " + seed_origin +
-                         " (a rule set has one seed: give --seed N to choose it)");
-      } else if (!seed) {
-        seed = document.seed;
-        seed_origin = path;
-      }
-    }
+    take_seed(document, path);
     for (auto& entry : document.entries) {
       entries.push_back(std::move(entry));
     }

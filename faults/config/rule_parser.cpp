@@ -676,13 +676,41 @@ std::string default_name(const json& definition, std::size_t position) {
   return type + "-" + std::to_string(position);
 }
 
+/// A list of audit check ids (`part.status`), as a profile's rules name what they reproduce.
+std::vector<std::string> read_check_ids(const json& value, const std::string& path,
+                                        error_list& errors) {
+  constexpr std::string_view what = "a list of audit check ids like part.status";
+  std::vector<std::string> ids;
+  if (!value.is_array()) {
+    errors.push_back(problem(path, what, value));
+    return ids;
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const json& id = value[i];
+    const bool valid = id.is_string() && !id.get<std::string>().empty() &&
+                       std::all_of(id.get_ref<const std::string&>().begin(),
+                                   id.get_ref<const std::string&>().end(), [](char c) {
+                                     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                                            c == '.' || c == '-';
+                                   });
+    if (!valid) {
+      errors.push_back(
+          problem(path + "[" + std::to_string(i) + "]", "an audit check id like part.status", id));
+    } else {
+      ids.push_back(id.get<std::string>());
+    }
+  }
+  return ids;
+}
+
 /// Validates one definition; `name` is the given or default name.
 std::optional<rule> read_rule(const json& definition, const std::string& name, error_list& errors) {
   if (!definition.is_object()) {
     errors.push_back(problem("", "a rule: an object with match, schedule and actions", definition));
     return std::nullopt;
   }
-  check_keys(definition, {"name", "enabled", "match", "schedule", "actions"}, "", errors);
+  check_keys(definition, {"name", "enabled", "match", "schedule", "actions", "reproduces"}, "",
+             errors);
   rule r;
   r.name = name;
   if (definition.contains("name") && (!definition["name"].is_string() || !valid_name(name))) {
@@ -728,6 +756,9 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
            "a response status (match.status)");
     }
   }
+  const auto reproduces = definition.contains("reproduces")
+                              ? read_check_ids(definition["reproduces"], "reproduces", errors)
+                              : std::vector<std::string>{};
   if (!errors.empty()) {
     return std::nullopt;
   }
@@ -736,6 +767,9 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
                   {"match", match},
                   {"schedule", schedule},
                   {"actions", actions}};
+  if (!reproduces.empty()) {
+    r.definition["reproduces"] = reproduces;
+  }
   return r;
 }
 
@@ -844,7 +878,10 @@ rule_document read_rule_document(const json& document, const std::string& origin
     rules = &document;
   } else if (document.is_object()) {
     error_list document_errors;
-    check_keys(document, {"seed", "rules"}, "", document_errors);
+    check_keys(document, {"seed", "rules", "profile"}, "", document_errors);
+    if (document.contains("profile")) {
+      result.profile = document["profile"];
+    }
     if (document.contains("seed")) {
       result.seed = read_whole(document["seed"], "seed", 0, document_errors);
     }

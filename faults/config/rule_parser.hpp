@@ -45,6 +45,8 @@ struct rule_build {
 /// A rules document ({"seed": N, "rules": [...]}, or just the list) split into its entries.
 struct rule_document {
   std::optional<std::uint64_t> seed;
+  /// A profile's description (faults/config/profiles.hpp), as written; checked there.
+  std::optional<nlohmann::json> profile;
   std::vector<rule_entry> entries;
 };
 
