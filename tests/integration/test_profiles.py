@@ -1,0 +1,102 @@
+"""The proof of a store profile: `s3fault origin` behind `s3fault proxy --profile NAME` must audit
+as the real store did, check by check.
+
+    real store  <── s3fault audit                       (the store the profile imitates)
+    s3fault origin <── s3fault proxy --profile NAME <── s3fault audit
+
+Every check gets the same verdict from both, except the ones the profile lists under
+`not_reproduced` (deviations no action can express): those fail on the real store and still pass
+behind the profile, and the test requires exactly that, so the list cannot hide anything else.
+Run with S3FAULT_STORE_ENV naming a running RGW or s3rver (the CTest fixtures start them).
+"""
+
+import os
+import sys
+import unittest
+
+import yaml
+
+import harness
+from test_audit import AuditRun
+
+PROFILE_OF_STORE = {"rgw": "rgw-16.2", "s3rver": "s3rver-3.7"}
+PROFILES = harness.REPO_ROOT / "faults" / "profiles"
+
+
+def audit_args(store: harness.Store) -> list[str]:
+    return ["--endpoint", store.endpoint, "--access-key", store.access_key,
+            "--secret-key", store.secret_key, "--region", store.region]
+
+
+def compare(real: dict[str, str], imitated: dict[str, str],
+            not_reproduced: set[str]) -> list[str]:
+    """Every disagreement the profile does not explain, as text."""
+    problems = []
+    for check, verdict in real.items():
+        got = imitated.get(check, "missing")
+        if check in not_reproduced:
+            if verdict == "PASS" or got != "PASS":
+                problems.append(f"{check}: listed as not reproduced, but the store gave {verdict} "
+                                f"and the origin behind the profile {got}")
+        elif got != verdict:
+            problems.append(f"{check}: the store gave {verdict}, the origin behind the profile "
+                            f"{got}")
+    problems += [f"{check}: only behind the profile" for check in imitated if check not in real]
+    return problems
+
+
+class ProfileProofTest(harness.OriginTestCase):
+    def test_the_origin_behind_the_shipped_profile_audits_as_the_store(self):
+        store = harness.store_under_test()
+        name = PROFILE_OF_STORE[store.name]
+        profile = yaml.safe_load((PROFILES / f"{name}.yaml").read_text())
+        not_reproduced = {item["check"] for item in profile["profile"].get("not_reproduced", [])}
+
+        real = AuditRun(self.tmp, f"{store.name}-real", audit_args(store))
+        self.assertIn(real.code, (0, 1), real.describe())
+
+        origin = self.start_origin()
+        proxy = self.start_proxy(origin, ["--profile", name,
+                                          "--resign-access-key", origin.access_key,
+                                          "--resign-secret-key", origin.secret_key])
+        behind = harness.Store(name=f"origin+{name}", endpoint=proxy.url,
+                               access_key=origin.access_key, secret_key=origin.secret_key,
+                               region=origin.region, pids=())
+        imitated = AuditRun(self.tmp, f"origin-{name}", audit_args(behind))
+        self.assertIn(imitated.code, (0, 1), imitated.describe())
+
+        problems = compare(real.verdicts(), imitated.verdicts(), not_reproduced)
+        table = "\n".join(f"  {check:40} {verdict:6} {imitated.verdicts().get(check)}"
+                          for check, verdict in real.verdicts().items())
+        self.assertEqual(problems, [], f"per check (store, behind {name}):\n{table}")
+        self.assertEqual(real.code, imitated.code)
+        print(f"{store.name} and origin+{name}: {len(real.verdicts())} checks agree "
+              f"({len(not_reproduced)} listed as not reproduced)", file=sys.stderr)
+
+
+class CompareTest(unittest.TestCase):
+    """The comparison itself must fail on every kind of disagreement."""
+
+    def test_a_different_verdict_is_a_problem(self):
+        self.assertEqual(len(compare({"a": "FAIL"}, {"a": "PASS"}, set())), 1)
+        self.assertEqual(len(compare({"a": "SKIP"}, {"a": "FAIL"}, set())), 1)
+
+    def test_a_listed_check_must_fail_on_the_store_and_pass_behind_the_profile(self):
+        self.assertEqual(compare({"a": "FAIL"}, {"a": "PASS"}, {"a"}), [])
+        self.assertEqual(len(compare({"a": "PASS"}, {"a": "PASS"}, {"a"})), 1)
+        self.assertEqual(len(compare({"a": "FAIL"}, {"a": "FAIL"}, {"a"})), 1)
+
+    def test_missing_and_extra_checks_are_problems(self):
+        self.assertEqual(len(compare({"a": "PASS"}, {}, set())), 1)
+        self.assertEqual(len(compare({}, {"a": "PASS"}, set())), 1)
+
+    def test_agreement_is_no_problem(self):
+        self.assertEqual(compare({"a": "PASS", "b": "FAIL"}, {"a": "PASS", "b": "FAIL"}, set()),
+                         [])
+
+
+if __name__ == "__main__":
+    if os.environ.get("S3FAULT_STORE_ENV"):
+        unittest.main(defaultTest="ProfileProofTest")
+    else:
+        unittest.main(defaultTest="CompareTest")
