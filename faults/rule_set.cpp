@@ -1,5 +1,7 @@
 #include "faults/rule_set.hpp"
 
+#include "faults/response_document.hpp"
+
 #include <algorithm>
 
 namespace s3fault::faults {
@@ -26,6 +28,8 @@ std::string_view phase_name(action_phase phase) {
     return "before-store";
   case action_phase::response_head:
     return "response-head";
+  case action_phase::response_document:
+    return "response-document";
   case action_phase::response_body:
     return "response-body";
   case action_phase::request_body:
@@ -108,6 +112,9 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
       decision.head_actions.push_back({action, pending_index});
       decision.first_byte_delay += action->first_byte_delay();
       break;
+    case action_phase::response_document:
+      decision.document_actions.push_back({action, pending_index});
+      break;
     case action_phase::response_body:
       if (auto filter = action->make_body_filter(random_)) {
         pending.filters.push_back(filter.get());
@@ -130,7 +137,16 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
 void exchange_decision::apply_head_actions(response_head_editor& head) {
   for (const auto& [action, pending] : head_actions) {
     if (action->apply_to_head(head) && pending) {
-      pending_rules[*pending].head_changed = true;
+      pending_rules[*pending].response_changed = true;
+    }
+  }
+}
+
+void exchange_decision::apply_document_actions(response_document& document,
+                                               const s3_request& request) {
+  for (const auto& [action, pending] : document_actions) {
+    if (action->apply_to_document(document, request) && pending) {
+      pending_rules[*pending].response_changed = true;
     }
   }
 }
@@ -139,7 +155,7 @@ void rule_set::settle_injections(exchange_decision& decision, const s3_request& 
   for (const auto& settled : decision.pending_rules) {
     const rule* source = settled.source;
     const auto& filters = settled.filters;
-    if (settled.head_changed ||
+    if (settled.response_changed ||
         std::any_of(filters.begin(), filters.end(),
                     [](const body_filter* filter) { return filter->changed_body(); })) {
       continue;
