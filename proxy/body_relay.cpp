@@ -263,12 +263,12 @@ asio::awaitable<whole_body> read_whole_body(byte_stream& from, boost::beast::fla
     if (tracker.framing_error() != nullptr) {
       co_return out; // failed: relay_body meets the same framing and says what is wrong
     }
-    if (tracker.done()) {
-      break;
-    }
     if (taken > limit) {
       out.end = whole_body::ending::too_large;
       co_return out;
+    }
+    if (tracker.done()) {
+      break;
     }
     from.expires_after(io_timeout);
     error_code ec;
@@ -276,9 +276,8 @@ asio::awaitable<whole_body> read_whole_body(byte_stream& from, boost::beast::fla
         co_await from.read_some(buffer.prepare(tracker.read_limit(read_size)), ec);
     buffer.commit(n);
     if (ec == asio::error::eof && tracker.ends_at_eof()) {
-      taken = buffer.size();
       out.ended_by_close = true;
-      break;
+      break; // every byte read was taken (a body ended by close takes them all)
     }
     if (ec) {
       co_return out; // failed: relay_body reads on from the buffer and meets the same end
