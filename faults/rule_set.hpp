@@ -25,6 +25,7 @@ struct exchange_decision {
   struct response_action {
     std::shared_ptr<const fault_action> action;
     std::optional<std::size_t> pending;
+    std::size_t rule_position = 0; // of its rule in the rule set
   };
   std::vector<response_action> head_actions;
   /// Actions on the whole response (action_phase::response_document), in rule order.
@@ -47,9 +48,9 @@ struct exchange_decision {
   /// Applies the header actions to the store's head in rule order, noting which of them
   /// changed it for the rules that count only then. Called once, when the head has come.
   void apply_head_actions(response_head_editor& head);
-  /// Applies the document actions to the store's whole response in rule order, noting which of
-  /// them changed it. Called once, when the body has been read (never for a body too long to
-  /// buffer: then its rules changed nothing).
+  /// Applies the document actions to the store's whole response in the order of their rules
+  /// (rules decided on the status included), noting which of them changed it. Called once, when the
+  /// body has been read (never for a body too long to buffer: then its rules changed nothing).
   void apply_document_actions(response_document& document, const s3_request& request);
   bool edits_document() const { return !document_actions.empty(); }
 

@@ -256,6 +256,23 @@ class DocumentTest(unittest.TestCase):
         self.assertTrue(head.startswith(b"HTTP/1.1 500 "), head)
         self.assert_counters(proxy, "head", {"matched": 2, "injected": 2, "skipped": 0})
 
+    def test_rgw_rules_edit_the_replacement_in_rule_order(self):
+        # The first rule waits for the status, the last does not: still applied in this order.
+        origin, proxy = self.start_origin(
+            "replace-with-error InternalError 500 status=404 op=CompleteMultipartUpload",
+            "xml-remove Error/Resource status=4xx,5xx",
+            'xml-set Error/Message "" name=quiet')
+        client = proxy.connect()
+        _, xml = self.upload_parts(client, b"obj")
+        head, body = self.complete(client, b"obj", b"unknown-upload", xml)
+        self.assertTrue(head.startswith(b"HTTP/1.1 500 "), head)
+        self.assertEqual(body, b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError'
+                               b"</Code><Message></Message><RequestId>%s</RequestId></Error>"
+                               % header(head, b"x-amz-request-id"))
+        self.assertEqual(content_length(head), len(body))
+        # Only the error had a Message: the 200s (empty or not XML) do not count for `quiet`.
+        self.assert_counters(proxy, "quiet", {"matched": 4, "injected": 1, "skipped": 3})
+
     # --- framing: a chunked store body, one ended by close, one over the cap -----------------
 
     XML = (b'<?xml version="1.0" encoding="UTF-8"?>\n<CompleteMultipartUploadResult>\n'
@@ -277,6 +294,15 @@ class DocumentTest(unittest.TestCase):
             self.assertEqual(body, self.EDITED)
         self.assertEqual(store.connections, 1)
         self.assert_counters(proxy, "set", {"matched": 2, "injected": 2, "skipped": 0})
+
+    def test_body_actions_act_on_the_edited_body(self):
+        response = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(self.XML) + self.XML
+        _, proxy = self.start_scripted(response, 'xml-set CompleteMultipartUploadResult/ETag ""',
+                                       "truncate 50% mode=consistent name=cut")
+        client = proxy.connect()
+        head, body = exchange(client, request(b"GET", b"/b/k"))
+        self.assertEqual(body, self.EDITED[:len(self.EDITED) // 2])
+        self.assert_counters(proxy, "cut", {"matched": 1, "injected": 1, "skipped": 0})
 
     def test_an_unchanged_chunked_body_passes_as_the_store_sent_it(self):
         response = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"

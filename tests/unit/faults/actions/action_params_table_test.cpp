@@ -396,8 +396,7 @@ INSTANTIATE_TEST_SUITE_P(
                      R"(CompleteMultipartUploadResult/ETag (got ["Error"]))",
                      "value: must be UTF-8 text without control characters other than tab, CR "
                      R"(and LF (got "a\u0001b"))"}},
-        params_case{"xml-remove", R"({"path": "Error/Resource"})",
-                    R"({"path": "Error/Resource"})"},
+        params_case{"xml-remove", R"({"path": "Error/Resource"})", R"({"path": "Error/Resource"})"},
         params_case{"xml-remove",
                     R"({"path": "Error"})",
                     nullptr,

@@ -41,7 +41,7 @@ struct edit_result {
 };
 
 edit_result edit(const fault_action& action, const std::string& body, fake_head& head,
-             bool head_request = false) {
+                 bool head_request = false) {
   response_document document(head, body, head_request);
   edit_result out;
   out.changed = action.apply_to_document(document, complete_request);
@@ -74,22 +74,22 @@ std::optional<std::string> error_child(const std::string& body, const char* name
 
 TEST(XmlSet, EmptiesTheETagOfACompleteResultAndKeepsEveryOtherByte) {
   const auto out = edit("xml-set", R"({"path": "CompleteMultipartUploadResult/ETag", "value": ""})",
-                         complete_result);
+                        complete_result);
   EXPECT_TRUE(out.changed);
   EXPECT_TRUE(out.body_changed);
   // The declaration, its line end, the namespace, the other text with its escapes, the final
   // newline: all as the store sent them.
   EXPECT_EQ(out.body, with_replaced(complete_result,
-                               "<ETag>&quot;3858f62230ac3c915f300c664312c11f-2&quot;</ETag>",
-                               "<ETag></ETag>"));
+                                    "<ETag>&quot;3858f62230ac3c915f300c664312c11f-2&quot;</ETag>",
+                                    "<ETag></ETag>"));
 }
 
 TEST(XmlSet, EscapesWhatWouldReadAsMarkup) {
-  const auto out = edit("xml-set", R"({"path": "Error/Message", "value": "a<b & \"c\"\r"})",
-                         error_body);
+  const auto out =
+      edit("xml-set", R"({"path": "Error/Message", "value": "a<b & \"c\"\r"})", error_body);
   EXPECT_TRUE(out.changed);
   EXPECT_EQ(out.body, with_replaced(error_body, "The specified key does not exist.",
-                               "a&lt;b &amp; \"c\"&#13;"));
+                                    "a&lt;b &amp; \"c\"&#13;"));
   EXPECT_EQ(error_child(out.body, "Message"), "a<b & \"c\"\r");
 }
 
@@ -100,8 +100,9 @@ TEST(XmlSet, ReplacesChildElementsOfTheElementWithTheText) {
 }
 
 TEST(XmlSet, IgnoresNamespacePrefixesAndTakesTheFirstOfSeveral) {
-  const std::string body = R"(<s3:ListPartsResult xmlns:s3="urn:x"><s3:Part><s3:ETag>"1"</s3:ETag>)"
-                           R"(</s3:Part><s3:Part><s3:ETag>"2"</s3:ETag></s3:Part></s3:ListPartsResult>)";
+  const std::string body =
+      R"(<s3:ListPartsResult xmlns:s3="urn:x"><s3:Part><s3:ETag>"1"</s3:ETag>)"
+      R"(</s3:Part><s3:Part><s3:ETag>"2"</s3:ETag></s3:Part></s3:ListPartsResult>)";
   const auto out = edit("xml-set", R"({"path": "ListPartsResult/Part/ETag", "value": "x"})", body);
   EXPECT_TRUE(out.changed);
   EXPECT_EQ(out.body, with_replaced(body, R"(<s3:ETag>"1"</s3:ETag>)", "<s3:ETag>x</s3:ETag>"));
@@ -114,16 +115,16 @@ TEST(XmlSet, ChangesNothingWhenTheElementAlreadySaysThat) {
     SCOPED_TRACE(value);
     const std::string body =
         with_replaced(complete_result, "&quot;3858f62230ac3c915f300c664312c11f-2&quot;", value);
-    const auto out =
-        edit("xml-set",
-              R"({"path": "CompleteMultipartUploadResult/ETag", "value": "\"3858f62230ac3c915f300c664312c11f-2\""})",
-              body);
+    const auto out = edit(
+        "xml-set",
+        R"({"path": "CompleteMultipartUploadResult/ETag", "value": "\"3858f62230ac3c915f300c664312c11f-2\""})",
+        body);
     EXPECT_FALSE(out.changed);
     EXPECT_FALSE(out.body_changed);
     EXPECT_EQ(out.body, body);
   }
   const auto empty = edit("xml-set", R"({"path": "Error/Message", "value": ""})",
-                           with_replaced(error_body, "The specified key does not exist.", ""));
+                          with_replaced(error_body, "The specified key does not exist.", ""));
   EXPECT_FALSE(empty.changed);
 }
 
@@ -131,12 +132,12 @@ TEST(XmlSet, ChangesNothingWithoutTheElementOrOutsideXml) {
   const std::string params = R"({"path": "Error/Resource", "value": "/x"})";
   for (const std::string& body : {
            with_replaced(error_body, "<Resource>/b/k</Resource>", ""), // no such element
-           complete_result,                                        // another root
-           std::string(),                                          // no body
-           std::string(R"({"Error": {"Resource": "/b/k"}})"),      // JSON
-           std::string("Resource: /b/k\n"),                        // text
-           error_body.substr(0, error_body.size() - 3),            // cut short
-           error_body + "<Error><Resource>/b/k</Resource></Error>", // two roots
+           complete_result,                                            // another root
+           std::string(),                                              // no body
+           std::string(R"({"Error": {"Resource": "/b/k"}})"),          // JSON
+           std::string("Resource: /b/k\n"),                            // text
+           error_body.substr(0, error_body.size() - 3),                // cut short
+           error_body + "<Error><Resource>/b/k</Resource></Error>",    // two roots
        }) {
     SCOPED_TRACE(body);
     const auto out = edit("xml-set", params, body);
@@ -159,7 +160,7 @@ TEST(XmlSet, KeepsCommentsBlanksAndAttributesAsSent) {
 TEST(XmlSet, OnAHeadRequestFindsNoBody) {
   fake_head head;
   const auto out = edit(*make_action("xml-set", R"({"path": "Error/Code", "value": "Y"})"),
-                         error_body, head, true);
+                        error_body, head, true);
   EXPECT_FALSE(out.changed);
   EXPECT_EQ(out.body, "");
 }
@@ -192,9 +193,8 @@ TEST(XmlRemove, TakesTheElementsLineInAnIndentedBody) {
 }
 
 TEST(XmlRemove, ChangesNothingWithoutTheElement) {
-  for (const std::string& body :
-       {with_replaced(error_body, "<Resource>/b/k</Resource>", ""), complete_result,
-        std::string("not xml")}) {
+  for (const std::string& body : {with_replaced(error_body, "<Resource>/b/k</Resource>", ""),
+                                  complete_result, std::string("not xml")}) {
     const auto out = edit("xml-remove", R"({"path": "Error/Resource"})", body);
     EXPECT_FALSE(out.changed);
     EXPECT_FALSE(out.body_changed);
@@ -219,7 +219,7 @@ TEST(DocumentActions, EditsInRuleOrderGiveOneBody) {
                    ->apply_to_document(document, complete_request));
   EXPECT_EQ(document.take_body(),
             with_replaced(with_replaced(error_body, "<Resource>/b/k</Resource>", ""),
-                     "The specified key does not exist.", ""));
+                          "The specified key does not exist.", ""));
   EXPECT_EQ(head.fields_.size(), 3u); // XML edits leave the head to the proxy's framing
 }
 
@@ -242,9 +242,8 @@ TEST(ReplaceWithError, KeepsTheStoresStatusAndPutsAnErrorBody) {
   head.set_header("Content-Type", "text/plain");
   head.set_header("Content-Range", "bytes 0-9/10");
   head.set_header("Content-Encoding", "gzip");
-  const auto out =
-      edit(*make_action("replace-with-error", R"({"code": "InternalError"})"), complete_result,
-            head);
+  const auto out = edit(*make_action("replace-with-error", R"({"code": "InternalError"})"),
+                        complete_result, head);
   EXPECT_TRUE(out.changed);
   EXPECT_TRUE(out.body_changed);
   EXPECT_EQ(head.status(), 200u); // "200 OK" with an Error body
@@ -254,9 +253,10 @@ TEST(ReplaceWithError, KeepsTheStoresStatusAndPutsAnErrorBody) {
   EXPECT_EQ(head.header("ETag"), "\"abc-3\""); // the rest of the store's head stays
   const auto request_id = head.header("x-amz-request-id");
   ASSERT_TRUE(request_id);
-  EXPECT_EQ(out.body, declaration + "<Error><Code>InternalError</Code><Message>We encountered an "
-                                    "internal error. Please try again.</Message><Resource>/b/k"
-                                    "</Resource><RequestId>" +
+  EXPECT_EQ(out.body, declaration +
+                          "<Error><Code>InternalError</Code><Message>We encountered an "
+                          "internal error. Please try again.</Message><Resource>/b/k"
+                          "</Resource><RequestId>" +
                           *request_id + "</RequestId></Error>");
 }
 
@@ -264,9 +264,9 @@ TEST(ReplaceWithError, TakesTheGivenStatusMessageAndRetryAfter) {
   fake_head head;
   head.status_ = 404;
   const auto out = edit(*make_action("replace-with-error",
-                                      R"({"code": "InternalError", "status": 500,
+                                     R"({"code": "InternalError", "status": 500,
                                           "message": "", "retry_after": 3})"),
-                         error_body, head);
+                        error_body, head);
   EXPECT_TRUE(out.changed);
   EXPECT_EQ(head.status(), 500u);
   EXPECT_EQ(head.header("Retry-After"), "3");
@@ -278,8 +278,8 @@ TEST(ReplaceWithError, TakesTheGivenStatusMessageAndRetryAfter) {
 TEST(ReplaceWithError, OnAHeadRequestChangesTheHeadOnly) {
   fake_head head;
   head.status_ = 200;
-  const auto out = edit(*make_action("replace-with-error", R"({"code": "SlowDown"})"), "", head,
-                         true);
+  const auto out =
+      edit(*make_action("replace-with-error", R"({"code": "SlowDown"})"), "", head, true);
   EXPECT_TRUE(out.changed);
   EXPECT_EQ(out.body, "");
   EXPECT_EQ(head.status(), 200u);

@@ -242,3 +242,20 @@ TEST(DocumentSettle, AnEditBesideAnActionThatAlwaysActsAlwaysCounts) {
   EXPECT_EQ(document_exchange(rules, 404, error_with_resource).injected.size(), 2u);
   EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
 }
+
+TEST(DocumentSettle, EditsApplyInRuleOrderWhetherOrNotTheirRulesWaitedForTheStatus) {
+  // The replacement waits for the status and the edit does not, yet the edit comes second.
+  const auto rules = rules_of({"replace-with-error InternalError 500 status=404 name=replace",
+                               "xml-set Error/Message '' name=quiet"});
+  auto decision = rules.decide(request, "GET", {}, clock::now());
+  rules.decide_on_status(decision, request, 404, clock::now());
+  fake_head head;
+  head.status_ = 404;
+  response_document document(head, error_with_resource, false);
+  decision.apply_document_actions(document, request);
+  const std::string body = document.take_body();
+  EXPECT_NE(body.find("<Code>InternalError</Code><Message></Message>"), std::string::npos) << body;
+  EXPECT_EQ(head.status(), 500u);
+  rules.settle_injections(decision, request);
+  EXPECT_EQ(decision.injected.size(), 2u);
+}
