@@ -2,6 +2,7 @@
 
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
+#include "cli/request_resigner.hpp"
 #include "cli/serve_until_stopped.hpp"
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
@@ -49,6 +50,8 @@ struct proxy_options {
   std::string admin_token;  // bearer token the admin API demands; empty: none (loopback only)
   std::string report;       // JSON summary of the traffic written at exit; empty: none
   std::string list_actions; // text | markdown: print the action catalogue and exit
+  // Keys the proxy signs edited requests with (request-head actions); never logged.
+  std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
 };
 
 // The fault part of --help: every action type and preset, from the registries themselves.
@@ -90,6 +93,42 @@ void add_duration(CLI::App& command, const std::string& name, std::string& value
           "DURATION"));
 }
 
+// The re-signing keys: both or neither; the secret from $S3FAULT_RESIGN_SECRET_KEY when the
+// option is not given (so it stays out of the process list).
+proxy::request_resigner resigner_from(const proxy_options& o) {
+  const char* secret_from_env = std::getenv("S3FAULT_RESIGN_SECRET_KEY");
+  const std::string secret = !o.resign_secret_key.empty() ? o.resign_secret_key
+                             : secret_from_env != nullptr ? secret_from_env
+                                                          : "";
+  if (o.resign_access_key.empty() != secret.empty()) {
+    throw std::invalid_argument("--resign-access-key and --resign-secret-key (or "
+                                "$S3FAULT_RESIGN_SECRET_KEY) go together");
+  }
+  if (o.resign_access_key.empty()) {
+    return nullptr;
+  }
+  return make_request_resigner({o.resign_access_key, secret, ""}, o.resign_region);
+}
+
+// Rules whose request edits cannot be sent without keys: said once at start-up.
+void warn_about_unsigned_edits(const faults::rule_set& active, const proxy::proxy_config& config,
+                               spdlog::logger& logger) {
+  if (config.resigner) {
+    return;
+  }
+  for (const auto& r : active.rules()) {
+    for (const auto& action : r.actions) {
+      if (action->phase() == faults::action_phase::request_head) {
+        logger.warn("rule {}: '{}' edits requests, and without --resign-access-key and "
+                    "--resign-secret-key the proxy can only edit unsigned requests and fields "
+                    "their signature does not cover; other edits are not sent",
+                    r.name, action->type());
+        break;
+      }
+    }
+  }
+}
+
 proxy::proxy_config to_config(const proxy_options& o) {
   proxy::proxy_config config;
   config.listen = proxy::parse_listen_address(o.listen);
@@ -114,6 +153,7 @@ proxy::proxy_config to_config(const proxy_options& o) {
     throw std::invalid_argument("--server-header: must be text without control characters");
   }
   config.s3_domains = o.s3_domains;
+  config.resigner = resigner_from(o);
   if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
     throw std::invalid_argument("--tls-cert and --tls-key go together");
   }
@@ -215,6 +255,17 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                       "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
   command->add_option("--s3-domain", options->s3_domains,
                       "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
+  command->add_option("--resign-access-key", options->resign_access_key,
+                      "Access key the proxy signs requests with after a request-head action "
+                      "edited a signed part of them (strip-query partNumber, ...) or a resign "
+                      "action asked for it; the store must accept these keys");
+  command->add_option("--resign-secret-key", options->resign_secret_key,
+                      "Secret key for --resign-access-key (default: $S3FAULT_RESIGN_SECRET_KEY; "
+                      "never logged)");
+  command
+      ->add_option("--resign-region", options->resign_region,
+                   "Region to sign for when the request names none (unsigned requests)")
+      ->capture_default_str();
   command->footer(command->get_footer() + "\n" + faults_help());
 
   return [options]() -> int {
@@ -279,6 +330,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                        config.upstream.authority());
           const auto active = config.faults->current();
           logger->info("fault rules: {} active, seed {}", active->rules().size(), seed);
+          warn_about_unsigned_edits(*active, config, *logger);
           for (const auto& r : active->rules()) {
             logger->info(
                 "rule {}: {}", r.name,

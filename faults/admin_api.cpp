@@ -77,13 +77,19 @@ const rule* find_rule(const rule_set& rules, std::string_view name) {
 } // namespace
 
 nlohmann::json describe_rule(const rule& r) {
+  nlohmann::json counters = {{"matched", r.state->matched.load()},
+                             {"injected", r.state->injected.load()},
+                             {"skipped", r.state->skipped.load()}};
+  if (r.schedule.load_shaped()) {
+    // The load the rule sees: slots held now and at most, and its injections for being over.
+    counters["in_flight"] = r.state->in_flight.load();
+    counters["peak_in_flight"] = r.state->peak_in_flight.load();
+    counters["refusals"] = r.state->refusals.load();
+  }
   return {{"name", r.name},
           {"enabled", r.enabled},
           {"definition", r.definition},
-          {"counters",
-           {{"matched", r.state->matched.load()},
-            {"injected", r.state->injected.load()},
-            {"skipped", r.state->skipped.load()}}}};
+          {"counters", std::move(counters)}};
 }
 
 admin_reply handle_admin_request(rule_store& store, std::string_view method,

@@ -36,7 +36,8 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
 /// named in an error) become U+FFFD instead of failing the answer.
 std::string admin_body_text(const nlohmann::json& body);
 
-/// A rule as the admin API shows it: definition plus counters.
+/// A rule as the admin API shows it: definition plus counters (matched, injected, skipped; and
+/// in_flight, peak_in_flight, refusals for a load-shaped rule).
 nlohmann::json describe_rule(const rule& r);
 
 } // namespace s3fault::faults

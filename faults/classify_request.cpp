@@ -1,7 +1,9 @@
 #include "faults/s3_request.hpp"
 
 #include "text/text.hpp"
+#include "text/uri.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -13,7 +15,7 @@ struct operation_entry {
   std::string_view name;
 };
 
-constexpr std::array<operation_entry, 18> operation_names = {{
+constexpr std::array<operation_entry, 22> operation_names = {{
     {s3_operation::GetObject, "GetObject"},
     {s3_operation::HeadObject, "HeadObject"},
     {s3_operation::PutObject, "PutObject"},
@@ -31,53 +33,12 @@ constexpr std::array<operation_entry, 18> operation_names = {{
     {s3_operation::DeleteBucket, "DeleteBucket"},
     {s3_operation::HeadBucket, "HeadBucket"},
     {s3_operation::ListBuckets, "ListBuckets"},
+    {s3_operation::ListObjectVersions, "ListObjectVersions"},
+    {s3_operation::GetBucketVersioning, "GetBucketVersioning"},
+    {s3_operation::PutBucketVersioning, "PutBucketVersioning"},
+    {s3_operation::GetObjectAttributes, "GetObjectAttributes"},
     {s3_operation::Other, "Other"},
 }};
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-// Percent-decoding; a malformed escape is kept as written.
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      const int hi = hex_digit(text[i + 1]);
-      const int lo = hex_digit(text[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(text[i]);
-  }
-  return out;
-}
-
-std::vector<std::pair<std::string, std::string>> parse_query(std::string_view query) {
-  std::vector<std::pair<std::string, std::string>> params;
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    if (!pair.empty()) {
-      const auto eq = pair.find('=');
-      params.emplace_back(percent_decode(pair.substr(0, eq)),
-                          eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1)));
-    }
-    if (amp == std::string_view::npos) {
-      break;
-    }
-    query = query.substr(amp + 1);
-  }
-  return params;
-}
 
 std::string_view strip_port(std::string_view host) {
   if (!host.empty() && host.front() == '[') {
@@ -120,7 +81,7 @@ std::string bucket_from_host(std::string_view host_header,
 
 // Sub-resources that make a bucket or object request something other than the plain data
 // operation (ACLs, tagging, policies, ...).
-bool has_other_subresource(const s3_request& request) {
+bool is_subresource(std::string_view name) {
   static constexpr std::array<std::string_view, 24> others = {"acl",
                                                               "tagging",
                                                               "policy",
@@ -145,17 +106,31 @@ bool has_other_subresource(const s3_request& request) {
                                                               "object-lock",
                                                               "ownershipControls",
                                                               "publicAccessBlock"};
-  for (const auto& [name, value] : request.query) {
-    for (auto other : others) {
-      if (name == other) {
-        return true;
-      }
-    }
-  }
-  return false;
+  return std::find(others.begin(), others.end(), name) != others.end();
+}
+
+std::size_t subresource_count(const s3_request& request) {
+  return static_cast<std::size_t>(
+      std::count_if(request.query.begin(), request.query.end(),
+                    [](const auto& entry) { return is_subresource(entry.first); }));
+}
+
+bool has_other_subresource(const s3_request& request) {
+  return subresource_count(request) > 0;
+}
+
+// True when `name` is the request's one sub-resource (the operations below have exactly one).
+bool only_subresource(const s3_request& request, std::string_view name) {
+  return request.query_value(name).has_value() && subresource_count(request) == 1;
 }
 
 s3_operation bucket_operation(std::string_view method, const s3_request& r) {
+  if (only_subresource(r, "versions") && method == "GET") {
+    return s3_operation::ListObjectVersions;
+  }
+  if (only_subresource(r, "versioning") && (method == "GET" || method == "PUT")) {
+    return method == "GET" ? s3_operation::GetBucketVersioning : s3_operation::PutBucketVersioning;
+  }
   const bool other = has_other_subresource(r);
   if (method == "GET") {
     if (other || r.query_value("uploads")) {
@@ -180,6 +155,9 @@ s3_operation bucket_operation(std::string_view method, const s3_request& r) {
 }
 
 s3_operation object_operation(std::string_view method, const s3_request& r, bool copy_source) {
+  if (method == "GET" && only_subresource(r, "attributes")) {
+    return s3_operation::GetObjectAttributes;
+  }
   if (has_other_subresource(r)) {
     return s3_operation::Other;
   }
@@ -259,19 +237,19 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
   if (question != std::string_view::npos) {
-    request.query = parse_query(target.substr(question + 1));
+    request.query = text::parse_query(target.substr(question + 1));
   }
   std::string_view rest = path.starts_with('/') ? path.substr(1) : path;
   request.bucket = bucket_from_host(line.host, domains);
   request.virtual_host = !request.bucket.empty();
   if (request.virtual_host) {
-    request.key = percent_decode(rest);
+    request.key = text::uri_decode(rest);
   } else {
     const auto slash = rest.find('/');
-    request.bucket = percent_decode(rest.substr(0, slash));
+    request.bucket = text::uri_decode(rest.substr(0, slash));
     // "//key" names no bucket, so it names no object either (found by fuzz_classify_request).
     if (slash != std::string_view::npos && !request.bucket.empty()) {
-      request.key = percent_decode(rest.substr(slash + 1));
+      request.key = text::uri_decode(rest.substr(slash + 1));
     }
   }
   if (auto part = request.query_value("partNumber")) {

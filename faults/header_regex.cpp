@@ -82,4 +82,21 @@ bool header_regex::found_in(std::string_view value) const {
   return re2::RE2::PartialMatch(re2::StringPiece(value.data(), value.size()), *compiled_);
 }
 
+std::optional<std::string> header_regex::rewrite_problem(std::string_view rewrite) const {
+  std::string problem;
+  if (compiled_->CheckRewriteString(re2::StringPiece(rewrite.data(), rewrite.size()), &problem)) {
+    return std::nullopt;
+  }
+  return problem;
+}
+
+std::optional<std::string> header_regex::replace_first(std::string_view value,
+                                                       std::string_view rewrite) const {
+  std::string out(value);
+  if (!re2::RE2::Replace(&out, *compiled_, re2::StringPiece(rewrite.data(), rewrite.size()))) {
+    return std::nullopt;
+  }
+  return out;
+}
+
 } // namespace s3fault::faults

@@ -6,6 +6,7 @@
 // fuzz_fault_spec) and needed hand-written guards. RE2 stays inside header_regex.cpp.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,12 @@ public:
 
   /// True when the pattern matches somewhere in `value`.
   bool found_in(std::string_view value) const;
+  /// Why `rewrite` cannot replace this pattern's first match (it names a group the pattern lacks,
+  /// or holds a backslash not followed by a digit or a backslash); nullopt when it can.
+  std::optional<std::string> rewrite_problem(std::string_view rewrite) const;
+  /// `value` with the first match replaced by `rewrite` (\0 the match, \1..\9 its groups);
+  /// nullopt when the pattern does not match.
+  std::optional<std::string> replace_first(std::string_view value, std::string_view rewrite) const;
 
 private:
   std::unique_ptr<const re2::RE2> compiled_;

@@ -6,6 +6,7 @@
 #include "faults/header_regex.hpp"
 #include "faults/s3_request.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -42,6 +43,13 @@ struct match_spec {
   std::optional<std::pair<std::uint32_t, std::uint32_t>> part_numbers; // inclusive range
 };
 
+/// Which token bucket of a `rate` schedule a request draws from.
+enum class rate_scope {
+  rule,   // one bucket for the rule
+  prefix, // one per bucket + key up to and including its last '/' (S3's partitions)
+  key,    // one per bucket/key
+};
+
 struct schedule_spec {
   double probability = 1.0;                       // of injecting, once the counts allow it
   std::optional<std::uint64_t> first;             // only the first N eligible matches
@@ -51,6 +59,27 @@ struct schedule_spec {
   bool per_key = false;                           // count per bucket/key instead of per rule
   std::optional<std::chrono::milliseconds> after; // active from this long after installation
   std::optional<std::chrono::milliseconds> until; // ... until this long after installation
+
+  // Load-shaped conditions (faults/load_schedule.hpp): with one of them, the rule may inject
+  // only into an exchange that finds the load over its limit.
+  /// Fire while this many exchanges that the rule let through are still in flight.
+  std::optional<std::uint64_t> in_flight_over;
+  /// Token bucket: a match takes a token, and finds the load over the limit when there is none.
+  std::optional<double> rate;  // tokens refilled per second
+  std::optional<double> burst; // bucket size; max(1, rate) when not given
+  rate_scope rate_per = rate_scope::rule;
+  /// Only requests declaring a body of at least this many bytes are the rule's matches.
+  std::optional<std::uint64_t> min_body;
+
+  bool load_shaped() const { return in_flight_over.has_value() || rate.has_value(); }
+  double bucket_size() const { return burst.value_or(rate ? std::max(1.0, *rate) : 1.0); }
+};
+
+/// A token bucket kept as the time at which it is full again (the GCRA form of a bucket): one
+/// time point, exact in whole nanoseconds, nothing to refill. A bucket whose time has come is
+/// full, just like one never used.
+struct token_bucket {
+  clock::time_point full_at{};
 };
 
 /// Counters of a rule, shared across rule-set snapshots while the rule is unchanged.
@@ -59,11 +88,22 @@ struct rule_state {
   std::atomic<std::uint64_t> matched{0};
   std::atomic<std::uint64_t> injected{0};
   std::atomic<std::uint64_t> skipped{0};
+  // Load-shaped schedules. `in_flight` is raised under schedule_mutex when an exchange takes a
+  // slot and lowered without it when the slot is released (admission_slot): an atomic
+  // decrement that a decision under the mutex sees either before or after, both exact.
+  std::atomic<std::uint64_t> in_flight{0};      // slots held now
+  std::atomic<std::uint64_t> peak_in_flight{0}; // the most ever held at once
+  std::atomic<std::uint64_t> refusals{0};       // injections because the load was over its limit
   /// Held across one whole schedule decision (count, check, dice, count the injection), so that
   /// exchanges decided on several threads at once still see each match number exactly once.
   std::mutex schedule_mutex;
   // Per-key counts for `per_key` schedules: key -> (matches, injections). Under schedule_mutex.
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> per_key;
+  // Token buckets of a `rate` schedule by rate_bucket_key ("" for the whole rule). Under
+  // schedule_mutex; full buckets are dropped when there are many (a full one is a fresh one).
+  std::map<std::string, token_bucket, std::less<>> buckets;
+  static constexpr std::size_t buckets_kept = 4096; // kept without a sweep
+  std::size_t buckets_prune_at = buckets_kept;      // sweep when there are more; under the mutex
 };
 
 struct rule {

@@ -2,6 +2,7 @@
 // An immutable snapshot of the active rules and the decision it makes for one exchange. The
 // proxy reads the current snapshot once per exchange (STYLE.md point 5); the admin API swaps in
 // a new one atomically.
+#include "faults/load_schedule.hpp"
 #include "faults/rule.hpp"
 
 #include <memory>
@@ -20,16 +21,19 @@ struct injection {
 struct exchange_decision {
   std::vector<injection> injected;
   before_store_effect before;
-  /// A header or document action, and where its rule waits to hear whether it changed the
-  /// response (an index in pending_rules; nullopt for a rule that counts whatever happens).
-  struct response_action {
+  /// A header, request-head or document action, and where its rule waits to hear whether it
+  /// changed what it acts on (an index in pending_rules; nullopt for a rule that counts whatever
+  /// happens).
+  struct head_action {
     std::shared_ptr<const fault_action> action;
     std::optional<std::size_t> pending;
     std::size_t rule_position = 0; // of its rule in the rule set
   };
-  std::vector<response_action> head_actions;
+  std::vector<head_action> head_actions;
+  /// Request-head actions (edits of what the store is sent), in rule order, like head_actions.
+  std::vector<head_action> request_actions;
   /// Actions on the whole response (action_phase::response_document), in rule order.
-  std::vector<response_action> document_actions;
+  std::vector<head_action> document_actions;
   clock::duration first_byte_delay{};
   std::vector<std::unique_ptr<body_filter>> response_filters;
   std::vector<std::unique_ptr<body_filter>> request_filters;
@@ -41,16 +45,26 @@ struct exchange_decision {
   struct pending_rule {
     const rule* source;
     std::vector<const body_filter*> filters;
-    bool response_changed = false; // one of its header or document actions changed the response
+    bool edited = false; // one of its header, request-head or document actions changed something
   };
   std::vector<pending_rule> pending_rules;
+  /// In-flight slots of the rules with `in_flight_over` that let this exchange through. The
+  /// proxy keeps the decision until the exchange has ended, however it ends: destroying the
+  /// decision releases each slot, exactly once.
+  std::vector<admission_slot> slots;
 
   /// Applies the header actions to the store's head in rule order, noting which of them
   /// changed it for the rules that count only then. Called once, when the head has come.
   void apply_head_actions(response_head_editor& head);
+  /// Applies the request-head actions to `head` in rule order; returns whether any changed it.
+  /// The edits count for their rules only once the proxy has confirmed it sends them
+  /// (confirm_request_edits): an edit that breaks a signature the proxy cannot renew is not sent.
+  bool apply_request_actions(request_head& head);
+  void confirm_request_edits();
   /// Applies the document actions to the store's whole response in the order of their rules
-  /// (rules decided on the status included), noting which of them changed it. Called once, when the
-  /// body has been read (never for a body too long to buffer: then its rules changed nothing).
+  /// (rules decided on the status included), noting which of them changed it. Called once, when
+  /// the body has been read (never for a body too long to buffer: then its rules changed
+  /// nothing).
   void apply_document_actions(response_document& document, const s3_request& request);
   bool edits_document() const { return !document_actions.empty(); }
 
@@ -59,6 +73,9 @@ struct exchange_decision {
            !response_filters.empty() || !waiting_for_status.empty();
   }
   bool empty() const { return injected.empty() && waiting_for_status.empty(); }
+
+  /// Pending rules whose request edits changed the head, until confirm_request_edits.
+  std::vector<std::size_t> unconfirmed_request_edits;
 };
 
 class rule_set {
@@ -86,9 +103,18 @@ public:
   void settle_injections(exchange_decision& decision, const s3_request& request) const;
 
 private:
-  /// Applies the schedule of `r` to one match; true when the rule injects. Atomic per rule
+  /// Applies the schedule of `r` to one match; true when the rule injects. A load-shaped rule
+  /// that lets the match through puts its in-flight slot into `decision`. Atomic per rule
   /// (rule_state::schedule_mutex, then random_mutex_ for the dice; inject takes only the latter).
-  bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now) const;
+  bool schedule_allows(const rule& r, const s3_request& request, clock::time_point now,
+                       exchange_decision& decision) const;
+  /// The counting part of a schedule (after/until, skip, first, every, times): whether this
+  /// match may inject. Keeps the per-key match count; `per_key` is set to the key's counts.
+  bool counts_allow(const rule& r, const s3_request& request, clock::time_point now,
+                    std::uint64_t rule_match,
+                    std::pair<std::uint64_t, std::uint64_t>*& per_key) const;
+  /// The seeded dice for `probability` (random_mutex_ taken inside).
+  bool dice_allow(double probability) const;
   void inject(const rule& r, const s3_request& request, exchange_decision& decision) const;
 
   std::vector<rule> rules_;

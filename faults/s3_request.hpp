@@ -28,6 +28,10 @@ enum class s3_operation {
   DeleteBucket,
   HeadBucket,
   ListBuckets,
+  ListObjectVersions,
+  GetBucketVersioning,
+  PutBucketVersioning,
+  GetObjectAttributes,
   Other,
 };
 

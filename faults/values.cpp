@@ -77,6 +77,14 @@ std::optional<std::uint64_t> parse_rate(const nlohmann::json& value) {
   return static_cast<std::uint64_t>(std::floor(*rate));
 }
 
+std::optional<double> parse_request_rate(const nlohmann::json& value) {
+  if (value.is_string()) {
+    return text::parse_request_rate(value.get_ref<const std::string&>());
+  }
+  const auto rate = json_number(value);
+  return rate && *rate >= 0 ? rate : std::nullopt;
+}
+
 std::optional<double> parse_fraction(const nlohmann::json& value) {
   if (value.is_string()) {
     return text::parse_fraction(value.get_ref<const std::string&>());

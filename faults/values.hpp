@@ -39,6 +39,10 @@ std::optional<std::chrono::nanoseconds> parse_duration(const nlohmann::json& val
 /// number (100000; fractions round down). At least 1 byte/s.
 std::optional<std::uint64_t> parse_rate(const nlohmann::json& value);
 
+/// Request rates in requests per second: text as text::parse_request_rate reads it ("100",
+/// "0.5", "2.5/s"), or a JSON number (0.001). Not negative; callers check their range.
+std::optional<double> parse_request_rate(const nlohmann::json& value);
+
 /// Fractions from 0 to 1: text as text::parse_fraction reads it ("50%", "0.5"), or a JSON number.
 std::optional<double> parse_fraction(const nlohmann::json& value);
 

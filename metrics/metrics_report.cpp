@@ -127,6 +127,28 @@ std::string prometheus_text(const traffic_metrics& metrics) {
   return out;
 }
 
+std::string prometheus_rule_load(const std::vector<rule_load>& rules) {
+  std::string out;
+  const auto family = [&](const char* name, const char* type, const char* help,
+                          std::uint64_t rule_load::*member) {
+    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    for (const auto& load : rules) {
+      out += std::string(name) + "{rule=\"" + escape_label(load.rule) + "\"} " +
+             std::to_string(load.*member) + "\n";
+    }
+  };
+  family("s3fault_rule_in_flight", "gauge",
+         "Exchanges a rule with in_flight_over let through that are still in flight.",
+         &rule_load::in_flight);
+  family("s3fault_rule_in_flight_peak", "gauge",
+         "The most exchanges in flight at once for a rule with in_flight_over.",
+         &rule_load::peak_in_flight);
+  family("s3fault_rule_refusals_total", "counter",
+         "Faults a load-shaped rule injected because the load was over its limit.",
+         &rule_load::refusals);
+  return out;
+}
+
 nlohmann::json stats_json(const traffic_metrics& metrics) {
   const double seconds = metrics.seconds_running();
   nlohmann::json operations = nlohmann::json::array();

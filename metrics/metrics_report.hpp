@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace s3fault::metrics {
 
@@ -16,6 +18,20 @@ namespace s3fault::metrics {
 /// `s3fault_faults_injected_total` (label rule), gauge `s3fault_active_connections`, counter
 /// `s3fault_upstream_connections_total` (label reuse = new | reused).
 std::string prometheus_text(const traffic_metrics& metrics);
+
+/// The load that one load-shaped fault rule sees (schedule in_flight_over or rate), read from the
+/// rule's counters by the proxy: metrics/ knows nothing of rules.
+struct rule_load {
+  std::string rule;
+  std::uint64_t in_flight = 0;      // in-flight slots held now
+  std::uint64_t peak_in_flight = 0; // the most held at once
+  std::uint64_t refusals = 0;       // injections because the load was over the rule's limit
+};
+
+/// Prometheus text for load-shaped rules: gauges `s3fault_rule_in_flight` and
+/// `s3fault_rule_in_flight_peak`, counter `s3fault_rule_refusals_total` (label rule). The
+/// families' HELP and TYPE lines come even without such rules.
+std::string prometheus_rule_load(const std::vector<rule_load>& rules);
 
 /// {"seconds": ..., "operations": [{"operation", "status_class", "requests", "bytes_in",
 /// "bytes_out", "retries", "throughput_mib_s", "latency_ms": {p50,p90,p99,max,mean},

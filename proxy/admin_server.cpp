@@ -23,6 +23,27 @@ namespace s3fault::proxy {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
+namespace {
+
+/// The counters of the load-shaped rules in force, for /metrics.
+std::vector<metrics::rule_load> rule_loads(const faults::rule_set& rules) {
+  std::vector<metrics::rule_load> loads;
+  for (const auto& r : rules.rules()) {
+    if (!r.schedule.load_shaped()) {
+      continue;
+    }
+    metrics::rule_load load;
+    load.rule = r.name;
+    load.in_flight = r.state->in_flight.load();
+    load.peak_in_flight = r.state->peak_in_flight.load();
+    load.refusals = r.state->refusals.load();
+    loads.push_back(std::move(load));
+  }
+  return loads;
+}
+
+} // namespace
+
 struct admin_server::impl {
   asio::io_context context{1};
   tcp::acceptor acceptor{context};
@@ -81,7 +102,8 @@ struct admin_server::impl {
         http::response<http::string_body> response{http::status::ok, request.version()};
         if (target == "/metrics") {
           response.set(http::field::content_type, "text/plain; version=0.0.4");
-          response.body() = metrics::prometheus_text(*traffic);
+          response.body() = metrics::prometheus_text(*traffic) +
+                            metrics::prometheus_rule_load(rule_loads(*store->current()));
         } else {
           response.set(http::field::content_type, "application/json");
           response.body() = faults::admin_body_text(metrics::stats_json(*traffic));

@@ -5,6 +5,7 @@
 #include "proxy/body_relay.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
+#include "proxy/request_edits.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -148,6 +149,8 @@ asio::awaitable<bool> client_session::serve_exchange() {
                               path_of(record.target), request.get().method() == http::verb::head,
                               true, record);
   } else {
+    // The decision lives until the exchange has ended, whichever way: the in-flight slots it
+    // holds for load-shaped rules (faults/load_schedule.hpp) are released when it goes.
     fault_context faults = decide_faults(request);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
@@ -306,7 +309,7 @@ asio::awaitable<std::optional<client_session::exchange_end>>
 client_session::send_request(exchange& ex) {
   const auto& config = owner_.config;
   const bool has_body = ex.request_framing.has_body();
-  const std::string request_head = serialize_request_head(ex.request);
+  const std::string request_head = head_for_store(ex);
   for (int attempt = 0;; ++attempt) {
     ex.upstream = attempt == 0 ? owner_.pool.take_idle() : nullptr;
     ex.record.upstream_used = true;
@@ -352,6 +355,18 @@ client_session::send_request(exchange& ex) {
       ex.upload.reset();
     }
   }
+}
+
+std::string client_session::head_for_store(exchange& ex) {
+  if (!ex.faults.decision || ex.faults.decision->request_actions.empty()) {
+    return serialize_request_head(ex.request);
+  }
+  auto edited = edit_request(ex.request, *ex.faults.decision, owner_.config.resigner);
+  if (!edited.problem.empty()) {
+    owner_.logger->warn("{} {} {}: request edit not applied: {}", peer_, ex.record.method,
+                        ex.record.target, edited.problem);
+  }
+  return edited.head ? std::move(*edited.head) : serialize_request_head(ex.request);
 }
 
 void client_session::start_upload(exchange& ex, const asio::any_io_executor& executor) {

@@ -70,6 +70,8 @@ private:
   asio::awaitable<bool> end_exchange(exchange& ex, exchange_end end);
 
   // Steps of the phases.
+  /// The request head the store is sent: the client's, or the one the request actions edited.
+  std::string head_for_store(exchange& ex);
   void start_upload(exchange& ex, const asio::any_io_executor& executor);
   asio::awaitable<final_head_read> read_final_head(exchange& ex);
   /// Turns a failed or refused final head into the client's answer; nullopt for a good head.

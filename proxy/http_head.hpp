@@ -3,6 +3,7 @@
 // Beast's parser (header only: the proxy relays bodies itself, byte for byte) and serialized from
 // the parsed fields in their original order, spelling and case, so a signed request arrives at
 // the store as the client signed it.
+#include "faults/request_head.hpp"
 #include "proxy/byte_stream.hpp"
 
 #include <boost/beast/core/flat_buffer.hpp>
@@ -66,6 +67,10 @@ body_framing response_body_framing(const response_parser& parser, bool request_w
 /// The request head to send upstream: hop-by-hop fields removed (RFC 9110 section 7.6.1),
 /// everything else as received, HTTP/1.1.
 std::string serialize_request_head(const request_parser& parser);
+/// The request as the proxy forwards it (hop-by-hop fields left out), for request edits.
+faults::request_head forwarded_request_head(const request_parser& parser);
+/// An edited request head, serialized as serialize_request_head would the parsed one.
+std::string serialize_request_head(const faults::request_head& head);
 /// The response head to send to the client: hop-by-hop fields removed, and `Connection: close`
 /// added when the proxy will close the client connection after this response.
 std::string serialize_response_head(const response_parser& parser, bool close_client);

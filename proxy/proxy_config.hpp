@@ -4,6 +4,7 @@
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
 #include "proxy/exchange_log.hpp"
+#include "proxy/request_edits.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -51,6 +52,9 @@ struct proxy_config {
   std::shared_ptr<faults::rule_store> faults;
   /// Domains for recognising virtual-host style requests (BUCKET.DOMAIN) when classifying.
   std::vector<std::string> s3_domains;
+  /// Signs requests that request actions edited (`resign`, or an edit of a signed part) with
+  /// the store's keys; null: such edits are not sent (and their rules do not count).
+  request_resigner resigner;
 
   /// Called once per exchange when it has ended (after its log line), on the worker thread that
   /// served it: the gate counts a reader's traffic with it. Must be quick and thread-safe.

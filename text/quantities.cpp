@@ -187,6 +187,14 @@ std::optional<double> parse_fraction(std::string_view text) {
   return static_cast<double>(fraction);
 }
 
+std::optional<double> parse_request_rate(std::string_view text) {
+  const auto number = split_number(text);
+  if (!number || (number->unit != "/s" && !number->unit.empty())) {
+    return std::nullopt;
+  }
+  return static_cast<double>(number->number);
+}
+
 std::optional<double> parse_percent(std::string_view text) {
   const auto number = split_number(text);
   if (!number || number->unit != "%" || number->number > 100) {

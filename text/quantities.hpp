@@ -21,6 +21,10 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 /// fractions of a byte per second round down.
 std::optional<std::uint64_t> parse_rate(std::string_view text);
 
+/// Request rates in requests per second: "100", "0.5" or "2.5/s" (any number, callers check
+/// their range).
+std::optional<double> parse_request_rate(std::string_view text);
+
 /// Durations: "250ms", "2s", "1.5s", "1m", "1h", "500us" (or "µs"), "100ns"; a bare number is
 /// seconds. Not negative, at most a year; rounded to the nearest nanosecond.
 std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);

@@ -4,6 +4,7 @@
 #include "conformance/s3/hashing.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
 #include "text/text.hpp"
+#include "text/uri.hpp"
 
 #include <algorithm>
 #include <set>
@@ -11,31 +12,11 @@
 namespace s3fault::s3 {
 namespace {
 
+using text::is_escape_at;
+using text::is_unreserved;
+
 constexpr std::string_view empty_sha256 =
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-bool is_unreserved(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '.' || c == '_' || c == '~';
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  return -1;
-}
-
-bool is_escape_at(std::string_view text, std::size_t i) {
-  return i + 2 < text.size() && text[i] == '%' && hex_value(text[i + 1]) >= 0 &&
-         hex_value(text[i + 2]) >= 0;
-}
 
 bool is_whitespace(char c) {
   return c == ' ' || c == '\t';
@@ -48,38 +29,6 @@ void erase_headers(header_list& headers, std::string_view name) {
 }
 
 } // namespace
-
-std::string uri_encode(std::string_view text, bool encode_slash) {
-  static constexpr char digits[] = "0123456789ABCDEF";
-  std::string encoded;
-  encoded.reserve(text.size());
-  for (const char c : text) {
-    if (is_unreserved(c) || (c == '/' && !encode_slash)) {
-      encoded.push_back(c);
-    } else {
-      const auto byte = static_cast<unsigned char>(c);
-      encoded.push_back('%');
-      encoded.push_back(digits[byte >> 4]);
-      encoded.push_back(digits[byte & 0x0F]);
-    }
-  }
-  return encoded;
-}
-
-std::string uri_decode(std::string_view text) {
-  std::string decoded;
-  decoded.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (is_escape_at(text, i)) {
-      decoded.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
-      i += 2;
-    } else {
-      // A '%' not followed by two hex digits stays literal, as S3 and most servers do.
-      decoded.push_back(text[i]);
-    }
-  }
-  return decoded;
-}
 
 namespace detail {
 

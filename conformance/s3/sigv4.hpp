@@ -6,6 +6,8 @@
 // The canonical request follows the S3 rules: the path is URI-encoded once (S3 does not
 // normalise or double-encode it), the query is decoded, re-encoded strictly and sorted, header
 // values are trimmed with inner runs of spaces folded.
+#include "text/uri.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -99,11 +101,9 @@ std::string trailer_signature(const signing_context& context, std::string_view p
                               std::string_view trailer_block);
 
 // Building blocks, exposed for tests and for the client.
-/// S3's UriEncode: unreserved (A-Z a-z 0-9 - . _ ~) kept, '/' kept unless `encode_slash`,
-/// everything else %XX upper-case.
-std::string uri_encode(std::string_view text, bool encode_slash);
-/// Percent-decoding ('+' is kept as is: S3 paths and SigV4 queries do not use form encoding).
-std::string uri_decode(std::string_view text);
+// S3's UriEncode and percent-decoding (text/uri.hpp), used by the signer and its callers.
+using text::uri_decode;
+using text::uri_encode;
 /// The canonical request a signer uses. Its URI line is the path as sent when that is already a
 /// valid percent-encoding (what botocore and the AWS SDKs send), else the path encoded once.
 std::string canonical_request(const http_request_view& request,

@@ -254,4 +254,45 @@ std::optional<std::string> framing_field_problem(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::string> read_editable_header_name(param_reader& params, std::string_view field,
+                                                     header_side side) {
+  auto name = params.text(field, need::required, header_name_example);
+  if (!name) {
+    return std::nullopt;
+  }
+  if (!is_header_name(*name)) {
+    params.reject(field, header_name_example);
+    return std::nullopt;
+  }
+  if (const auto problem = framing_field_problem(*name)) {
+    params.fail(field, *problem);
+    return std::nullopt;
+  }
+  if (side == header_side::request && text::iequal(*name, "authorization")) {
+    params.fail(field, "authorization carries the request's signature: use the resign action to "
+                       "sign the request with the proxy's keys");
+    return std::nullopt;
+  }
+  return name;
+}
+
+std::optional<std::string> read_query_name(param_reader& params, std::string_view field) {
+  constexpr std::string_view what = "a query parameter name like partNumber";
+  auto name = params.text(field, need::required, what);
+  if (name && (name->empty() || name->find_first_of("&=") != std::string::npos)) {
+    params.reject(field, what);
+    return std::nullopt;
+  }
+  return name;
+}
+
+std::optional<std::string> read_header_value(param_reader& params, std::string_view field) {
+  auto value = params.text(field, need::required, "a header value");
+  if (value && !is_header_value(*value)) {
+    params.reject(field, "a header value without control characters");
+    return std::nullopt;
+  }
+  return value;
+}
+
 } // namespace s3fault::faults::actions

@@ -79,4 +79,16 @@ bool is_header_value(std::string_view value);
 /// per connection. Editing them would leave the client unable to tell where the body ends.
 std::optional<std::string> framing_field_problem(std::string_view name);
 
+enum class header_side { request, response };
+/// Reads the parameter `field` as the name of a header an action may edit: a valid field name
+/// and not one that frames the body (framing_field_problem); on the request side not
+/// Authorization either, which the `resign` action renews. nullopt (with the error appended)
+/// otherwise.
+std::optional<std::string> read_editable_header_name(param_reader& params, std::string_view field,
+                                                     header_side side);
+/// Reads the parameter `field` as a query parameter name (not empty, no '&' or '=').
+std::optional<std::string> read_query_name(param_reader& params, std::string_view field);
+/// Reads the parameter `field` as a header value (no control characters but tabs).
+std::optional<std::string> read_header_value(param_reader& params, std::string_view field);
+
 } // namespace s3fault::faults::actions

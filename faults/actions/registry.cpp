@@ -10,6 +10,12 @@ namespace s3fault::faults {
   KIND(reset)                                                                                      \
   KIND(hang)                                                                                       \
   KIND(forward_then_error)                                                                         \
+  KIND(strip_query)                                                                                \
+  KIND(set_query)                                                                                  \
+  KIND(strip_request_header)                                                                       \
+  KIND(set_request_header)                                                                         \
+  KIND(rewrite_request_header)                                                                     \
+  KIND(resign)                                                                                     \
   KIND(strip_header)                                                                               \
   KIND(set_header)                                                                                 \
   KIND(set_status)                                                                                 \

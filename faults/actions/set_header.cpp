@@ -33,18 +33,8 @@ constexpr std::array<std::string_view, 2> set_header_parameters = {"name", "valu
 std::shared_ptr<const fault_action> parse_set_header(const nlohmann::json& json,
                                                      error_list& errors) {
   param_reader params("set-header", json, errors, set_header_parameters);
-  const auto name = params.text("name", need::required, header_name_example);
-  const auto value = params.text("value", need::required, "a header value");
-  if (name && !is_header_name(*name)) {
-    params.reject("name", header_name_example);
-  } else if (name) {
-    if (const auto problem = framing_field_problem(*name)) {
-      params.fail("name", *problem);
-    }
-  }
-  if (value && !is_header_value(*value)) {
-    params.reject("value", "a header value without control characters");
-  }
+  const auto name = read_editable_header_name(params, "name", header_side::response);
+  const auto value = read_header_value(params, "value");
   if (!params.ok()) {
     return nullptr;
   }

@@ -31,14 +31,7 @@ constexpr std::array<std::string_view, 1> strip_header_parameters = {"name"};
 std::shared_ptr<const fault_action> parse_strip_header(const nlohmann::json& json,
                                                        error_list& errors) {
   param_reader params("strip-header", json, errors, strip_header_parameters);
-  const auto name = params.text("name", need::required, header_name_example);
-  if (name && !is_header_name(*name)) {
-    params.reject("name", header_name_example);
-  } else if (name) {
-    if (const auto problem = framing_field_problem(*name)) {
-      params.fail("name", *problem);
-    }
-  }
+  const auto name = read_editable_header_name(params, "name", header_side::response);
   if (!params.ok()) {
     return nullptr;
   }

@@ -38,6 +38,11 @@ const std::vector<rule_key>& rule_keys() {
       {"per-key", "schedule", "per_key", false},
       {"after", "schedule", "after", false},
       {"until", "schedule", "until", false},
+      {"in-flight-over", "schedule", "in_flight_over", false},
+      {"rate", "schedule", "rate", false},
+      {"burst", "schedule", "burst", false},
+      {"rate-per", "schedule", "rate_per", false},
+      {"min-body", "schedule", "min_body", false},
   };
   return keys;
 }
@@ -45,8 +50,16 @@ const std::vector<rule_key>& rule_keys() {
 /// Other spellings accepted for rule keys (not listed in messages, to keep them short).
 std::string_view canonical_key(std::string_view key) {
   static const std::vector<std::pair<std::string_view, std::string_view>> aliases = {
-      {"ops", "op"},         {"operation", "op"},  {"operations", "op"},   {"methods", "method"},
-      {"headers", "header"}, {"probability", "p"}, {"per_key", "per-key"},
+      {"ops", "op"},
+      {"operation", "op"},
+      {"operations", "op"},
+      {"methods", "method"},
+      {"headers", "header"},
+      {"probability", "p"},
+      {"per_key", "per-key"},
+      {"in_flight_over", "in-flight-over"},
+      {"rate_per", "rate-per"},
+      {"min_body", "min-body"},
   };
   for (const auto& [alias, key_name] : aliases) {
     if (alias == key) {

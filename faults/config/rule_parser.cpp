@@ -1,6 +1,7 @@
 #include "faults/config/rule_parser.hpp"
 
 #include "faults/config/fault_spec.hpp"
+#include "faults/load_schedule.hpp"
 #include "faults/values.hpp"
 #include "text/text.hpp"
 
@@ -407,13 +408,95 @@ std::optional<std::chrono::milliseconds> read_time(const json& value, std::strin
   return std::chrono::duration_cast<std::chrono::milliseconds>(*duration);
 }
 
+// The limits keep a rate's timing in whole nanoseconds within 64 bits (load_schedule.hpp).
+constexpr double min_request_rate = 0.001;
+constexpr double max_request_rate = 1e6;
+constexpr double max_burst = 1e6;
+
+/// The load-shaped fields: in_flight_over, rate, burst, rate_per, min_body.
+void read_load_schedule(const json& value, schedule_spec& schedule, json& normalized,
+                        error_list& errors) {
+  if (value.contains("in_flight_over")) {
+    schedule.in_flight_over =
+        read_whole(value["in_flight_over"], "schedule.in_flight_over", 1, errors);
+    if (schedule.in_flight_over) {
+      normalized["in_flight_over"] = *schedule.in_flight_over;
+    }
+  }
+  if (value.contains("rate")) {
+    const json& given = value["rate"];
+    const auto rate = parse_request_rate(given);
+    if (!rate || *rate < min_request_rate || *rate > max_request_rate) {
+      std::string what = "requests per second from 0.001 to 1000000, like 100 or 0.5";
+      if (!rate && given.is_string() && parse_rate(given)) {
+        // `throttle rate=1MiB/s` on one line: the rule key wins over the action's parameter.
+        what += "; a byte rate of throttle or request-throttle goes by position or as "
+                "throttle.rate=...";
+      }
+      errors.push_back(problem("schedule.rate", what, given));
+    } else {
+      schedule.rate = *rate;
+      normalized["rate"] = *rate;
+    }
+  }
+  const bool has_rate = value.contains("rate");
+  if (value.contains("burst")) {
+    const json& given = value["burst"];
+    // A plain number: what a rate is without its "/s".
+    const bool per_second =
+        given.is_string() && given.get<std::string>().find('/') != std::string::npos;
+    const auto burst = per_second ? std::nullopt : parse_request_rate(given);
+    if (!burst || *burst < 1 || *burst > max_burst) {
+      errors.push_back(problem("schedule.burst", "a number of requests from 1 to 1000000", given));
+    } else if (!has_rate) {
+      fail(errors, "schedule.burst", "needs schedule.rate (the rate that refills the bucket)");
+    } else {
+      schedule.burst = *burst;
+    }
+  }
+  if (value.contains("rate_per")) {
+    const json& given = value["rate_per"];
+    const auto scope =
+        given.is_string() ? parse_rate_scope(given.get<std::string>()) : std::nullopt;
+    if (!scope) {
+      errors.push_back(problem("schedule.rate_per", "rule, prefix or key", given));
+    } else if (!has_rate) {
+      fail(errors, "schedule.rate_per", "needs schedule.rate (the rate it divides)");
+    } else {
+      schedule.rate_per = *scope;
+      if (*scope != rate_scope::rule) {
+        normalized["rate_per"] = rate_scope_name(*scope);
+      }
+    }
+  }
+  if (schedule.burst && schedule.rate && *schedule.burst != std::max(1.0, *schedule.rate)) {
+    normalized["burst"] = *schedule.burst; // a default burst is left out
+  }
+  if (value.contains("min_body")) {
+    const json& given = value["min_body"];
+    const auto size = parse_size(given);
+    if (!size) {
+      errors.push_back(problem("schedule.min_body", size_example, given));
+    } else if (!value.contains("in_flight_over") && !has_rate) {
+      fail(errors, "schedule.min_body",
+           "needs schedule.in_flight_over or schedule.rate (it picks the requests that take part "
+           "in them)");
+    } else if (*size > 0) {
+      schedule.min_body = *size;
+      normalized["min_body"] = *size;
+    }
+  }
+}
+
 void read_schedule(const json& value, schedule_spec& schedule, json& normalized,
                    error_list& errors) {
   if (!value.is_object()) {
     errors.push_back(problem("schedule", "an object", value));
     return;
   }
-  check_keys(value, {"probability", "first", "skip", "every", "times", "per_key", "after", "until"},
+  check_keys(value,
+             {"probability", "first", "skip", "every", "times", "per_key", "after", "until",
+              "in_flight_over", "rate", "burst", "rate_per", "min_body"},
              "schedule", errors);
   normalized = json::object();
   if (value.contains("probability")) {
@@ -465,6 +548,7 @@ void read_schedule(const json& value, schedule_spec& schedule, json& normalized,
                              "later than schedule.after (" + format_duration(*schedule.after) + ")",
                              value["until"]));
   }
+  read_load_schedule(value, schedule, normalized, errors);
 }
 
 // ---- actions ---------------------------------------------------------------------------------
@@ -629,12 +713,19 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
   if (!r.match.statuses.empty()) {
     for (const auto& action : r.actions) {
       if (action->phase() == action_phase::before_store ||
+          action->phase() == action_phase::request_head ||
           action->phase() == action_phase::request_body) {
         fail(errors, "match.status",
              "'" + std::string(action->type()) +
                  "' acts before the store answers, so its rule cannot wait for a response status");
         break;
       }
+    }
+    // Admission is decided before the store sees the request; a status comes after it.
+    if (r.schedule.in_flight_over) {
+      fail(errors, "schedule.in_flight_over",
+           "admits or refuses an exchange before the store sees it, so its rule cannot wait for "
+           "a response status (match.status)");
     }
   }
   if (!errors.empty()) {

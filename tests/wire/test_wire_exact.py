@@ -100,6 +100,9 @@ class ExactFaultTest(unittest.TestCase):
             self.assertIn(b"Transfer-Encoding: chunked", client.read_head())
             self.assertEqual(client.read_exact(len(b"5\r\nhello\r\n0\r\n\r\n")),
                              b"5\r\nhello\r\n0\r\n\r\n")
+        # Counters settle when an exchange ends, just before its log line: wait for both lines.
+        self.assertTrue(wait_until(lambda: sum("GET /bucket/" in line for line in proxy.log) == 2),
+                        proxy.log)
         with urllib.request.urlopen(proxy.admin + "/rules/half", timeout=DEADLINE) as answer:
             counters = json.load(answer)["counters"]
         self.assertEqual(counters, {"matched": 2, "injected": 0, "skipped": 2})
@@ -240,11 +243,12 @@ class ExactFaultTest(unittest.TestCase):
         self.assertEqual(client.read_head(),
                          b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 5\r\n\r\n")
         self.assertEqual(client.read_exact(5), b"hello")
+        # Counters settle when an exchange ends, just before its log line.
+        self.assertTrue(proxy.wait_for_log("/bucket/present"))
         with urllib.request.urlopen(proxy.admin + "/rules", timeout=DEADLINE) as answer:
             rules = {rule["name"]: rule["counters"] for rule in json.load(answer)["rules"]}
         self.assertEqual(rules["absent"], {"matched": 2, "injected": 0, "skipped": 2})
         self.assertEqual(rules["present"], {"matched": 1, "injected": 1, "skipped": 0})
-        self.assertTrue(proxy.wait_for_log("/bucket/present"))
         lines = [line for line in proxy.log if "GET /bucket/" in line]
         self.assertNotIn("faults=", lines[0])
         self.assertIn("faults=present:strip-header", lines[1])

@@ -101,5 +101,40 @@ TEST(admin_api_seed, a_bad_seed_is_a_named_validation_error) {
   EXPECT_EQ(store.seed(), 42u);
 }
 
+TEST(admin_api_counters, a_load_shaped_rule_shows_its_in_flight_peak_and_refusals) {
+  rule_store store(1, clock::now());
+  const auto added = call(
+      store, "POST", R"({"fault": "error SlowDown name=admit op=PutObject in-flight-over=2"})");
+  ASSERT_EQ(added.status, 201u) << added.body.dump();
+  ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
+  const auto snapshot = store.current();
+  const auto upload = classify_request({"PUT", "/b/k", "127.0.0.1", false});
+  std::vector<exchange_decision> held;
+  for (int i = 0; i < 5; ++i) {
+    held.push_back(snapshot->decide(upload, "PUT", {}, clock::now()));
+  }
+  held.erase(held.begin()); // the first upload ends
+  const auto shown = handle_admin_request(store, "GET", "/rules/admit", "", "test");
+  ASSERT_EQ(shown.status, 200u);
+  EXPECT_EQ(shown.body["counters"],
+            nlohmann::json::parse(R"({"matched": 5, "injected": 3, "skipped": 2,
+                                      "in_flight": 1, "peak_in_flight": 2, "refusals": 3})"));
+  EXPECT_EQ(shown.body["definition"]["schedule"],
+            nlohmann::json::parse(R"({"in_flight_over": 2})"));
+  // A rule without a load-shaped schedule keeps the three counters it always had.
+  const auto plain = handle_admin_request(store, "GET", "/rules/slow", "", "test");
+  EXPECT_FALSE(plain.body["counters"].contains("in_flight"));
+  EXPECT_EQ(plain.body["counters"].size(), 3u);
+}
+
+TEST(admin_api_counters, a_bad_load_schedule_is_refused_with_its_reason) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "POST", R"({"fault": "error SlowDown rate-per=prefix"})");
+  EXPECT_EQ(reply.status, 400u);
+  EXPECT_EQ(reply.body["error"]["details"],
+            nlohmann::json::array({"request body: rule 1 (error-1): schedule.rate_per: needs "
+                                   "schedule.rate (the rate it divides)"}));
+}
+
 } // namespace
 } // namespace s3fault::faults

@@ -84,6 +84,31 @@ TEST(TrafficMetrics, PrometheusTextHasCountersHistogramsAndGauges) {
             std::string::npos);
 }
 
+TEST(TrafficMetrics, RuleLoadIsGaugesAndACounterPerRule) {
+  rule_load load;
+  load.rule = "rustfs-\"admission\"";
+  load.in_flight = 3;
+  load.peak_in_flight = 4;
+  load.refusals = 12;
+  const auto text = prometheus_rule_load({load});
+  EXPECT_NE(text.find("# TYPE s3fault_rule_in_flight gauge\n"
+                      "s3fault_rule_in_flight{rule=\"rustfs-\\\"admission\\\"\"} 3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE s3fault_rule_in_flight_peak gauge\n"
+                      "s3fault_rule_in_flight_peak{rule=\"rustfs-\\\"admission\\\"\"} 4\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE s3fault_rule_refusals_total counter\n"
+                      "s3fault_rule_refusals_total{rule=\"rustfs-\\\"admission\\\"\"} 12\n"),
+            std::string::npos)
+      << text;
+  // Without load-shaped rules only the families' HELP and TYPE lines are there.
+  const auto empty = prometheus_rule_load({});
+  EXPECT_EQ(empty.find("{rule="), std::string::npos);
+  EXPECT_NE(empty.find("# TYPE s3fault_rule_refusals_total counter\n"), std::string::npos);
+}
+
 TEST(TrafficMetrics, StatsJsonHasQuantiles) {
   traffic_metrics metrics({"GetObject", "Other"});
   for (int i = 1; i <= 100; ++i) {

@@ -45,7 +45,7 @@ TEST(examples, the_rules_file_example_of_the_docs_validates) {
   ASSERT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
   const auto build = parse_rules(document.entries);
   EXPECT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
-  EXPECT_EQ(build.rules.size(), 3u);
+  EXPECT_EQ(build.rules.size(), 4u);
   EXPECT_EQ(document.seed, 42u);
 }
 

@@ -104,6 +104,21 @@ const spec_case spec_cases[] = {
                       "message": "try again"}]})"},
     {"error SlowDown retry_after=2", // not a rule key: the action's parameter
      R"({"actions": [{"type": "error", "code": "SlowDown", "retry_after": 2}]})"},
+    // Load-shaped schedules (RustFS's admission limit, S3's per-prefix rate).
+    {"error SlowDown op=PutObject in-flight-over=4 min-body=64MiB",
+     R"({"match": {"operations": ["PutObject"]},
+         "schedule": {"in_flight_over": 4, "min_body": "64MiB"},
+         "actions": [{"type": "error", "code": "SlowDown"}]})"},
+    {"error SlowDown op=PutObject rate=3500 rate-per=prefix burst=100",
+     R"({"match": {"operations": ["PutObject"]},
+         "schedule": {"rate": 3500, "rate_per": "prefix", "burst": 100},
+         "actions": [{"type": "error", "code": "SlowDown"}]})"},
+    {"error SlowDown in_flight_over=2 rate_per=key rate=0.5 min_body=1",
+     R"({"schedule": {"in_flight_over": 2, "rate_per": "key", "rate": 0.5, "min_body": 1},
+         "actions": [{"type": "error", "code": "SlowDown"}]})"},
+    // `rate` is a rule key now: throttle's byte rate goes by position or as throttle.rate.
+    {"throttle throttle.rate=1MiB/s rate=2",
+     R"({"schedule": {"rate": 2}, "actions": [{"type": "throttle", "rate": "1MiB/s"}]})"},
 };
 
 class spec_to_json : public ::testing::TestWithParam<spec_case> {};
@@ -152,7 +167,8 @@ TEST(fault_spec, mistakes_name_the_token) {
       {"delay 1s 2ms jitter=3ms", "'jitter' given twice"},
       {"reset frist=1", "unknown key 'frist' (allowed: name, enabled, op, method, bucket, key, "
                         "query, header, status, part, p, first, skip, every, times, per-key, "
-                        "after, until, disabled)"},
+                        "after, until, in-flight-over, rate, burst, rate-per, min-body, "
+                        "disabled)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.spec);
@@ -174,7 +190,8 @@ TEST(fault_spec, values_are_checked_like_any_rule_and_named_by_the_spec) {
       (error_list{// Mistakes in the specs themselves first, then the values of the rules.
                   "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (allowed: name, "
                   "enabled, op, method, bucket, key, query, header, status, part, p, first, skip, "
-                  "every, times, per-key, after, until, disabled, code, message, retry_after)",
+                  "every, times, per-key, after, until, in-flight-over, rate, burst, rate-per, "
+                  "min-body, disabled, code, message, retry_after)",
                   "--fault 4 ('trunc 1'): unknown action 'trunc' (known: " + known_actions() + ")",
                   "--fault 1 ('delay 1s p=1.5'): schedule.probability: must be a fraction like 50% "
                   "(got 1.5)"}));
@@ -255,6 +272,23 @@ const equivalence_case equivalence_cases[] = {
     match: {key: "*.parquet"}
     actions:
       - {type: reset-after, bytes: 1048576}
+)"},
+    {"error SlowDown name=rustfs op=PutObject in-flight-over=4 min-body=64MiB",
+     R"(rules:
+  - name: rustfs
+    match: {operations: PutObject}
+    schedule: {in_flight_over: 4, min_body: 67108864}
+    actions: [{error: SlowDown}]
+)"},
+    {"error SlowDown name=aws op=PutObject rate=3500 rate-per=prefix",
+     R"(rules:
+  - name: aws
+    match: {operations: PutObject}
+    schedule:
+      rate: 3500
+      burst: 3500
+      rate_per: prefix
+    actions: [{error: SlowDown}]
 )"},
 };
 

@@ -119,6 +119,26 @@ const good_case good_cases[] = {
      R"({"name": "two", "enabled": true, "match": {}, "schedule": {},
          "actions": [{"type": "set-header", "name": "x-amz-mp-parts-count", "value": "1"},
                      {"type": "first-byte-delay", "duration": "250ms"}]})"},
+    {"load schedule: in-flight admission for big bodies",
+     R"({"schedule": {"in_flight_over": "4", "min_body": "64MiB"}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {},
+         "schedule": {"in_flight_over": 4, "min_body": 67108864},
+         "actions": [{"type": "reset"}]})"},
+    {"load schedule: a rate per prefix, the default burst and scope left out",
+     R"({"schedule": {"rate": "3500/s", "burst": 3500, "rate_per": "prefix"},
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {},
+         "schedule": {"rate": 3500, "rate_per": "prefix"}, "actions": [{"type": "reset"}]})"},
+    {"load schedule: a fractional rate with its own burst",
+     R"({"schedule": {"rate": 0.5, "burst": "3", "rate_per": "rule", "min_body": 0},
+         "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {},
+         "schedule": {"rate": 0.5, "burst": 3}, "actions": [{"type": "reset"}]})"},
+    {"load schedule: a rate may wait for a status",
+     R"({"match": {"status": 200}, "schedule": {"rate": 10},
+         "actions": ["set-status 503"]})",
+     R"({"name": "set-status-1", "enabled": true, "match": {"status": [200]},
+         "schedule": {"rate": 10}, "actions": [{"type": "set-status", "code": 503}]})"},
     {"actions as one entry", R"({"actions": "reset"})",
      R"({"name": "reset-1", "enabled": true, "match": {}, "schedule": {},
          "actions": [{"type": "reset"}]})"},
@@ -309,7 +329,8 @@ std::vector<bad_case> bad_cases() {
       {"schedule key misspelt",
        R"({"schedule": {"frist": 2}, "actions": ["reset"]})",
        {"rule 1 (reset-1): schedule.frist: unknown key (allowed: probability, first, skip, "
-        "every, times, per_key, after, until)"}},
+        "every, times, per_key, after, until, in_flight_over, rate, burst, rate_per, "
+        "min_body)"}},
       {"probability above one",
        R"({"schedule": {"probability": 1.5}, "actions": ["reset"]})",
        {"rule 1 (reset-1): schedule.probability: must be a fraction like 50% (got 1.5)"}},
@@ -348,6 +369,57 @@ std::vector<bad_case> bad_cases() {
                                  "actions": ["reset"]})",
        {"rule 1 (reset-1): schedule.until: must be later than schedule.after (30s) (got "
         "\"10s\")"}},
+      {"in_flight_over zero",
+       R"({"name": "x", "schedule": {"in_flight_over": 0}, "actions": ["error SlowDown"]})",
+       {"rule 1 (x): schedule.in_flight_over: must be a whole number >= 1 (got 0)"}},
+      {"in_flight_over fractional",
+       R"({"schedule": {"in_flight_over": 2.5}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.in_flight_over: must be a whole number >= 1 (got 2.5)"}},
+      {"in_flight_over waiting for a status",
+       R"({"match": {"status": 200}, "schedule": {"in_flight_over": 4},
+           "actions": ["set-status 503"]})",
+       {"rule 1 (set-status-1): schedule.in_flight_over: admits or refuses an exchange before "
+        "the store sees it, so its rule cannot wait for a response status (match.status)"}},
+      {"rate zero",
+       R"({"schedule": {"rate": 0}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.rate: must be requests per second from 0.001 to 1000000, "
+        "like 100 or 0.5 (got 0)"}},
+      {"rate negative",
+       R"({"schedule": {"rate": -1}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.rate: must be requests per second from 0.001 to 1000000, "
+        "like 100 or 0.5 (got -1)"}},
+      {"rate too high",
+       R"({"schedule": {"rate": "2000000"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.rate: must be requests per second from 0.001 to 1000000, "
+        "like 100 or 0.5 (got \"2000000\")"}},
+      {"rate as a byte rate (throttle's rate= on one line)",
+       R"({"schedule": {"rate": "1MiB/s"}, "actions": ["throttle 1MiB/s"]})",
+       {"rule 1 (throttle-1): schedule.rate: must be requests per second from 0.001 to "
+        "1000000, like 100 or 0.5; a byte rate of throttle or request-throttle goes by position "
+        "or as throttle.rate=... (got \"1MiB/s\")"}},
+      {"burst below one, burst and rate_per without rate",
+       R"({"schedule": {"burst": 0.5, "rate_per": "prefix"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.burst: must be a number of requests from 1 to 1000000 (got "
+        "0.5)",
+        "rule 1 (reset-1): schedule.rate_per: needs schedule.rate (the rate it divides)"}},
+      {"burst without rate",
+       R"({"schedule": {"burst": 5}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.burst: needs schedule.rate (the rate that refills the "
+        "bucket)"}},
+      {"burst as a rate",
+       R"({"schedule": {"rate": 5, "burst": "5/s"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.burst: must be a number of requests from 1 to 1000000 (got "
+        "\"5/s\")"}},
+      {"rate_per unknown",
+       R"({"schedule": {"rate": 5, "rate_per": "bucket"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.rate_per: must be rule, prefix or key (got \"bucket\")"}},
+      {"min_body alone",
+       R"({"schedule": {"min_body": "64MiB"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.min_body: needs schedule.in_flight_over or schedule.rate (it "
+        "picks the requests that take part in them)"}},
+      {"min_body not a size",
+       R"({"schedule": {"in_flight_over": 1, "min_body": "big"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): schedule.min_body: must be a size like 1MiB (got \"big\")"}},
       {"every mistake of a rule, in order",
        R"({"name": "many", "match": {"operations": "Nope", "part": "x"},
            "schedule": {"every": 0}, "actions": ["truncate 200%"]})",
@@ -449,9 +521,24 @@ TEST(rule_values, fields_reach_the_plain_structs) {
   EXPECT_TRUE(r.schedule.per_key);
   EXPECT_EQ(r.schedule.after, std::chrono::seconds(2));
   EXPECT_EQ(r.schedule.until, std::chrono::minutes(1));
+  EXPECT_FALSE(r.schedule.load_shaped());
   ASSERT_EQ(r.actions.size(), 1u);
   EXPECT_EQ(r.actions[0]->type(), "truncate");
   ASSERT_NE(r.state, nullptr);
+}
+
+TEST(rule_values, load_fields_reach_the_plain_structs) {
+  const auto build = build_one(R"({"schedule": {"in_flight_over": 4, "min_body": "64MiB",
+      "rate": 0.25, "rate_per": "key"}, "actions": ["error SlowDown"]})");
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  const schedule_spec& s = build.rules[0].schedule;
+  EXPECT_TRUE(s.load_shaped());
+  EXPECT_EQ(s.in_flight_over, 4u);
+  EXPECT_EQ(s.min_body, 64u << 20);
+  EXPECT_DOUBLE_EQ(*s.rate, 0.25);
+  EXPECT_EQ(s.burst, std::nullopt);
+  EXPECT_DOUBLE_EQ(s.bucket_size(), 1.0); // max(1, rate)
+  EXPECT_EQ(s.rate_per, rate_scope::key);
 }
 
 TEST(rule_values, a_header_without_pattern_has_no_regex) {

@@ -1,0 +1,162 @@
+// Request-head actions and the request_head they edit: what the store is sent, byte for byte in
+// the target and fields, and whether each action says it changed anything (a rule counts only
+// then).
+#include "action_test_support.hpp"
+#include "faults/request_head.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace s3fault::faults;
+using namespace s3fault::faults::testing;
+
+namespace {
+
+request_head get(std::string target) {
+  request_head head;
+  head.method = "GET";
+  head.target = std::move(target);
+  head.headers = {{"Host", "127.0.0.1:9000"},
+                  {"Range", "bytes=-5"},
+                  {"If-Match", "\"abc\""},
+                  {"x-amz-date", "20261201T000000Z"}};
+  return head;
+}
+
+bool apply(const std::string& type, const std::string& params, request_head& head) {
+  return make_action(type, params)->apply_to_request(head);
+}
+
+} // namespace
+
+TEST(RequestHead, RemovesEveryParameterOfTheNameAndKeepsTheOthersAsSent) {
+  auto head = get("/b/k%20x?partNumber=1&versionId=a%2Fb&partNumber=2");
+  EXPECT_TRUE(head.remove_query("partNumber"));
+  EXPECT_EQ(head.target, "/b/k%20x?versionId=a%2Fb");
+  EXPECT_TRUE(head.query_changed);
+  EXPECT_FALSE(head.remove_query("partNumber"));
+  EXPECT_TRUE(head.remove_query("versionId"));
+  EXPECT_EQ(head.target, "/b/k%20x");
+}
+
+TEST(RequestHead, AbsentParameterChangesNothing) {
+  auto head = get("/b/k?versionId=1");
+  EXPECT_FALSE(head.remove_query("partNumber"));
+  EXPECT_FALSE(head.remove_query("version")); // a prefix is not the name
+  EXPECT_EQ(head.target, "/b/k?versionId=1");
+  EXPECT_FALSE(head.changed());
+}
+
+TEST(RequestHead, NamesAreDecodedBeforeComparing) {
+  auto head = get("/b/k?part%4Eumber=3");
+  EXPECT_EQ(head.query("partNumber"), "3");
+  EXPECT_TRUE(head.remove_query("partNumber"));
+  EXPECT_EQ(head.target, "/b/k");
+}
+
+TEST(RequestHead, SetQueryReplacesTheFirstDropsTheRestOrAppends) {
+  auto head = get("/b?max-keys=5&prefix=a&max-keys=6");
+  EXPECT_TRUE(head.set_query("max-keys", "1"));
+  EXPECT_EQ(head.target, "/b?max-keys=1&prefix=a");
+  EXPECT_FALSE(head.set_query("max-keys", "1"));
+  EXPECT_TRUE(head.set_query("delimiter", "a/b c"));
+  EXPECT_EQ(head.target, "/b?max-keys=1&prefix=a&delimiter=a%2Fb%20c");
+  auto bare = get("/b");
+  EXPECT_TRUE(bare.set_query("versions", ""));
+  EXPECT_EQ(bare.target, "/b?versions=");
+}
+
+TEST(RequestHead, HeadersAreEditedCaseInsensitivelyAndNoted) {
+  auto head = get("/b/k");
+  EXPECT_TRUE(head.remove_header("if-match"));
+  EXPECT_FALSE(head.header("If-Match"));
+  EXPECT_FALSE(head.remove_header("If-Match"));
+  EXPECT_TRUE(head.set_header("range", "bytes=0-5"));
+  EXPECT_EQ(head.header("Range"), "bytes=0-5");
+  EXPECT_EQ(head.headers[1].first, "Range"); // in place, with the client's spelling
+  EXPECT_FALSE(head.set_header("Range", "bytes=0-5"));
+  EXPECT_EQ(head.changed_headers, (std::vector<std::string>{"if-match", "range"}));
+  EXPECT_FALSE(head.query_changed);
+}
+
+TEST(RequestHead, SetHeaderLeavesOneFieldOfTheName) {
+  auto head = get("/b/k");
+  head.headers.emplace_back("range", "bytes=1-2");
+  EXPECT_TRUE(head.set_header("Range", "bytes=-5")); // the first had it: the duplicate goes
+  EXPECT_EQ(std::count_if(head.headers.begin(), head.headers.end(),
+                          [](const auto& f) { return f.first == "Range" || f.first == "range"; }),
+            1);
+}
+
+TEST(RequestEdits, StripQueryDropsPartNumber) {
+  auto head = get("/b/k?partNumber=1");
+  EXPECT_TRUE(apply("strip-query", R"({"name": "partNumber"})", head));
+  EXPECT_EQ(head.target, "/b/k");
+  EXPECT_FALSE(apply("strip-query", R"({"name": "partNumber"})", head));
+}
+
+TEST(RequestEdits, SetQuery) {
+  auto head = get("/b?list-type=2");
+  EXPECT_TRUE(apply("set-query", R"({"name": "max-keys", "value": 1})", head));
+  EXPECT_EQ(head.target, "/b?list-type=2&max-keys=1");
+}
+
+TEST(RequestEdits, StripAndSetRequestHeader) {
+  auto head = get("/b/k");
+  EXPECT_TRUE(apply("strip-request-header", R"({"name": "If-Match"})", head));
+  EXPECT_FALSE(head.header("If-Match"));
+  EXPECT_FALSE(apply("strip-request-header", R"({"name": "If-None-Match"})", head));
+  EXPECT_TRUE(apply("set-request-header", R"({"name": "If-None-Match", "value": "*"})", head));
+  EXPECT_EQ(head.header("if-none-match"), "*");
+}
+
+TEST(RequestEdits, RewriteReadsASuffixRangeAsAPrefix) {
+  const std::string params =
+      R"({"name": "Range", "pattern": "^bytes=-([0-9]+)$", "replacement": "bytes=0-\\1"})";
+  auto head = get("/b/k");
+  EXPECT_TRUE(apply("rewrite-request-header", params, head));
+  EXPECT_EQ(head.header("Range"), "bytes=0-5");
+  // Already a prefix range: no match, nothing changes, the rule would not count.
+  EXPECT_FALSE(apply("rewrite-request-header", params, head));
+  EXPECT_EQ(head.header("Range"), "bytes=0-5");
+  auto without = get("/b/k");
+  without.remove_header("Range");
+  without.changed_headers.clear();
+  EXPECT_FALSE(apply("rewrite-request-header", params, without));
+  EXPECT_FALSE(without.changed());
+}
+
+TEST(RequestEdits, ResignAsksForASignatureAndKeepsPresignedUrls) {
+  auto header_signed = get("/b/k");
+  EXPECT_TRUE(apply("resign", "{}", header_signed));
+  EXPECT_TRUE(header_signed.resign_requested);
+  auto presigned = get("/b/k?X-Amz-Signature=00&X-Amz-Expires=1");
+  EXPECT_FALSE(apply("resign", "{}", presigned));
+  EXPECT_FALSE(presigned.resign_requested);
+  EXPECT_TRUE(apply("resign", R"({"presigned": "resign"})", presigned));
+  EXPECT_TRUE(presigned.resign_requested);
+}
+
+TEST(RequestEdits, BadParametersNameTheFieldAndWhatIsAllowed) {
+  const auto expect_error = [](std::string_view type, const std::string& params,
+                               std::string_view starts) {
+    const auto parsed = parse_action(type, nlohmann::json::parse(params));
+    EXPECT_EQ(parsed.action, nullptr) << type << " " << params;
+    ASSERT_FALSE(parsed.errors.empty()) << type << " " << params;
+    EXPECT_TRUE(parsed.errors.front().starts_with(starts))
+        << type << ": " << ::testing::PrintToString(parsed.errors);
+  };
+  expect_error("strip-query", "{}", "name: missing");
+  expect_error("strip-query", R"({"name": "a=b"})", "name: must be a query parameter name");
+  expect_error("strip-query", R"({"name": ""})", "name: must be a query parameter name");
+  expect_error("strip-request-header", R"({"name": "Authorization"})",
+               "name: authorization carries the request's signature");
+  expect_error("strip-request-header", R"({"name": "Content-Length"})",
+               "name: content-length frames the body");
+  expect_error("set-request-header", R"({"name": "Range", "value": "a\nb"})",
+               "value: must be a header value");
+  expect_error("rewrite-request-header", R"({"name": "Range", "pattern": "(", "replacement": ""})",
+               "pattern: regex '(' is not valid RE2 syntax");
+  expect_error("rewrite-request-header",
+               R"({"name": "Range", "pattern": "a", "replacement": "\\2"})", "replacement:");
+  expect_error("resign", R"({"presigned": "maybe"})", "presigned: must be one of");
+}
