@@ -6,6 +6,7 @@
 //   before the store:  apply_before_store -> before_store_effect (delay, answer, reset, hang)
 //   request head:      apply_to_request(request_head&) edits what the store is sent
 //   response head:     apply_to_head(response_head_editor&), first_byte_delay()
+//   response document: apply_to_document(response_document&): the whole body, buffered
 //   response body:     make_response_filter() -> body_filter, fed every chunk as it passes
 //   request body:      make_request_filter()  -> body_filter
 #include "faults/request_head.hpp"
@@ -116,7 +117,19 @@ public:
   virtual bool changed_body() const = 0;
 };
 
-enum class action_phase { before_store, request_head, response_head, response_body, request_body };
+/// The store's whole response, head and buffered body (faults/response_document.hpp).
+class response_document;
+
+enum class action_phase {
+  before_store,
+  request_head,
+  response_head,
+  /// After the head actions, on the store's whole body read into memory before the head goes
+  /// out (S3 XML edits, an answer in place of the store's): the client gets the new length.
+  response_document,
+  response_body,
+  request_body,
+};
 std::string_view phase_name(action_phase phase);
 
 class fault_action {
@@ -142,14 +155,21 @@ public:
     (void)head;
     return false;
   }
+  /// Edits the store's whole response (head and body, response_document phase); `request` is
+  /// the exchange's, for what an answer names. Returns whether it changed anything.
+  virtual bool apply_to_document(response_document& document, const s3_request& request) const {
+    (void)document, (void)request;
+    return false;
+  }
   /// Whether what the action does depends on what the exchange brings, so that it may find
   /// nothing to do: a body action (a cut past the end, an exchange without that body), a
-  /// header removal (a field the response lacks), a request edit (a parameter the request lacks,
-  /// or an edit the proxy could not sign). A rule made only of such actions counts as injected
-  /// only where one of them did something (rule_set::settle_injections).
+  /// document edit (an element the body lacks, a body too long to buffer or not XML), a header
+  /// removal (a field the response lacks), a request edit (a parameter the request lacks, or an
+  /// edit the proxy could not sign). A rule made only of such actions counts as injected only
+  /// where one of them did something (rule_set::settle_injections).
   virtual bool may_change_nothing() const {
     return phase() == action_phase::response_body || phase() == action_phase::request_body ||
-           phase() == action_phase::request_head;
+           phase() == action_phase::request_head || phase() == action_phase::response_document;
   }
   virtual clock::duration first_byte_delay() const { return {}; }
   virtual std::unique_ptr<body_filter> make_body_filter(random_engine& random) const {

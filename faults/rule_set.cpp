@@ -1,5 +1,7 @@
 #include "faults/rule_set.hpp"
 
+#include "faults/response_document.hpp"
+
 #include <algorithm>
 
 namespace s3fault::faults {
@@ -43,6 +45,8 @@ std::string_view phase_name(action_phase phase) {
     return "request-head";
   case action_phase::response_head:
     return "response-head";
+  case action_phase::response_document:
+    return "response-document";
   case action_phase::response_body:
     return "response-body";
   case action_phase::request_body:
@@ -150,6 +154,7 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
     pending_index = decision.pending_rules.size();
   }
   exchange_decision::pending_rule pending{&r, {}};
+  const auto position = static_cast<std::size_t>(&r - rules_.data());
   for (const auto& action : r.actions) {
     decision.injected.push_back({r.name, std::string(action->type())});
     switch (action->phase()) {
@@ -157,11 +162,14 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
       action->apply_before_store(decision.before, request, random_);
       break;
     case action_phase::request_head:
-      decision.request_actions.push_back({action, pending_index});
+      decision.request_actions.push_back({action, pending_index, position});
       break;
     case action_phase::response_head:
-      decision.head_actions.push_back({action, pending_index});
+      decision.head_actions.push_back({action, pending_index, position});
       decision.first_byte_delay += action->first_byte_delay();
+      break;
+    case action_phase::response_document:
+      decision.document_actions.push_back({action, pending_index, position});
       break;
     case action_phase::response_body:
       if (auto filter = action->make_body_filter(random_)) {
@@ -183,20 +191,34 @@ void rule_set::inject(const rule& r, const s3_request& request, exchange_decisio
 }
 
 void exchange_decision::apply_head_actions(response_head_editor& head) {
-  for (const auto& [action, pending] : head_actions) {
-    if (action->apply_to_head(head) && pending) {
-      pending_rules[*pending].edited = true;
+  for (const auto& entry : head_actions) {
+    if (entry.action->apply_to_head(head) && entry.pending) {
+      pending_rules[*entry.pending].edited = true;
+    }
+  }
+}
+
+void exchange_decision::apply_document_actions(response_document& document,
+                                               const s3_request& request) {
+  // Rules decided on the status were appended after the others: back to the rules' order, so
+  // that an edit listed after a replace-with-error edits the error, whichever of them waited.
+  std::stable_sort(
+      document_actions.begin(), document_actions.end(),
+      [](const head_action& a, const head_action& b) { return a.rule_position < b.rule_position; });
+  for (const auto& entry : document_actions) {
+    if (entry.action->apply_to_document(document, request) && entry.pending) {
+      pending_rules[*entry.pending].edited = true;
     }
   }
 }
 
 bool exchange_decision::apply_request_actions(request_head& head) {
   bool changed = false;
-  for (const auto& [action, pending] : request_actions) {
-    if (action->apply_to_request(head)) {
+  for (const auto& entry : request_actions) {
+    if (entry.action->apply_to_request(head)) {
       changed = true;
-      if (pending) {
-        unconfirmed_request_edits.push_back(*pending);
+      if (entry.pending) {
+        unconfirmed_request_edits.push_back(*entry.pending);
       }
     }
   }

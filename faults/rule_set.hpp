@@ -21,15 +21,19 @@ struct injection {
 struct exchange_decision {
   std::vector<injection> injected;
   before_store_effect before;
-  /// A header action, and where its rule waits to hear whether it changed the head (an index in
-  /// pending_rules; nullopt for a rule that counts whatever happens).
+  /// A header, request-head or document action, and where its rule waits to hear whether it
+  /// changed what it acts on (an index in pending_rules; nullopt for a rule that counts whatever
+  /// happens).
   struct head_action {
     std::shared_ptr<const fault_action> action;
     std::optional<std::size_t> pending;
+    std::size_t rule_position = 0; // of its rule in the rule set
   };
   std::vector<head_action> head_actions;
   /// Request-head actions (edits of what the store is sent), in rule order, like head_actions.
   std::vector<head_action> request_actions;
+  /// Actions on the whole response (action_phase::response_document), in rule order.
+  std::vector<head_action> document_actions;
   clock::duration first_byte_delay{};
   std::vector<std::unique_ptr<body_filter>> response_filters;
   std::vector<std::unique_ptr<body_filter>> request_filters;
@@ -41,7 +45,7 @@ struct exchange_decision {
   struct pending_rule {
     const rule* source;
     std::vector<const body_filter*> filters;
-    bool edited = false; // one of its header or request-head actions changed what it acts on
+    bool edited = false; // one of its header, request-head or document actions changed something
   };
   std::vector<pending_rule> pending_rules;
   /// In-flight slots of the rules with `in_flight_over` that let this exchange through. The
@@ -57,10 +61,16 @@ struct exchange_decision {
   /// (confirm_request_edits): an edit that breaks a signature the proxy cannot renew is not sent.
   bool apply_request_actions(request_head& head);
   void confirm_request_edits();
+  /// Applies the document actions to the store's whole response in the order of their rules
+  /// (rules decided on the status included), noting which of them changed it. Called once, when
+  /// the body has been read (never for a body too long to buffer: then its rules changed
+  /// nothing).
+  void apply_document_actions(response_document& document, const s3_request& request);
+  bool edits_document() const { return !document_actions.empty(); }
 
   bool touches_response() const {
-    return !head_actions.empty() || first_byte_delay.count() > 0 || !response_filters.empty() ||
-           !waiting_for_status.empty();
+    return !head_actions.empty() || !document_actions.empty() || first_byte_delay.count() > 0 ||
+           !response_filters.empty() || !waiting_for_status.empty();
   }
   bool empty() const { return injected.empty() && waiting_for_status.empty(); }
 
@@ -85,10 +95,11 @@ public:
   void decide_on_status(exchange_decision& decision, const s3_request& request, unsigned status,
                         clock::time_point now) const;
   /// At the end of an exchange: a pending rule whose actions changed nothing (a cut past the
-  /// end, an exchange without that body, a strip of a header the response lacked, a store that
-  /// never answered) did not inject after all. Its injection is taken back from the decision and
-  /// from the rule's counters (counted as skipped instead, its place in `times` freed), so
-  /// counts, logs and metrics name only faults that happened.
+  /// end, an exchange without that body, a strip of a header the response lacked, an XML edit
+  /// of an element the body lacked or of a body not buffered, a store that never answered) did not
+  /// inject after all. Its injection is taken back from the decision and from the rule's counters
+  /// (counted as skipped instead, its place in `times` freed), so counts, logs and metrics name
+  /// only faults that happened.
   void settle_injections(exchange_decision& decision, const s3_request& request) const;
 
 private:

@@ -244,4 +244,51 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
   co_return outcome;
 }
 
+asio::awaitable<whole_body> read_whole_body(byte_stream& from, boost::beast::flat_buffer& buffer,
+                                            body_framing framing, std::uint64_t limit,
+                                            clock::duration io_timeout) {
+  constexpr std::size_t read_size = 64 * 1024;
+  whole_body out;
+  if (framing.how == body_framing::kind::length && framing.length > limit) {
+    out.end = whole_body::ending::too_large;
+    co_return out;
+  }
+  body_end_tracker tracker(framing);
+  std::size_t taken = 0; // the buffer's bytes the tracker has seen, all of them the body's
+  for (;;) {
+    if (buffer.size() > taken && !tracker.done()) {
+      const char* data = static_cast<const char*>(buffer.data().data());
+      taken += tracker.accept(std::string_view(data + taken, buffer.size() - taken));
+    }
+    if (tracker.framing_error() != nullptr) {
+      co_return out; // failed: relay_body meets the same framing and says what is wrong
+    }
+    if (taken > limit) {
+      out.end = whole_body::ending::too_large;
+      co_return out;
+    }
+    if (tracker.done()) {
+      break;
+    }
+    from.expires_after(io_timeout);
+    error_code ec;
+    const std::size_t n =
+        co_await from.read_some(buffer.prepare(tracker.read_limit(read_size)), ec);
+    buffer.commit(n);
+    if (ec == asio::error::eof && tracker.ends_at_eof()) {
+      out.ended_by_close = true;
+      break; // every byte read was taken (a body ended by close takes them all)
+    }
+    if (ec) {
+      co_return out; // failed: relay_body reads on from the buffer and meets the same end
+    }
+  }
+  out.end = whole_body::ending::complete;
+  out.wire_bytes = taken;
+  const std::string_view raw(static_cast<const char*>(buffer.data().data()), taken);
+  out.payload =
+      framing.how == body_framing::kind::chunked ? chunked_payload(raw) : std::string(raw);
+  co_return out;
+}
+
 } // namespace s3fault::proxy

@@ -6,7 +6,8 @@
 //   from ──splice──> pipe ──splice──> to      (no filter, length framing, plain TCP both sides)
 //
 // The framing only decides where the body ends; it never changes a byte. Bytes read past the
-// end of a chunked body (a pipelined message) are put back in from_buffer.
+// end of a chunked body (a pipelined message) are put back in from_buffer. read_whole_body
+// instead gathers a body in memory (for document actions, which need all of it at once).
 #include "faults/fault_action.hpp"
 #include "proxy/byte_stream.hpp"
 #include "proxy/http_head.hpp"
@@ -15,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace s3fault::proxy {
@@ -51,5 +53,29 @@ struct relay_options {
 asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
                                           byte_stream* to, body_framing framing,
                                           std::span<char> scratch, relay_options options);
+
+/// What reading a whole body into memory gave (read_whole_body).
+struct whole_body {
+  enum class ending {
+    complete,  // every byte of the body is in the buffer
+    too_large, // more than the limit: the body was left to be relayed
+    failed,    // the store failed or sent malformed chunked framing before the end
+  };
+  ending end = ending::failed;
+  std::size_t wire_bytes = 0;  // with complete: the body's bytes at the front of the buffer
+  std::string payload;         // with complete: the body, chunked coding removed
+  bool ended_by_close = false; // a body delimited by the end of the connection: it ended
+};
+
+/// Reads the body that follows a head into `buffer`, behind the bytes already there, until the
+/// whole body is in it or it holds more than `limit` of the body's bytes (framing included; a
+/// Content-Length above the limit is refused before any read). Nothing is consumed: a body that
+/// is not taken after all is relayed from the buffer by relay_body as it came.
+///
+///   store ──read_some──> buffer: [body bytes, as sent ........][next message?]
+///                                 └─ wire_bytes ─┘──> payload (chunked coding removed)
+asio::awaitable<whole_body> read_whole_body(byte_stream& from, boost::beast::flat_buffer& buffer,
+                                            body_framing framing, std::uint64_t limit,
+                                            clock::duration io_timeout);
 
 } // namespace s3fault::proxy

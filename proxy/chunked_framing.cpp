@@ -1,5 +1,7 @@
 #include "proxy/chunked_framing.hpp"
 
+#include <algorithm>
+
 namespace s3fault::proxy {
 namespace {
 
@@ -133,6 +135,27 @@ std::size_t chunked_framing::scan(std::string_view bytes) {
     }
   }
   return i;
+}
+
+std::string chunked_payload(std::string_view raw) {
+  std::string payload;
+  std::size_t at = 0;
+  while (at < raw.size()) {
+    std::uint64_t size = 0;
+    for (int digit = 0; at < raw.size() && (digit = hex_value(raw[at])) >= 0; ++at) {
+      size = size * 16 + static_cast<std::uint64_t>(digit);
+    }
+    const std::size_t line_end = raw.find("\r\n", at);
+    if (size == 0 || line_end == std::string_view::npos) {
+      break; // the last chunk: only trailers follow
+    }
+    at = line_end + 2;
+    const std::size_t take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(size, raw.size() - at));
+    payload.append(raw.substr(at, take));
+    at += take + 2; // the CRLF after the data
+  }
+  return payload;
 }
 
 } // namespace s3fault::proxy

@@ -51,4 +51,8 @@ private:
   std::string error_;
 };
 
+/// The payload of a whole chunked body that chunked_framing accepted (`raw` ends where scan()
+/// said the body ends): the chunks' data joined; sizes, extensions and trailers dropped.
+std::string chunked_payload(std::string_view raw);
+
 } // namespace s3fault::proxy

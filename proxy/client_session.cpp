@@ -1,5 +1,6 @@
 #include "proxy/client_session.hpp"
 
+#include "faults/response_document.hpp"
 #include "faults/s3_error_body.hpp"
 #include "proxy/body_relay.hpp"
 #include "proxy/exchange_metrics.hpp"
@@ -12,6 +13,8 @@
 #include <boost/beast/http/status.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <cstring>
 
 namespace s3fault::proxy {
 namespace {
@@ -35,6 +38,24 @@ bool is_timeout(const error_code& ec) {
 
 std::string_view path_of(std::string_view target) {
   return target.substr(0, target.find('?'));
+}
+
+/// Puts `body` in place of the first `wire_bytes` of `buffer` (a store body read whole), keeping
+/// whatever follows it.
+void replace_buffered_body(boost::beast::flat_buffer& buffer, std::size_t wire_bytes,
+                           std::string_view body) {
+  const auto buffered = buffer.data();
+  const std::string rest(static_cast<const char*>(buffered.data()) + wire_bytes,
+                         buffered.size() - wire_bytes);
+  buffer.consume(buffer.size());
+  const std::size_t size = body.size() + rest.size();
+  if (size == 0) {
+    return;
+  }
+  auto space = static_cast<char*>(buffer.prepare(size).data());
+  std::memcpy(space, body.data(), body.size());
+  std::memcpy(space + body.size(), rest.data(), rest.size());
+  buffer.commit(size);
 }
 
 } // namespace
@@ -224,7 +245,10 @@ struct client_session::exchange {
   /// The request body's relay, when there is one; end_exchange always awaits its end.
   std::unique_ptr<request_upload> upload{};
   std::optional<response_parser> response{}; // the store's final head
-  body_framing response_framing{};           // the store's body, as the store sent it
+  /// The store's body, as the store sent it (or as document actions left it in the upstream
+  /// buffer: then with its new length).
+  body_framing response_framing{};
+  bool store_body_until_close = false; // the store's body ends with its connection
   std::vector<std::unique_ptr<faults::body_filter>>* response_filters = nullptr;
   bool close_client = false; // the answer tells the client the connection closes after it
 };
@@ -486,6 +510,7 @@ client_session::apply_response_faults(exchange& ex) {
   // Framing as the store sent it: the relay follows the store's body even when a fault changes
   // what the client is told.
   ex.response_framing = response_body_framing(*ex.response, ex.head_request);
+  ex.store_body_until_close = ex.response_framing.how == body_framing::kind::until_close;
   if (ex.faults.decision) {
     auto& decision = *ex.faults.decision;
     ex.faults.rules->decide_on_status(decision, ex.faults.request, head.result_int(), clock::now());
@@ -497,6 +522,9 @@ client_session::apply_response_faults(exchange& ex) {
     if (decision.before.respond_after_store) {
       co_return co_await answer_instead_of_store(ex, *decision.before.respond_after_store);
     }
+    if (decision.edits_document()) {
+      co_await edit_response_document(ex);
+    }
     if (!decision.response_filters.empty() && ex.response_framing.has_body() &&
         client_gets_body(ex)) {
       ex.response_filters = &decision.response_filters;
@@ -506,6 +534,36 @@ client_session::apply_response_faults(exchange& ex) {
   match_framing_to_status(head, ex.head_request,
                           ex.response_framing.how != body_framing::kind::none);
   co_return std::nullopt;
+}
+
+asio::awaitable<void> client_session::edit_response_document(exchange& ex) {
+  // The store's body whole, or not at all: one too long to hold, or one the store failed to
+  // send, passes as it came (what was read of it waits in the upstream buffer for the relay),
+  // and the rules that wanted to edit it changed nothing.
+  whole_body body;
+  body.end = whole_body::ending::complete;
+  if (ex.response_framing.how != body_framing::kind::none) {
+    body = co_await read_whole_body(*ex.upstream->stream, ex.upstream->buffer, ex.response_framing,
+                                    faults::document_body_limit, owner_.config.io_timeout);
+  }
+  if (body.end != whole_body::ending::complete) {
+    co_return;
+  }
+  auto& head = ex.response->get();
+  response_head_fields head_fields(head);
+  faults::response_document document(head_fields, std::move(body.payload), ex.head_request);
+  ex.faults.decision->apply_document_actions(document, ex.faults.request);
+  if (!document.body_changed()) {
+    co_return; // the store's bytes, still in the buffer, go out as they came
+  }
+  const std::string edited = document.take_body();
+  frame_edited_body(head, edited.size());
+  if (!ex.head_request) {
+    // The relay sends the new body from the buffer as a body of known length; the store's was
+    // read to its end, so the store connection is in step.
+    replace_buffered_body(ex.upstream->buffer, body.wire_bytes, edited);
+    ex.response_framing = {body_framing::kind::length, edited.size()};
+  }
 }
 
 void client_session::announce_filtered_length(exchange& ex) {
@@ -526,7 +584,7 @@ bool client_session::client_gets_body(const exchange& ex) {
 }
 
 bool client_session::store_can_be_reused(const exchange& ex) {
-  return ex.response->keep_alive() && ex.response_framing.how != body_framing::kind::until_close;
+  return ex.response->keep_alive() && !ex.store_body_until_close;
 }
 
 asio::awaitable<client_session::exchange_end>

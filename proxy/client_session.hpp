@@ -60,7 +60,8 @@ private:
   /// response head; a stale pooled connection is replaced once.
   asio::awaitable<std::optional<exchange_end>> send_request(exchange& ex);
   /// Applies the response's faults: status-dependent rules, head edits, first-byte delay, an
-  /// answer instead of the store's, body filters; then makes the framing match the status.
+  /// answer instead of the store's, document edits, body filters; then makes the framing match
+  /// the status.
   asio::awaitable<std::optional<exchange_end>> apply_response_faults(exchange& ex);
   /// Sends the head and relays the body to the client.
   asio::awaitable<exchange_end> relay_response(exchange& ex);
@@ -82,6 +83,9 @@ private:
   std::string store_error(std::string_view what, const error_code& ec) const;
   asio::awaitable<exchange_end> answer_instead_of_store(exchange& ex,
                                                         const faults::local_response& answer);
+  /// Reads the store's whole body (when it is short enough) and applies the document actions
+  /// to it; a changed body replaces the store's in the upstream buffer, framed by its length.
+  asio::awaitable<void> edit_response_document(exchange& ex);
   void announce_filtered_length(exchange& ex);
   asio::awaitable<exchange_end> relay_response_body(exchange& ex, bool to_client);
   static bool client_gets_body(const exchange& ex);

@@ -74,6 +74,22 @@ void announce_body_length(http::response_header<>& head,
            text::format_content_range(parsed->first, parsed->first + length - 1, parsed->total));
 }
 
+void frame_edited_body(http::response_header<>& head, std::uint64_t length) {
+  head.erase(http::field::transfer_encoding);
+  head.erase(http::field::content_md5);
+  for (auto it = head.begin(); it != head.end();) {
+    constexpr std::string_view checksum_prefix = "x-amz-checksum-";
+    const std::string_view name(it->name_string().data(), it->name_string().size());
+    if (name.size() > checksum_prefix.size() &&
+        text::iequal(name.substr(0, checksum_prefix.size()), checksum_prefix)) {
+      it = head.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  head.set(http::field::content_length, std::to_string(length));
+}
+
 std::string make_host_id() {
   // Random like S3's (base64 of 48 bytes); it identifies nothing, but clients log it.
   thread_local std::mt19937_64 random(std::random_device{}());

@@ -35,6 +35,11 @@ private:
 void announce_body_length(http::response_header<>& head,
                           const faults::length_announcement& announced);
 
+/// Frames a body that document actions rewrote, of `length` bytes: Content-Length, no
+/// Transfer-Encoding (a chunked store body goes out in one piece), and none of the store's
+/// digests of its body (Content-MD5, x-amz-checksum-*), which would not match the new one.
+void frame_edited_body(http::response_header<>& head, std::uint64_t length);
+
 /// A response the proxy makes itself, serialized with what a store's answer carries: a reason
 /// phrase for any status, x-amz-request-id (unless the response has one), x-amz-id-2, Date and
 /// Server (`server`; empty: none). HEAD answers and statuses without a body carry none.

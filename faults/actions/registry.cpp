@@ -20,6 +20,9 @@ namespace s3fault::faults {
   KIND(set_header)                                                                                 \
   KIND(set_status)                                                                                 \
   KIND(first_byte_delay)                                                                           \
+  KIND(xml_set)                                                                                    \
+  KIND(xml_remove)                                                                                 \
+  KIND(replace_with_error)                                                                         \
   KIND(truncate)                                                                                   \
   KIND(corrupt)                                                                                    \
   KIND(throttle)                                                                                   \

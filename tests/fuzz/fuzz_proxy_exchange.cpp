@@ -28,7 +28,7 @@ namespace {
 
 // Rule sets the exchanges run under; actions that sleep (delay, hang, throttle, stall,
 // first-byte-delay, request-throttle) are left out: they would only make runs slow.
-constexpr std::array<std::string_view, 15> rule_menu = {
+constexpr std::array<std::string_view, 18> rule_menu = {
     "",
     "strip-header x-amz-mp-parts-count",
     "truncate 50% mode=consistent op=GetObject",
@@ -44,6 +44,9 @@ constexpr std::array<std::string_view, 15> rule_menu = {
     "set-header content-range 'bytes 0-0/1'",
     "set-header x-seen yes status=2xx",
     "reset p=0.5",
+    "xml-set Error/Message '<&>'",
+    "xml-remove Error/Resource status=4xx,5xx",
+    "replace-with-error InternalError 500 status=404",
 };
 
 std::shared_ptr<faults::rule_store> rules_for(std::uint8_t choice) {

@@ -211,6 +211,9 @@ def proxy_exchange():
                    b"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
     slowdown = (b"HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: 37"
                 b"\r\n\r\n<Error><Code>SlowDown</Code></Error>\n")
+    chunked_error = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-MD5: x\r\n\r\n"
+                     b"10\r\n<Error><Message>\r\n22\r\nm</Message><Resource>/b</Resource>\r\n"
+                     b"9\r\n</Error>\n\r\n0\r\n\r\n")
     return [
         exchange(0, get, ok),
         exchange(2, get + get, ok + ok, 7, 3),
@@ -228,6 +231,12 @@ def proxy_exchange():
         exchange(0, b"GET /b/k HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n"
                     b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", b""),
         exchange(5, get, b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123"),
+        # Document actions: the store's whole body read before the head goes out.
+        exchange(15, get + get, slowdown + chunked_error, 7, 5),
+        exchange(16, get, chunked_error.replace(b"200 OK", b"404 Not Found"), 255, 3),
+        exchange(17, b"HEAD /b/k HTTP/1.1\r\nHost: h\r\n\r\n" + get,
+                 b"HTTP/1.1 404 Not Found\r\nContent-Length: 37\r\n\r\n" +
+                 b"HTTP/1.1 404 Not Found\r\n\r\n<Error><Resource>/b/k</Resource></Error>"),
     ]
 
 

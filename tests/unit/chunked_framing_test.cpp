@@ -94,3 +94,9 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return name;
     });
+
+TEST(ChunkedPayload, JoinsTheChunksAndDropsSizesExtensionsAndTrailers) {
+  EXPECT_EQ(s3fault::proxy::chunked_payload(aws_chunked_like), "hello0123456789");
+  EXPECT_EQ(s3fault::proxy::chunked_payload("0\r\n\r\n"), "");
+  EXPECT_EQ(s3fault::proxy::chunked_payload("3\r\n\r\n\r\r\n1;x=y\r\n<\r\n0\r\n\r\n"), "\r\n\r<");
+}

@@ -1,3 +1,4 @@
+#include "proxy/fault_application.hpp"
 #include "proxy/http_head.hpp"
 
 #include <boost/beast/http/error.hpp>
@@ -124,4 +125,14 @@ TEST(HttpHead, AmbiguousRequestFramingIsRejected) {
   std::string why;
   const bool rejected = ec || !request_body_framing(parser, why);
   EXPECT_TRUE(rejected);
+}
+
+TEST(EditedBodyFraming, AnEditedBodyGoesOutWithItsLengthAndWithoutTheStoresDigests) {
+  response_parser parser;
+  parse_into(parser, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-MD5: abc=\r\n"
+                     "x-amz-checksum-crc32: AAAAAA==\r\nX-Amz-Checksum-Type: FULL_OBJECT\r\n"
+                     "x-amz-checksum: kept\r\nETag: \"e\"\r\n\r\n");
+  frame_edited_body(parser.get(), 42);
+  EXPECT_EQ(serialize_response_head(parser, false),
+            "HTTP/1.1 200 OK\r\nx-amz-checksum: kept\r\nETag: \"e\"\r\nContent-Length: 42\r\n\r\n");
 }

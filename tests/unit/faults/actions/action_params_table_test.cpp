@@ -352,3 +352,81 @@ INSTANTIATE_TEST_SUITE_P(
                     nullptr,
                     {"rate: unknown parameter (request-reset-after takes bytes)",
                      R"(bytes: must be a size like 1MiB or a fraction like 50% (got "lots"))"}}));
+
+INSTANTIATE_TEST_SUITE_P(
+    ResponseDocument, ActionParams,
+    ::testing::Values(
+        params_case{"xml-set", R"({"path": "CompleteMultipartUploadResult/ETag", "value": ""})",
+                    R"({"path": "CompleteMultipartUploadResult/ETag", "value": ""})"},
+        params_case{"xml-set", R"({"path": "Error", "value": 42})",
+                    R"({"path": "Error", "value": "42"})"},
+        params_case{"xml-set", R"({"path": "a.b/_c-d/e9", "value": "x < y & \"z\"\ttab"})",
+                    R"({"path": "a.b/_c-d/e9", "value": "x < y & \"z\"\ttab"})"},
+        params_case{"xml-set",
+                    "{}",
+                    nullptr,
+                    {"path: missing (must be element names from the root down, separated by /, "
+                     "like CompleteMultipartUploadResult/ETag)",
+                     R"(value: missing (must be the element's new text (may be "")))"}},
+        params_case{"xml-set",
+                    R"({"path": "Error//Message", "value": "x"})",
+                    nullptr,
+                    {"path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got "Error//Message"))"}},
+        params_case{"xml-set",
+                    R"({"path": "/Error/Message", "value": "x", "colour": 1})",
+                    nullptr,
+                    {"colour: unknown parameter (xml-set takes path, value)",
+                     "path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got "/Error/Message"))"}},
+        params_case{"xml-set",
+                    R"({"path": "s3:Error/Message", "value": "x"})",
+                    nullptr,
+                    {"path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got "s3:Error/Message"))"}},
+        params_case{"xml-set",
+                    R"({"path": "Error/1st", "value": "x"})",
+                    nullptr,
+                    {"path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got "Error/1st"))"}},
+        params_case{"xml-set",
+                    R"({"path": ["Error"], "value": "a\u0001b"})",
+                    nullptr,
+                    {"path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got ["Error"]))",
+                     "value: must be UTF-8 text without control characters other than tab, CR "
+                     R"(and LF (got "a\u0001b"))"}},
+        params_case{"xml-remove", R"({"path": "Error/Resource"})", R"({"path": "Error/Resource"})"},
+        params_case{"xml-remove",
+                    R"({"path": "Error"})",
+                    nullptr,
+                    {R"(path: names the root element "Error", and a body without its root is no )"
+                     "document (name an element inside it, like Error/Resource; to replace the "
+                     "whole answer use replace-with-error)"}},
+        params_case{"xml-remove",
+                    R"({"path": "Error/Resource/"})",
+                    nullptr,
+                    {"path: must be element names from the root down, separated by /, like "
+                     R"(CompleteMultipartUploadResult/ETag (got "Error/Resource/"))"}},
+        params_case{"xml-remove",
+                    R"({"path": "Error/Resource", "value": ""})",
+                    nullptr,
+                    {"value: unknown parameter (xml-remove takes path)"}},
+        params_case{"replace-with-error", R"({"code": "InternalError"})",
+                    R"({"code": "InternalError"})"},
+        params_case{"replace-with-error",
+                    R"({"code": "InternalError", "status": 500, "message": "", "retry_after": 1})",
+                    R"({"code": "InternalError", "status": 500, "message": "", "retry_after": 1})"},
+        params_case{"replace-with-error", R"({"code": "StoreSpecific", "status": 200})",
+                    R"({"code": "StoreSpecific", "status": 200})"},
+        params_case{"replace-with-error",
+                    R"({"code": "InternalError", "status": 100, "path": "Error"})",
+                    nullptr,
+                    {"path: unknown parameter (replace-with-error takes code, status, message, "
+                     "retry_after)",
+                     "status: must be a final HTTP status from 200 to 599 (1xx are interim "
+                     "responses) (got 100)"}},
+        params_case{"replace-with-error",
+                    "{}",
+                    nullptr,
+                    {"code: missing (must be an S3 error code like SlowDown)"}}));

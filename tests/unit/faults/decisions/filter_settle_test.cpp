@@ -4,6 +4,7 @@
 // of a header the response lacks are taken back as skipped.
 #include "../fake_response_head.hpp"
 #include "faults/config/build_rules.hpp"
+#include "faults/response_document.hpp"
 #include "faults/rule_set.hpp"
 
 #include <gtest/gtest.h>
@@ -174,4 +175,87 @@ TEST(HeadSettle, AStripBesideAnActionThatAlwaysActsAlwaysCounts) {
   fake_head head;
   EXPECT_EQ(exchange(rules, 0, &head).injected.size(), 2u);
   EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
+}
+
+namespace {
+
+/// Decides one exchange whose store answered `status` with `body`, applies the document actions
+/// to it as the proxy does (unless the body was too long to buffer: `buffered` false), settles.
+exchange_decision document_exchange(const rule_set& rules, unsigned status, const std::string& body,
+                                    bool buffered = true) {
+  auto decision = rules.decide(request, "GET", {}, clock::now());
+  rules.decide_on_status(decision, request, status, clock::now());
+  fake_head head;
+  head.status_ = status;
+  decision.apply_head_actions(head);
+  if (buffered) {
+    response_document document(head, body, false);
+    decision.apply_document_actions(document, request);
+  }
+  rules.settle_injections(decision, request);
+  return decision;
+}
+
+const std::string error_with_resource =
+    "<Error><Code>NoSuchKey</Code><Resource>/b/k</Resource></Error>";
+
+} // namespace
+
+TEST(DocumentSettle, AnEditThatFoundItsElementCounts) {
+  const auto rules = rules_of({"xml-remove Error/Resource name=rgw"});
+  const auto decision = document_exchange(rules, 404, error_with_resource);
+  ASSERT_EQ(decision.injected.size(), 1u);
+  EXPECT_EQ(decision.injected[0].action, "xml-remove");
+  EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
+}
+
+TEST(DocumentSettle, AnEditThatChangedNothingIsTakenBack) {
+  for (const char* spec : {"xml-remove Error/Message", "xml-set Error/Code NoSuchKey",
+                           "xml-set Other/Code x", "xml-set Error/Code x times=1"}) {
+    SCOPED_TRACE(spec);
+    const auto rules = rules_of({spec});
+    EXPECT_TRUE(document_exchange(rules, 404, "not xml").injected.empty());
+    EXPECT_TRUE(document_exchange(rules, 404, error_with_resource, false).injected.empty());
+    if (std::string_view(spec).starts_with("xml-set Error/Code x")) {
+      // Taken back, so `times` still has room for an exchange that changes something.
+      EXPECT_EQ(document_exchange(rules, 404, error_with_resource).injected.size(), 1u);
+      EXPECT_EQ(counters(rules), (counts{3, 1, 2}));
+    } else {
+      EXPECT_TRUE(document_exchange(rules, 404, error_with_resource).injected.empty());
+      EXPECT_EQ(counters(rules), (counts{3, 0, 3}));
+    }
+  }
+}
+
+TEST(DocumentSettle, ReplaceWithErrorOnAStatusCountsWhenTheBodyWasThere) {
+  const auto rules = rules_of({"replace-with-error InternalError 500 status=404"});
+  EXPECT_EQ(document_exchange(rules, 404, error_with_resource).injected.size(), 1u);
+  EXPECT_EQ(document_exchange(rules, 404, "").injected.size(), 1u);
+  EXPECT_TRUE(document_exchange(rules, 200, error_with_resource).injected.empty()); // no match
+  EXPECT_TRUE(document_exchange(rules, 404, error_with_resource, false).injected.empty());
+  EXPECT_EQ(counters(rules), (counts{3, 2, 1}));
+}
+
+TEST(DocumentSettle, AnEditBesideAnActionThatAlwaysActsAlwaysCounts) {
+  const auto rules = rules_from_json(R"({"rules": [{"name": "both", "actions": [
+      {"xml-remove": "Error/Message"}, {"set-header": ["x-note", "1"]}]}]})");
+  EXPECT_EQ(document_exchange(rules, 404, error_with_resource).injected.size(), 2u);
+  EXPECT_EQ(counters(rules), (counts{1, 1, 0}));
+}
+
+TEST(DocumentSettle, EditsApplyInRuleOrderWhetherOrNotTheirRulesWaitedForTheStatus) {
+  // The replacement waits for the status and the edit does not, yet the edit comes second.
+  const auto rules = rules_of({"replace-with-error InternalError 500 status=404 name=replace",
+                               "xml-set Error/Message '' name=quiet"});
+  auto decision = rules.decide(request, "GET", {}, clock::now());
+  rules.decide_on_status(decision, request, 404, clock::now());
+  fake_head head;
+  head.status_ = 404;
+  response_document document(head, error_with_resource, false);
+  decision.apply_document_actions(document, request);
+  const std::string body = document.take_body();
+  EXPECT_NE(body.find("<Code>InternalError</Code><Message></Message>"), std::string::npos) << body;
+  EXPECT_EQ(head.status(), 500u);
+  rules.settle_injections(decision, request);
+  EXPECT_EQ(decision.injected.size(), 2u);
 }
