@@ -2,6 +2,7 @@
 // (title, clause) so that a report line explains itself.
 #include "conformance/audit/audit_runner.hpp"
 #include "conformance/audit/check_catalog.hpp"
+#include "faults/config/profiles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -99,3 +100,29 @@ TEST(SelectChecks, GlobsPickInCatalogOrderWithoutDuplicates) {
 
 } // namespace
 } // namespace s3fault::audit
+
+// Every check a shipped store profile names (a rule's reproduces, a deviation not reproduced)
+// is one of the catalog's: a renamed check cannot leave a profile proving nothing.
+TEST(Catalog, ShippedProfilesNameOnlyRealChecks) {
+  std::set<std::string> ids;
+  for (const auto& check : s3fault::audit::audit_catalog()) {
+    ids.insert(check.id);
+  }
+  for (const auto& shipped : s3fault::faults::config::shipped_profiles()) {
+    s3fault::faults::error_list errors;
+    const auto profile = s3fault::faults::config::load_profile(std::string(shipped.name), errors);
+    ASSERT_TRUE(profile) << ::testing::PrintToString(errors);
+    const bool audited = profile->description.source.starts_with("s3fault audit");
+    for (const auto& [check, why] : profile->description.not_reproduced) {
+      if (audited) {
+        EXPECT_TRUE(ids.contains(check)) << shipped.name << " not_reproduced: " << check;
+      }
+      EXPECT_FALSE(why.empty()) << shipped.name << " " << check;
+    }
+    for (const auto& entry : profile->rules.entries) {
+      for (const auto& id : entry.definition.value("reproduces", nlohmann::json::array())) {
+        EXPECT_TRUE(ids.contains(id.get<std::string>())) << shipped.name << " reproduces " << id;
+      }
+    }
+  }
+}

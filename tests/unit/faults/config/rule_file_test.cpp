@@ -235,7 +235,7 @@ TEST(rule_file, file_level_mistakes_name_the_file_and_line) {
 
   errors.clear();
   read_rule_text("rule:\n  - actions: [reset]\n", "typo.yaml", errors);
-  EXPECT_EQ(errors, (error_list{"typo.yaml: rule: unknown key (allowed: seed, rules)",
+  EXPECT_EQ(errors, (error_list{"typo.yaml: rule: unknown key (allowed: seed, rules, profile)",
                                 "typo.yaml: rules: missing (a list of rules)"}));
 }
 

@@ -174,7 +174,7 @@ std::vector<bad_case> bad_cases() {
       {"unknown key",
        R"({"actions": ["reset"], "shedule": {}})",
        {"rule 1 (reset-1): shedule: unknown key (allowed: name, enabled, match, schedule, "
-        "actions)"}},
+        "actions, reproduces)"}},
       {"bad name",
        R"({"name": "a b", "actions": ["reset"]})",
        {"rule 1 (a b): name: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a "
@@ -642,7 +642,7 @@ TEST(rule_document, document_mistakes_are_reported_with_the_rules_ones) {
   const auto build = parse_rule_document(
       json::parse(R"({"seed": -1, "rulez": [], "rules": [{"actions": []}]})"), "body");
   EXPECT_EQ(build.errors,
-            (error_list{"body: rulez: unknown key (allowed: seed, rules)",
+            (error_list{"body: rulez: unknown key (allowed: seed, rules, profile)",
                         "body: seed: must be a whole number >= 0 (got -1)",
                         "body: rule 1 (rule-1): actions: at least one action is required"}));
   EXPECT_EQ(parse_rule_document(json::parse(R"({"seed": 1})")).errors,
