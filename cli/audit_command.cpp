@@ -6,7 +6,10 @@
 #include "conformance/audit/audit_reports.hpp"
 #include "conformance/audit/audit_runner.hpp"
 #include "conformance/audit/check_catalog.hpp"
+#include "conformance/audit/profile_emitter.hpp"
 #include "conformance/origin/embedded_origin.hpp"
+#include "faults/config/profiles.hpp"
+#include "faults/config/rule_file.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -32,7 +35,45 @@ struct audit_options {
   std::string junit_file;
   bool list = false;
   std::string colour = "auto";
+  std::string emit_profile; // FILE: the profile that reproduces the store's deviations
+  std::string profile_name; // its name (default: after the store's Server header)
 };
+
+// Writes the profile the audit's deviations make, checks that it loads as one, and says on the
+// terminal what it reproduces and what no action can.
+bool write_emitted_profile(const audit::audit_report& report, const audit_options& options) {
+  auto identity = audit::default_identity(report);
+  if (!options.profile_name.empty()) {
+    identity.name = options.profile_name;
+  }
+  const auto emitted = audit::emit_profile(report, identity);
+  faults::error_list errors;
+  const auto document = faults::config::read_rule_text(emitted.yaml, options.emit_profile, errors);
+  const auto built = faults::config::parse_rules(document.entries);
+  if (!errors.empty() || !built.ok() || !document.profile ||
+      !faults::config::read_profile_description(*document.profile, options.emit_profile, errors)) {
+    std::cerr << "s3fault audit: the emitted profile does not load (a bug):\n";
+    for (const auto& error : errors.empty() ? built.errors : errors) {
+      std::cerr << "  " << error << "\n";
+    }
+    return false;
+  }
+  std::ofstream file(options.emit_profile, std::ios::trunc);
+  file << emitted.yaml;
+  file.close();
+  if (!file) {
+    std::cerr << "s3fault audit: cannot write --emit-profile " << options.emit_profile << "\n";
+    return false;
+  }
+  std::cout << "profile " << identity.name << " written to " << options.emit_profile << ": "
+            << emitted.rules << " rules reproduce " << emitted.reproduced.size() << " deviations; "
+            << emitted.not_reproduced.size() << " cannot be reproduced"
+            << (emitted.not_reproduced.empty() ? "" : ":") << "\n";
+  for (const auto& [id, what] : emitted.not_reproduced) {
+    std::cout << "  " << id << ": " << what << "\n";
+  }
+  return true;
+}
 
 void print_catalog(const std::vector<std::string>& globs) {
   for (const auto* check : audit::select_checks(globs)) {
@@ -103,9 +144,12 @@ int run_audit_command(const audit_options& options) {
   if (options.keep) {
     std::cout << "kept: bucket " << report.bucket << " and its s3fault-audit/ objects\n";
   }
-  const bool written = write_report_files(
+  bool written = write_report_files(
       "audit", {{options.json_file, [&] { return audit::json_report(report); }},
                 {options.junit_file, [&] { return audit::junit_report(report); }}});
+  if (!options.emit_profile.empty() && !report.interrupted) {
+    written = write_emitted_profile(report, options) && written;
+  }
   return job_exit_status(written, report.interrupted, audit::audit_exit_status(report));
 }
 
@@ -150,6 +194,14 @@ std::function<int()> add_audit_command(CLI::App& app) {
                       "Write the full report (every expectation and exchange) as JSON");
   command->add_option("--junit", options->junit_file,
                       "Write JUnit XML, one testcase per check (FAIL and DEVIATION as failures)");
+  command->add_option("--emit-profile", options->emit_profile,
+                      "Write the store profile that makes another store (s3fault origin) deviate "
+                      "as this one did: one proxy rule per known deviation, the others listed as "
+                      "not reproduced (use it with 's3fault proxy --profile FILE'; "
+                      "docs/profiles.md)");
+  command->add_option("--profile-name", options->profile_name,
+                      "Name of the --emit-profile profile (default: after the store's Server "
+                      "header)");
   command->add_flag("--list", options->list, "Print the catalog (ID, level, title) and exit");
   command
       ->add_option("--color", options->colour,
