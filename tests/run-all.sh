@@ -13,7 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/tests/deps.sh"
 bash "$root/tests/build.sh"
 bash "$root/tests/check-format.sh"
-(cd "${S3FAULT_BUILD_DIR:-$root/build}" && ctest --output-on-failure --timeout 900 "$@")
+bash "$root/tests/run-ctest.sh" "${S3FAULT_BUILD_DIR:-$root/build}" "$@"
 if [ $# -eq 0 ] && [ "${S3FAULT_SANITIZERS:-1}" != 0 ]; then
   bash "$root/tests/run-sanitizers.sh"
 fi

@@ -15,6 +15,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Tests that assert resident memory read it with this set: ASan's shadow memory and quarantine
 # make RSS figures meaningless, so they check descriptors and behaviour but not RSS.
 export S3FAULT_SANITIZED=1
-cd "$build"
-ctest --output-on-failure --timeout 900 "$@"
+bash "$root/tests/run-ctest.sh" "$build" "$@"
 bash "$root/tests/fuzz/run-smoke.sh" "$build"

@@ -47,6 +47,11 @@ class GateRun:
                 if r["outcome"] == "failed"}
 
 
+# The built-in readers' full matrices run two at a time: verdicts do not depend on --jobs
+# (test_gate_judge.GateJobsTest), and on two cores the runs' waits overlap.
+JOBS = ("--jobs", "2")
+
+
 def scratch(purpose: str) -> Path:
     path = harness.scratch_root() / harness.unique_bucket_name(purpose)
     path.mkdir(parents=True)
@@ -58,7 +63,7 @@ class GateBuiltinReadersTest(unittest.TestCase):
         self.tmp = scratch("gate")
 
     def test_naive_parts_is_caught_silently_truncating(self):
-        run = GateRun(self.tmp, "naive", ["--reader", "builtin:naive-parts"])
+        run = GateRun(self.tmp, "naive", ["--reader", "builtin:naive-parts", *JOBS])
         self.assertEqual(run.code, 1, run.describe())
         verdicts = run.verdicts()
         for shape in MULTIPART_SHAPES:
@@ -84,7 +89,7 @@ class GateBuiltinReadersTest(unittest.TestCase):
         self.assertEqual(len(run.report["runs"]), totals["runs"])
 
     def test_robust_parts_passes_every_scenario(self):
-        run = GateRun(self.tmp, "robust", ["--reader", "builtin:robust-parts"])
+        run = GateRun(self.tmp, "robust", ["--reader", "builtin:robust-parts", *JOBS])
         self.assertEqual(run.code, 0, run.describe())
         self.assertEqual(run.failed(), {})
         verdicts = run.verdicts()
@@ -101,7 +106,7 @@ class GateBuiltinReadersTest(unittest.TestCase):
     def test_ranged_reader_misses_only_corruption_of_multipart_objects(self):
         # Ranged GETs carry no checksum and a multipart ETag cannot be checked without the part
         # boundaries: the documented limit of a range-wise reader, and the gate shows it.
-        run = GateRun(self.tmp, "ranged", ["--reader", "builtin:ranged"])
+        run = GateRun(self.tmp, "ranged", ["--reader", "builtin:ranged", *JOBS])
         self.assertEqual(run.code, 1, run.describe())
         self.assertEqual(run.failed(), {("corrupt", shape): "SILENT_CORRUPTION"
                                          for shape in MULTIPART_SHAPES}, run.describe())
