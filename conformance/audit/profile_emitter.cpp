@@ -274,18 +274,19 @@ std::vector<recipe> recipes() {
              {"match", {{"status", {"4xx", "5xx"}}}},
              {"actions", json::array({{{"xml-set", {{"path", "Error/Message"}, {"value", ""}}}}})}};
        }});
-  for (const auto& [element, check] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& missing : std::vector<std::pair<std::string, std::string>>{
            {"Resource", "error.resource"}, {"RequestId", "error.request-id"}}) {
-    all.push_back({"no-error-" + std::string(element == "Resource" ? "resource" : "request-id"),
-                   {check},
-                   [check = check, element = element](const findings& f) {
-                     return f.saw(check, "no <" + element + ">");
-                   },
-                   [element = element](const findings&) {
-                     return json{{"match", {{"status", {"4xx", "5xx"}}}},
-                                 {"actions",
-                                  json::array({{{"xml-remove", {{"path", "Error/" + element}}}}})}};
-                   }});
+    const std::string element = missing.first;
+    const std::string check = missing.second;
+    all.push_back(
+        {"no-error-" + std::string(element == "Resource" ? "resource" : "request-id"),
+         {check},
+         [check, element](const findings& f) { return f.saw(check, "no <" + element + ">"); },
+         [element](const findings&) {
+           return json{
+               {"match", {{"status", {"4xx", "5xx"}}}},
+               {"actions", json::array({{{"xml-remove", {{"path", "Error/" + element}}}}})}};
+         }});
   }
   static const std::regex versioning_refused(
       "PutBucketVersioning refused: ([1-5][0-9][0-9]) .*S3 error ([A-Za-z]+)");
@@ -303,18 +304,19 @@ std::vector<recipe> recipes() {
               json::array(
                   {{{"error", {{"code", m[2].str()}, {"status", std::stoi(m[1].str())}}}}})}};
        }});
-  for (const auto& [algorithm, checks] :
-       std::vector<std::pair<std::string, std::vector<std::string>>>{
+  for (const auto& missing : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"crc32", {"checksum.single-crc32", "checksum.multipart-composite"}},
            {"sha256", {"checksum.single-sha256"}}}) {
+    const std::string algorithm = missing.first;
+    const std::vector<std::string> checks = missing.second;
     all.push_back(
         {"no-" + algorithm, checks,
-         [checks = checks, algorithm = algorithm](const findings& f) {
+         [checks, algorithm](const findings& f) {
            return std::any_of(checks.begin(), checks.end(), [&](const std::string& id) {
              return f.saw(id, "does not return x-amz-checksum-" + algorithm);
            });
          },
-         [algorithm = algorithm](const findings&) {
+         [algorithm](const findings&) {
            return json{
                {"actions",
                 json::array({{{"strip-header", {{"name", "x-amz-checksum-" + algorithm}}}}})}};
