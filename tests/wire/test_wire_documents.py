@@ -11,24 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import subprocess
 import unittest
 import urllib.request
 
-from wire import (DEADLINE, Connection, Proxy, ScriptedStore, answer_every_request,
-                  content_length, s3fault_binary, start_store_and_proxy, wait_until)
+from wire import (DEADLINE, Connection, Origin, Proxy, ScriptedStore, answer_every_request,
+                  content_length, header, start_store_and_proxy, wait_until)
 
 MIB = 1024 * 1024
 BUCKET = b"docs-bucket"
-
-
-def header(head: bytes, name: bytes) -> bytes | None:
-    for line in head.split(b"\r\n")[1:]:
-        field, _, value = line.partition(b":")
-        if field.strip().lower() == name.lower():
-            return value.strip()
-    return None
 
 
 def element(body: bytes, name: bytes) -> bytes | None:
@@ -43,33 +33,6 @@ def chunked(body: bytes, piece: int) -> bytes:
         chunk = body[start:start + piece]
         out += b"%x;ext=1\r\n" % len(chunk) + chunk + b"\r\n"
     return out + b"0\r\nx-amz-checksum-crc32: AAAAAA==\r\n\r\n"
-
-
-class Origin:
-    """`s3fault origin --anonymous` on a free port (raw requests need no signature)."""
-
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [s3fault_binary(), "origin", "--listen", "127.0.0.1:0", "--anonymous",
-             "--min-part-size", "1", "--threads", "1", "--log-level", "warn"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        if not line.startswith("listening on http://"):
-            self.process.kill()
-            raise RuntimeError(f"origin did not start: {line!r}")
-        self.url = line.split()[-1]
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def connect(self) -> Connection:
-        return Connection(socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE))
-
-    def stop(self) -> int:
-        self.process.terminate()
-        try:
-            return self.process.wait(timeout=DEADLINE)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
 
 
 def exchange(conn: Connection, request: bytes, head_request: bool = False) -> tuple[bytes, bytes]:

@@ -9,26 +9,17 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 import unittest
 import urllib.request
 
 from wire import (DEADLINE, Connection, Proxy, ScriptedStore, answer_every_request,
-                  content_length, fault_args, start_store_and_proxy, wait_until)
+                  content_length, fault_args, header, start_store_and_proxy, wait_until)
 
 MIB = 1024 * 1024
 BIG = bytes(range(256)) * (16 * 1024)  # 4 MiB, every offset recognisable
 BIG_RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(BIG) + BIG
 GET = b"GET /bucket/key HTTP/1.1\r\nHost: h\r\n\r\n"
 RUNS = 20
-
-
-def header(head: bytes, name: bytes) -> bytes | None:
-    for line in head.split(b"\r\n")[1:]:
-        field, _, value = line.partition(b":")
-        if field.strip().lower() == name.lower():
-            return value.strip()
-    return None
 
 
 def read_until_reset(conn: Connection) -> tuple[int, str]:

@@ -116,6 +116,15 @@ def content_length(head: bytes) -> int:
     return 0
 
 
+def header(head: bytes, name: bytes) -> bytes | None:
+    """The value of the first field `name` (case-insensitive) of a head, or None."""
+    for line in head.split(b"\r\n")[1:]:
+        field, _, value = line.partition(b":")
+        if field.strip().lower() == name.lower():
+            return value.strip()
+    return None
+
+
 class ScriptedStore:
     """A store that runs `handler(connection, store)` for each accepted connection and records
     every byte it received in `received` (one bytes object per connection)."""
@@ -173,7 +182,41 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-class Proxy:
+class ListeningProcess:
+    """An s3fault subprocess that listens on a port: raw connections to it, and its stop."""
+
+    process: subprocess.Popen
+    port: int
+
+    def connect(self) -> Connection:
+        return Connection(socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE))
+
+    def stop(self) -> int:
+        self.process.terminate()
+        try:
+            return self.process.wait(timeout=DEADLINE)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+class Origin(ListeningProcess):
+    """`s3fault origin --anonymous` on a free port (raw requests need no signature)."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [s3fault_binary(), "origin", "--listen", "127.0.0.1:0", "--anonymous",
+             "--min-part-size", "1", "--threads", "1", "--log-level", "warn"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("listening on http://"):
+            self.process.kill()
+            raise RuntimeError(f"origin did not start: {line!r}")
+        self.url = line.split()[-1]
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+
+class Proxy(ListeningProcess):
     """`s3fault proxy` as a subprocess on a free port."""
 
     def __init__(self, upstream: str, *extra: str):
@@ -208,16 +251,6 @@ class Proxy:
             time.sleep(0.01)
         return False
 
-    def connect(self) -> Connection:
-        return Connection(socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE))
-
-    def stop(self) -> int:
-        self.process.terminate()
-        try:
-            return self.process.wait(timeout=DEADLINE)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
 
 
 def fault_args(*faults: str) -> list[str]:
