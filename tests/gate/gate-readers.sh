@@ -2,11 +2,16 @@
 # Gates every example reader in examples/readers/ with `s3fault gate` and regenerates
 # docs/readers.md from the reports.
 #
-#   tests/gate/gate-readers.sh [--bin PATH] [--out DIR]
+#   tests/gate/gate-readers.sh [--bin PATH] [--out DIR] [--upstream URL --access-key K
+#                              --secret-key S] [--no-render]
 #
 #   --bin PATH  the s3fault binary (default: build/s3fault)
 #   --out DIR   where the reports go (default: docs/readers); the document is written beside it,
 #               as DIR.md (docs/readers.md by default)
+#   --upstream URL, --access-key K, --secret-key S
+#               gate the readers against that store instead of the gate's embedded origin (the
+#               secret is shown as <secret> in the recorded command)
+#   --no-render only the reports (tests/gate/gate-profile.sh renders its own comparison)
 #
 # For each reader - aws-cli, boto3-download-file, boto3-naive-parts, rclone, s3cmd, aws-sdk-js,
 # minio-js - it runs, from the repository root:
@@ -29,13 +34,25 @@ set -euo pipefail
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$script_dir/../.." && pwd)
 
-usage() { echo "usage: tests/gate/gate-readers.sh [--bin PATH] [--out DIR]" >&2; exit 2; }
+usage() {
+  echo "usage: tests/gate/gate-readers.sh [--bin PATH] [--out DIR] [--upstream URL" \
+       "--access-key K --secret-key S] [--no-render]" >&2
+  exit 2
+}
 bin=$root/build/s3fault
 out=$root/docs/readers
+upstream=() # gate arguments naming another store, as run
+upstream_shown=() # ... as recorded, the secret left out
+render=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    --upstream | --access-key)
+      [ $# -ge 2 ] || usage; upstream+=("$1" "$2"); upstream_shown+=("$1" "$2"); shift 2 ;;
+    --secret-key)
+      [ $# -ge 2 ] || usage; upstream+=("$1" "$2"); upstream_shown+=("$1" "<secret>"); shift 2 ;;
+    --no-render) render=0; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
@@ -138,10 +155,11 @@ gate_reader() {
              --jobs 2)
   # The command as shown: shell-quoted, as it could be pasted into a shell at the root.
   local shown="" arg
-  for arg in "${cmd[@]}"; do
+  for arg in "${cmd[@]}" "${upstream_shown[@]}"; do
     shown+=" $(printf '%q' "$arg")"
   done
   shown=${shown# }
+  cmd+=("${upstream[@]}")
 
   local date status=0
   date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -184,5 +202,9 @@ gate_reader s3cmd s3cmd.sh s3cmd version_s3cmd
 gate_reader aws-sdk-js aws-sdk-js.mjs "AWS SDK for JavaScript v3" version_aws_sdk_js
 gate_reader minio-js minio-js.mjs "MinIO JavaScript client" version_minio_js
 
-python3 "$root/docs/readers/render_readers.py" --results "$out_shown" --output "$out_shown.md"
-echo "gate-readers.sh: wrote $out_shown/*.json and $out_shown.md" >&2
+if [ "$render" = 1 ]; then
+  python3 "$root/docs/readers/render_readers.py" --results "$out_shown" --output "$out_shown.md"
+  echo "gate-readers.sh: wrote $out_shown/*.json and $out_shown.md" >&2
+else
+  echo "gate-readers.sh: wrote $out_shown/*.json" >&2
+fi
