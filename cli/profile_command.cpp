@@ -15,6 +15,10 @@ struct profile_options {
   std::string show; // NAME|FILE for `show`
 };
 
+std::string counted(std::size_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 int list_profiles() {
   for (const auto& shipped : config::shipped_profiles()) {
     faults::error_list errors;
@@ -28,8 +32,8 @@ int list_profiles() {
     }
     const auto& d = profile->description;
     std::cout << d.name << "  " << d.store << " " << d.version << " ("
-              << profile->rules.entries.size() << " rules, " << d.not_reproduced.size()
-              << " deviations not reproduced)\n";
+              << counted(profile->rules.entries.size(), "rule") << ", "
+              << counted(d.not_reproduced.size(), "deviation") << " not reproduced)\n";
   }
   return 0;
 }
@@ -51,8 +55,8 @@ int show_profile(const std::string& name) {
   const auto& d = profile->description;
   std::cout << d.name << ": " << d.store << " " << d.version << "\n"
             << d.description << "\n"
-            << profile->rules.entries.size() << " rules, " << d.not_reproduced.size()
-            << " deviations not reproduced\n";
+            << counted(profile->rules.entries.size(), "rule") << ", "
+            << counted(d.not_reproduced.size(), "deviation") << " not reproduced\n";
   return 0;
 }
 

@@ -11,6 +11,7 @@ Run with S3FAULT_STORE_ENV naming a running RGW or s3rver (the CTest fixtures st
 """
 
 import os
+import subprocess
 import sys
 import unittest
 
@@ -114,8 +115,36 @@ class CompareTest(unittest.TestCase):
                          [])
 
 
+class ProfileCommandTest(unittest.TestCase):
+    """`s3fault profile list|show` and `proxy --profile` as a user meets them."""
+
+    def run_s3fault(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(harness.proxy_binary()), *args], capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    def test_list_names_every_shipped_profile(self):
+        listed = self.run_s3fault("profile", "list")
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        names = [line.split()[0] for line in listed.stdout.splitlines()]
+        self.assertEqual(names, sorted(p.stem for p in PROFILES.glob("*.yaml")))
+        self.assertIn("rgw-16.2  Ceph RADOS Gateway 16.2.15 (pacific) (", listed.stdout)
+
+    def test_show_prints_the_shipped_file(self):
+        shown = self.run_s3fault("profile", "show", "s3rver-3.7")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertEqual(shown.stdout, (PROFILES / "s3rver-3.7.yaml").read_text())
+
+    def test_an_unknown_profile_is_refused_naming_the_shipped_ones(self):
+        for args in (("profile", "show", "rgw-99"),
+                     ("proxy", "--upstream", "http://127.0.0.1:9", "--profile", "rgw-99")):
+            refused = self.run_s3fault(*args)
+            self.assertEqual(refused.returncode, 2, refused.stdout)
+            self.assertIn("profile 'rgw-99': neither a shipped profile (rgw-16.2, "
+                          "rustfs-1.0.0-rc.5, s3rver-3.7) nor a file", refused.stderr)
+
+
 if __name__ == "__main__":
     if os.environ.get("S3FAULT_STORE_ENV"):
         unittest.main(defaultTest="ProfileProofTest")
     else:
-        unittest.main(defaultTest="CompareTest")
+        unittest.main(argv=sys.argv[:1] + ["CompareTest", "ProfileCommandTest"])
