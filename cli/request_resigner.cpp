@@ -15,16 +15,11 @@ constexpr std::array<std::string_view, 7> presign_parameters = {
 
 /// The region of the client's credential scope (AK/DATE/REGION/s3/aws4_request), if any.
 std::optional<std::string> signed_region(const faults::request_head& head) {
-  std::string credential = head.query("X-Amz-Credential").value_or("");
-  if (credential.empty()) {
-    const std::string authorization = head.header("Authorization").value_or("");
-    const auto start = authorization.find("Credential=");
-    if (start == std::string::npos) {
-      return std::nullopt;
-    }
-    const auto value = start + std::string_view("Credential=").size();
-    credential = authorization.substr(value, authorization.find(',', value) - value);
+  const auto scope = faults::signature_parameter(head, "Credential");
+  if (!scope) {
+    return std::nullopt;
   }
+  const std::string& credential = *scope;
   // AK may itself hold no '/', so the region is the third piece.
   std::array<std::size_t, 3> slashes{};
   std::size_t at = 0;

@@ -150,6 +150,19 @@ bool request_head::set_header(std::string_view name, std::string_view value) {
   return changed;
 }
 
+std::optional<std::string> signature_parameter(const request_head& head, std::string_view name) {
+  if (const auto authorization = head.header("Authorization")) {
+    const std::string key = std::string(name) + "=";
+    const auto start = authorization->find(key);
+    if (start == std::string::npos) {
+      return std::nullopt;
+    }
+    const auto value = start + key.size();
+    return authorization->substr(value, authorization->find(',', value) - value);
+  }
+  return head.query("X-Amz-" + std::string(name));
+}
+
 void request_head::note_header(std::string_view name) {
   std::string lower = text::ascii_lower(name);
   if (std::find(changed_headers.begin(), changed_headers.end(), lower) == changed_headers.end()) {

@@ -45,4 +45,9 @@ private:
   void note_header(std::string_view name);
 };
 
+/// A SigV4 signature parameter of the request as sent: `name` ("Credential", "SignedHeaders")
+/// from the Authorization field's `NAME=VALUE` list, else the presigned query's
+/// `X-Amz-NAME`; nullopt when neither has it.
+std::optional<std::string> signature_parameter(const request_head& head, std::string_view name);
+
 } // namespace s3fault::faults

@@ -10,18 +10,11 @@ namespace {
 /// The lower-case names a signature covers; nullopt when it does not say (AWS's older
 /// signature, which covers every field that matters to it).
 std::optional<std::vector<std::string>> signed_header_names(const faults::request_head& head) {
-  std::string list;
-  if (const auto query = head.query("X-Amz-SignedHeaders")) {
-    list = *query;
-  } else {
-    const std::string authorization = head.header("Authorization").value_or("");
-    const auto start = authorization.find("SignedHeaders=");
-    if (start == std::string::npos) {
-      return std::nullopt;
-    }
-    const auto value = start + std::string_view("SignedHeaders=").size();
-    list = authorization.substr(value, authorization.find(',', value) - value);
+  const auto signed_headers = faults::signature_parameter(head, "SignedHeaders");
+  if (!signed_headers) {
+    return std::nullopt;
   }
+  const std::string& list = *signed_headers;
   std::vector<std::string> names;
   for (std::size_t start = 0; start <= list.size();) {
     const auto semicolon = std::min(list.find(';', start), list.size());

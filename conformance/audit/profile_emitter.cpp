@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -20,6 +21,7 @@ public:
   explicit findings(const audit_report& report) {
     for (const auto& result : report.results) {
       results_[result.id] = &result;
+      order_.push_back(result.id);
     }
   }
   /// A deviation: FAIL, DEVIATION or SKIP (an ERROR is no evidence of anything).
@@ -72,20 +74,12 @@ public:
     }
     return std::string(to_string(r->outcome.result)) + ": " + r->outcome.reason;
   }
+  /// The deviating checks, in the audit's order.
   std::vector<std::string> deviating() const {
     std::vector<std::string> ids;
-    for (const auto& [id, r] : ordered_) {
-      (void)r;
-      if (deviates(id)) {
-        ids.push_back(id);
-      }
-    }
+    std::copy_if(order_.begin(), order_.end(), std::back_inserter(ids),
+                 [&](const std::string& id) { return deviates(id); });
     return ids;
-  }
-  void keep_order(const audit_report& report) {
-    for (const auto& result : report.results) {
-      ordered_.emplace_back(result.id, &result);
-    }
   }
 
 private:
@@ -94,7 +88,7 @@ private:
     return it == results_.end() ? nullptr : it->second;
   }
   std::map<std::string, const check_result*> results_;
-  std::vector<std::pair<std::string, const check_result*>> ordered_;
+  std::vector<std::string> order_;
 };
 
 /// One way a store deviates and the rule that makes another store deviate so.
@@ -372,8 +366,7 @@ profile_identity default_identity(const audit_report& report) {
 }
 
 emitted_profile emit_profile(const audit_report& report, const profile_identity& identity) {
-  findings found(report);
-  found.keep_order(report);
+  const findings found(report);
   emitted_profile out;
   std::set<std::string> reproduced;
   std::string rules_text;

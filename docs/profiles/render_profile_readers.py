@@ -12,10 +12,12 @@ depends only on the files read. Standard library only.
 """
 
 import argparse
-import difflib
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from render_support import write_or_check  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(HERE, "readers-rgw")
@@ -102,18 +104,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
-    text = render()
-    if args.check:
-        current = open(OUTPUT, encoding="utf-8").read() if os.path.exists(OUTPUT) else ""
-        if current != text:
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True),
-                                                       text.splitlines(True), OUTPUT, "rendered"))
-            return 1
-        return 0
-    with open(OUTPUT, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return 0
-
+    return write_or_check(render(), OUTPUT, args.check, "docs/profiles/render_profile_readers.py",
+                          "tests/gate/gate-profile.sh and docs/profiles/render_profile_readers.py")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -16,11 +16,13 @@ The output depends only on the files read (no clock, stable ordering). Standard 
 """
 
 import argparse
-import difflib
 import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from render_support import write_or_check  # noqa: E402
 
 KNOWN_ORDER = ["aws-cli", "boto3-download-file", "boto3-naive-parts", "rclone", "s3cmd",
                "aws-sdk-js", "minio-js"]
@@ -457,28 +459,8 @@ def main():
         return 2
     text = render(results, output)
 
-    if args.check:
-        try:
-            with open(output, encoding="utf-8", newline="") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            return 0
-        if current is None:
-            print(f"render_readers.py: {output} does not exist", file=sys.stderr)
-        else:
-            sys.stdout.writelines(difflib.unified_diff(
-                current.splitlines(keepends=True), text.splitlines(keepends=True),
-                fromfile=f"{output} (on disk)", tofile=f"{output} (generated)"))
-        print(f"render_readers.py: {output} is not what tests/gate/gate-readers.sh and "
-              "docs/readers/render_readers.py generate; regenerate it instead of editing it "
-              "(python3 docs/readers/render_readers.py)", file=sys.stderr)
-        return 1
-
-    with open(output, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return 0
+    return write_or_check(text, output, args.check, "docs/readers/render_readers.py",
+                          "tests/gate/gate-readers.sh and docs/readers/render_readers.py")
 
 
 if __name__ == "__main__":

@@ -14,11 +14,13 @@ The output depends only on the files read (no clock, stable ordering). Standard 
 """
 
 import argparse
-import difflib
 import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from render_support import write_or_check  # noqa: E402
 
 KNOWN_ORDER = ["origin", "rgw", "s3rver", "swift"]
 VERDICTS = ["PASS", "FAIL", "DEVIATION", "SKIP", "ERROR"]
@@ -255,28 +257,8 @@ def main():
         return 2
     text = render(results, output)
 
-    if args.check:
-        try:
-            with open(output, encoding="utf-8", newline="") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            return 0
-        if current is None:
-            print(f"render_stores.py: {output} does not exist", file=sys.stderr)
-        else:
-            sys.stdout.writelines(difflib.unified_diff(
-                current.splitlines(keepends=True), text.splitlines(keepends=True),
-                fromfile=f"{output} (on disk)", tofile=f"{output} (generated)"))
-        print(f"render_stores.py: {output} is not what tests/stores/audit-stores.sh and "
-              "docs/stores/render_stores.py generate; regenerate it instead of editing it "
-              "(python3 docs/stores/render_stores.py)", file=sys.stderr)
-        return 1
-
-    with open(output, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return 0
+    return write_or_check(text, output, args.check, "docs/stores/render_stores.py",
+                          "tests/stores/audit-stores.sh and docs/stores/render_stores.py")
 
 
 if __name__ == "__main__":

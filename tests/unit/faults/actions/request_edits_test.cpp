@@ -160,3 +160,19 @@ TEST(RequestEdits, BadParametersNameTheFieldAndWhatIsAllowed) {
                R"({"name": "Range", "pattern": "a", "replacement": "\\2"})", "replacement:");
   expect_error("resign", R"({"presigned": "maybe"})", "presigned: must be one of");
 }
+
+TEST(RequestHead, SignatureParametersComeFromAuthorizationOrThePresignedQuery) {
+  auto header_signed = get("/b/k");
+  header_signed.headers.emplace_back(
+      "Authorization", "AWS4-HMAC-SHA256 Credential=AK/20261201/eu-west-1/s3/aws4_request, "
+                       "SignedHeaders=host;range, Signature=00");
+  EXPECT_EQ(signature_parameter(header_signed, "Credential"),
+            "AK/20261201/eu-west-1/s3/aws4_request");
+  EXPECT_EQ(signature_parameter(header_signed, "SignedHeaders"), "host;range");
+  EXPECT_EQ(signature_parameter(header_signed, "Nope"), std::nullopt);
+  const auto presigned = get("/b/k?X-Amz-Credential=AK%2F20261201%2Fus-east-1%2Fs3%2Faws4_request"
+                             "&X-Amz-SignedHeaders=host");
+  EXPECT_EQ(signature_parameter(presigned, "Credential"), "AK/20261201/us-east-1/s3/aws4_request");
+  EXPECT_EQ(signature_parameter(presigned, "SignedHeaders"), "host");
+  EXPECT_EQ(signature_parameter(get("/b/k"), "Credential"), std::nullopt);
+}
