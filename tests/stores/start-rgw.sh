@@ -99,6 +99,12 @@ mon initial members = a
 rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT
 rgw data = $DIR/rgw
 rgw thread pool size = 64
+# A deleted object's data waits for garbage collection, 2 h by default: a test that writes and
+# deletes gigabytes (the gate's fixtures) would fill the memstore OSD, and RGW then stops answering
+# writes. Collect a second after the delete, every 5 s.
+rgw gc obj min wait = 1
+rgw gc processor period = 5
+rgw gc processor max time = 5
 EOF
 
 # Start "$@" as a daemon in its own session (so a test runner's process-group kill or a closed
