@@ -34,11 +34,12 @@ class RenderProfileReadersTest(unittest.TestCase):
         self.addCleanup(self.dir.cleanup)
         self.real = os.path.join(self.dir.name, "real")
         self.profiled = os.path.join(self.dir.name, "profiled")
+        self.plain = os.path.join(self.dir.name, "plain")
         self.same = [run("baseline", "small"), run("truncate", "small", "SILENT_CORRUPTION",
                                                    "failed")]
 
     def render(self) -> str:
-        return renderer.render(self.real, self.profiled)
+        return renderer.render(self.real, self.profiled, self.plain)
 
     def row(self, text: str, reader: str) -> str:
         return next(line for line in text.splitlines() if line.startswith(f"| `{reader}` |"))
@@ -47,9 +48,10 @@ class RenderProfileReadersTest(unittest.TestCase):
         write(self.real, "aws-cli", self.same)
         write(self.profiled, "aws-cli", self.same)
         text = self.render()
-        self.assertIn("| `aws-cli` | client 1.0 | 2 | 2 | 0 | 1 / 1 / 0 / 0 | 1 / 1 / 0 / 0 |",
+        self.assertIn("| `aws-cli` | client 1.0 | 2 | 2 | 0 | (not gated) | 1 / 1 / 0 / 0 | "
+                      "1 / 1 / 0 / 0 |", text)
+        self.assertIn("Every run got the same verdict and outcome on RGW and behind the profile.",
                       text)
-        self.assertIn("Every run got the same verdict and outcome on both.", text)
 
     def test_a_differing_verdict_is_listed(self):
         write(self.real, "aws-cli", self.same)
@@ -83,6 +85,36 @@ class RenderProfileReadersTest(unittest.TestCase):
         text = self.render()
         self.assertIn("(gated only on RGW)", self.row(text, "rclone"))
         self.assertIn("(gated only behind the profile)", self.row(text, "s3cmd"))
+
+    def test_what_the_plain_origin_does_differently_is_shown_and_whether_the_profile_matched(self):
+        write(self.real, "aws-cli", self.same + [run("part", "mp", "CORRECT", "not_exercised")])
+        write(self.profiled, "aws-cli", self.same + [run("part", "mp", "CORRECT", "passed")])
+        write(self.plain, "aws-cli", [run("baseline", "small"), run("truncate", "small"),
+                                      run("part", "mp", "CORRECT", "passed")])
+        text = self.render()
+        self.assertIn("| `aws-cli` | client 1.0 | 3 | 2 | 1 | 2 |", self.row(text, "aws-cli"))
+        self.assertIn("Without the profile, 2 runs differ from RGW; behind the profile, 1 of them "
+                      "match RGW", text)
+        self.assertIn("| `truncate` | `small` | SILENT_CORRUPTION, failed | CORRECT, passed | "
+                      "SILENT_CORRUPTION, failed |", text)
+        self.assertIn("| `part` | `mp` | CORRECT, not exercised | CORRECT, passed | "
+                      "CORRECT, passed ✗ |", text)
+
+    def test_a_plain_origin_like_rgw_is_said(self):
+        for directory in (self.real, self.profiled, self.plain):
+            write(directory, "aws-cli", self.same)
+        text = self.render()
+        self.assertIn("| `aws-cli` | client 1.0 | 2 | 2 | 0 | 0 |", self.row(text, "aws-cli"))
+        self.assertIn("the plain origin gives every run RGW's verdict", text)
+        self.assertIn("- plain origin: `gate --reader aws-cli` (2026-12-01T00:00:00Z, gate exit 1)",
+                      text)
+
+    def test_one_run_that_differs_is_in_the_singular(self):
+        write(self.real, "aws-cli", self.same)
+        write(self.profiled, "aws-cli", self.same)
+        write(self.plain, "aws-cli", [self.same[0], run("truncate", "small")])
+        self.assertIn("Without the profile, 1 run differs from RGW; behind the profile, 1 of them "
+                      "match RGW", self.render())
 
 
 if __name__ == "__main__":
