@@ -11,7 +11,7 @@
 # (reports in docs/profiles/readers-rgw/ and docs/profiles/readers-rgw-16.2/), and once more
 # against the gate's own embedded origin without a profile (docs/profiles/readers-origin/), stops
 # what it started (by PID), then runs docs/profiles/render_profile_readers.py.
-# About 40 minutes on 2 cores (21 gate runs of 126 reader runs each).
+# About 70 minutes on 2 cores (21 gate runs of 126 reader runs each; minio-js alone takes 10).
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
