@@ -148,7 +148,7 @@ std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_poo
   std::vector<std::size_t> index_of;
   for (std::size_t i = 0; i < others.size(); ++i) {
     const run_result& baseline = *baseline_of.at(others[i]->shape);
-    if (baseline.judged.result == verdict::correct) {
+    if (verdict_succeeded(baseline.judged.result)) {
       to_run.push_back(others[i]);
       index_of.push_back(baselines.size() + i);
     } else {
@@ -267,6 +267,15 @@ gate_totals count_runs(const gate_report& report) {
       break;
     case verdict::hung:
       ++totals.hung;
+      break;
+    case verdict::stored:
+      ++totals.stored;
+      break;
+    case verdict::silent_loss:
+      ++totals.silent_loss;
+      break;
+    case verdict::torn:
+      ++totals.torn;
       break;
     default:
       break;

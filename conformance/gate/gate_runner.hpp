@@ -89,7 +89,8 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
 
 struct gate_totals {
   std::size_t passed = 0, failed = 0, not_exercised = 0, not_judged = 0;
-  std::size_t correct = 0, rejected = 0, silent_corruption = 0, hung = 0;
+  std::size_t correct = 0, rejected = 0, silent_corruption = 0, hung = 0; // observed verdicts
+  std::size_t stored = 0, silent_loss = 0, torn = 0;                      // ... of writers
   std::size_t exercised_fault_runs = 0; // judged runs of scenarios that need an injection
   std::size_t fault_runs = 0;           // runs of scenarios that need an injection
 };

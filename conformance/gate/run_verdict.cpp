@@ -50,6 +50,12 @@ std::string_view to_string(verdict value) {
     return "NOT_EXERCISED";
   case verdict::not_judged:
     return "NOT_JUDGED";
+  case verdict::stored:
+    return "STORED";
+  case verdict::silent_loss:
+    return "SILENT_LOSS";
+  case verdict::torn:
+    return "TORN";
   }
   return "?";
 }
@@ -81,10 +87,13 @@ std::optional<std::uint64_t> first_difference(std::string_view actual, std::stri
 bool verdict_passes(verdict result, expectation expect) {
   switch (result) {
   case verdict::correct:
+  case verdict::stored:
     return true;
   case verdict::rejected:
     return expect != expectation::must_recover;
   case verdict::silent_corruption:
+  case verdict::silent_loss:
+  case verdict::torn:
   case verdict::hung:
   case verdict::not_exercised:
   case verdict::not_judged:
@@ -93,32 +102,44 @@ bool verdict_passes(verdict result, expectation expect) {
   return false;
 }
 
-judged_run judge_run(const run_evidence& evidence) {
-  judged_run run = judge_bytes(evidence);
-  if (!verdict_passes(run.result, evidence.expect)) {
+bool verdict_succeeded(verdict result) {
+  return result == verdict::correct || result == verdict::stored;
+}
+
+judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
+                      std::uint64_t injections, std::string_view who) {
+  if (!verdict_passes(run.result, expect)) {
     run.outcome = run_outcome::failed;
     return run;
   }
-  if (evidence.needs_injection && evidence.injections == 0) {
+  if (needs_injection && injections == 0) {
+    const std::string_view did = who == "writer" ? "wrote" : "read";
     run.result = verdict::not_exercised;
     run.outcome = run_outcome::not_exercised;
-    run.why = "the scenario's fault never reached the reader (no injection on its key; it read "
-              "in a way no rule matches), so " +
-              std::string(to_string(run.observed)) + " says nothing";
+    run.why = "the scenario's fault never reached the " + std::string(who) +
+              " (no injection on its key; it " + std::string(did) +
+              " in a way no rule matches), so " + std::string(to_string(run.observed)) +
+              " says nothing";
     return run;
   }
   run.outcome = run_outcome::passed;
   return run;
 }
 
-judged_run not_judged(verdict baseline, std::string_view shape) {
+judged_run judge_run(const run_evidence& evidence) {
+  return settle_run(judge_bytes(evidence), evidence.expect, evidence.needs_injection,
+                    evidence.injections, "reader");
+}
+
+judged_run not_judged(verdict baseline, std::string_view shape, std::string_view who) {
   judged_run run;
   run.result = verdict::not_judged;
   run.observed = verdict::not_judged;
   run.outcome = run_outcome::not_judged;
+  const std::string_view verb = who == "writer" ? "write" : "read";
   run.why = "not run: the baseline of " + std::string(shape) + " was " +
-            std::string(to_string(baseline)) +
-            ", so the reader cannot read this object even without a fault";
+            std::string(to_string(baseline)) + ", so the " + std::string(who) + " cannot " +
+            std::string(verb) + " this object even without a fault";
   return run;
 }
 

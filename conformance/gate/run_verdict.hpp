@@ -11,11 +11,24 @@
 
 namespace s3fault::gate {
 
-/// CORRECT: exit 0 and the right bytes. REJECTED: a non-zero exit (the reader failed loudly).
-/// SILENT_CORRUPTION: exit 0 with wrong bytes. HUNG: still running at the timeout.
-/// NOT_EXERCISED: the reader would have passed, but the scenario's fault never reached it.
-/// NOT_JUDGED: not run, because the reader did not read this shape correctly without faults.
-enum class verdict { correct, rejected, silent_corruption, hung, not_exercised, not_judged };
+/// Readers: CORRECT: exit 0 and the right bytes. SILENT_CORRUPTION: exit 0 with wrong bytes.
+/// Writers (write_verdict.hpp): STORED: exit 0 and the store holds the input. SILENT_LOSS: exit 0
+/// and the key is missing or holds other bytes. TORN: a non-zero exit, and the key holds bytes
+/// that are neither the input nor the object it held before.
+/// Both: REJECTED: a non-zero exit (it failed loudly). HUNG: still running at the timeout.
+/// NOT_EXERCISED: it would have passed, but the scenario's fault never reached it.
+/// NOT_JUDGED: not run, because it did not handle this shape without faults.
+enum class verdict {
+  correct,
+  rejected,
+  silent_corruption,
+  hung,
+  not_exercised,
+  not_judged,
+  stored,
+  silent_loss,
+  torn,
+};
 std::string_view to_string(verdict value);
 
 /// How a run counts in the totals and the exit status. Only `passed` is a pass.
@@ -40,8 +53,17 @@ struct judged_run {
 /// one is a prefix of the other), or nullopt when they are equal.
 std::optional<std::uint64_t> first_difference(std::string_view actual, std::string_view expected);
 
-/// Whether a verdict is acceptable under an expectation (SILENT_CORRUPTION and HUNG never are).
+/// Whether a verdict is acceptable under an expectation (SILENT_CORRUPTION, SILENT_LOSS, TORN and
+/// HUNG never are).
 bool verdict_passes(verdict result, expectation expect);
+/// CORRECT or STORED: what a baseline must be for the other runs of its shape to be judged.
+bool verdict_succeeded(verdict result);
+
+/// Turns what a run's exit and bytes earned (`run.result`, `run.observed`) into its outcome under
+/// `expect`: a failure fails whether the fault fired or not, and a pass counts only when the fault
+/// fired (`needs_injection` with `injections` on the run's key); `who` is "reader" or "writer".
+judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
+                      std::uint64_t injections, std::string_view who);
 
 /// Everything one run's judgement rests on.
 struct run_evidence {
@@ -62,7 +84,8 @@ struct run_evidence {
 /// without a fault are wrong too); a run that would pass counts only when its fault fired.
 judged_run judge_run(const run_evidence& evidence);
 
-/// A run that was not made because the baseline of its shape was `baseline`.
-judged_run not_judged(verdict baseline, std::string_view shape);
+/// A run that was not made because the baseline of its shape was `baseline`; `who` is "reader"
+/// or "writer".
+judged_run not_judged(verdict baseline, std::string_view shape, std::string_view who = "reader");
 
 } // namespace s3fault::gate
