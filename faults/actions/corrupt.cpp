@@ -1,5 +1,7 @@
-// corrupt: flip every bit of chosen body bytes (xor 0xFF); the length is unchanged, so only a
-// checksum or a content comparison notices.
+// corrupt and request-corrupt: flip every bit of chosen body bytes (xor 0xFF) of the response on
+// its way to the client, or of the upload on its way to the store; the length is unchanged, so
+// only a checksum, a Content-MD5 or a content comparison notices. One action type applied in
+// either direction.
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 
@@ -82,12 +84,14 @@ private:
 
 class corrupt_action final : public fault_action {
 public:
-  explicit corrupt_action(offset_list offsets)
-      : offsets_(std::make_shared<const offset_list>(std::move(offsets))) {}
-  explicit corrupt_action(std::uint64_t count) : count_(count) {}
+  corrupt_action(std::string_view type, action_phase phase, offset_list offsets)
+      : type_(type), phase_(phase),
+        offsets_(std::make_shared<const offset_list>(std::move(offsets))) {}
+  corrupt_action(std::string_view type, action_phase phase, std::uint64_t count)
+      : type_(type), phase_(phase), count_(count) {}
 
-  std::string_view type() const override { return "corrupt"; }
-  action_phase phase() const override { return action_phase::response_body; }
+  std::string_view type() const override { return type_; }
+  action_phase phase() const override { return phase_; }
   nlohmann::json to_json() const override {
     if (offsets_) {
       return {{"type", type()}, {"offsets", *offsets_}};
@@ -105,14 +109,17 @@ public:
   }
 
 private:
+  std::string_view type_; // a literal from this file
+  action_phase phase_;
   std::shared_ptr<const offset_list> offsets_; // fixed offsets, sorted and distinct
   std::uint64_t count_ = 0;                    // otherwise this many random ones
 };
 
 constexpr std::array<std::string_view, 2> corrupt_parameters = {"offsets", "count"};
 
-std::shared_ptr<const fault_action> parse_corrupt(const nlohmann::json& json, error_list& errors) {
-  param_reader params("corrupt", json, errors, corrupt_parameters);
+std::shared_ptr<const fault_action> parse_corrupt(std::string_view type, action_phase phase,
+                                                  const nlohmann::json& json, error_list& errors) {
+  param_reader params(type, json, errors, corrupt_parameters);
   auto offsets = params.size_list("offsets", need::optional);
   const auto count = params.whole_number("count", need::optional, 1, max_count,
                                          "a whole number from 1 to 1000000");
@@ -128,22 +135,36 @@ std::shared_ptr<const fault_action> parse_corrupt(const nlohmann::json& json, er
   if (offsets) {
     std::sort(offsets->begin(), offsets->end());
     offsets->erase(std::unique(offsets->begin(), offsets->end()), offsets->end());
-    return std::make_shared<corrupt_action>(std::move(*offsets));
+    return std::make_shared<corrupt_action>(type, phase, std::move(*offsets));
   }
-  return std::make_shared<corrupt_action>(*count);
+  return std::make_shared<corrupt_action>(type, phase, *count);
+}
+
+action_kind corrupt_kind_for(std::string_view type, action_phase phase, std::string_view summary,
+                             std::string_view example) {
+  auto parse = [type, phase](const nlohmann::json& json, error_list& errors) {
+    return parse_corrupt(type, phase, json, errors);
+  };
+  return {type,        phase, summary,
+          {"offsets"}, parse, {corrupt_parameters.begin(), corrupt_parameters.end()},
+          example};
 }
 
 } // namespace
 
 action_kind corrupt_kind() {
-  return {"corrupt",
-          action_phase::response_body,
-          "flip all bits of response body bytes at given offsets, or at count random ones; "
-          "the length is unchanged",
-          {"offsets"},
-          parse_corrupt,
-          {corrupt_parameters.begin(), corrupt_parameters.end()},
-          "corrupt 0,4096"};
+  return corrupt_kind_for("corrupt", action_phase::response_body,
+                          "flip all bits of response body bytes at given offsets, or at count "
+                          "random ones; the length is unchanged",
+                          "corrupt 0,4096");
+}
+
+action_kind request_corrupt_kind() {
+  return corrupt_kind_for("request-corrupt", action_phase::request_body,
+                          "flip all bits of request body bytes at given offsets, or at count "
+                          "random ones, on the way to the store (offsets of the body as sent: "
+                          "chunk framing and chunk signatures count); the length is unchanged",
+                          "request-corrupt 0 op=UploadPart");
 }
 
 } // namespace s3fault::faults::actions

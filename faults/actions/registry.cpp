@@ -29,7 +29,8 @@ namespace s3fault::faults {
   KIND(stall)                                                                                      \
   KIND(reset_after)                                                                                \
   KIND(request_throttle)                                                                           \
-  KIND(request_reset_after)
+  KIND(request_reset_after)                                                                        \
+  KIND(request_corrupt)
 
 namespace actions {
 #define S3FAULT_DECLARE_KIND(name) action_kind name##_kind();

@@ -148,6 +148,35 @@ class FaultActionTest(unittest.TestCase):
         self.assertTrue(wait_until(lambda: store.received))
         self.assertEqual(store.received[0], b"u" * 100)
 
+    def test_request_corrupt_flips_exactly_the_given_upload_bytes(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            head = conn.read_head()
+            store.received.append(conn.read_exact(content_length(head)))
+            conn.send(b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 0\r\n\r\n")
+
+        store, proxy = self.start("request-corrupt 0,5,102399 name=flip", handler=handler)
+        client, head = self.get(proxy, b"PUT /bucket/k HTTP/1.1\r\nHost: h\r\nContent-Length: "
+                                + str(len(BODY)).encode() + b"\r\n\r\n" + BODY)
+        self.assertTrue(head.startswith(b"HTTP/1.1 200 "), head)
+        expected = bytearray(BODY)
+        for offset in (0, 5, 102399):
+            expected[offset] ^= 0xFF
+        self.assertTrue(wait_until(lambda: store.received))
+        self.assertEqual(store.received[0], bytes(expected))
+        self.assertTrue(proxy.wait_for_log("faults=flip:request-corrupt"), proxy.log)
+
+    def test_request_corrupt_of_an_empty_upload_changes_nothing_and_does_not_count(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            store.received.append(conn.read_head())
+            conn.send(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+
+        store, proxy = self.start("request-corrupt 0 name=flip", handler=handler)
+        client, head = self.get(proxy, b"PUT /bucket/k HTTP/1.1\r\nHost: h\r\n"
+                                b"Content-Length: 0\r\n\r\n")
+        self.assertTrue(head.startswith(b"HTTP/1.1 200 "), head)
+        self.assertTrue(proxy.wait_for_log("PUT /bucket/k 200"), proxy.log)
+        self.assertEqual([line for line in proxy.log if "faults=flip" in line], [])
+
     def test_rules_match_by_operation_and_part(self):
         _, proxy = self.start("strip-header x-amz-mp-parts-count op=GetObject part=2")
         _, head = self.get(proxy)  # part 1: untouched
