@@ -56,6 +56,7 @@ struct before_store_effect {
   std::optional<local_response> respond;             // answer instead of the store
   std::optional<local_response> respond_after_store; // the store does the work, client gets this
   std::optional<no_answer> end_without_answer;       // no answer at all
+  bool reset_after_store = false; // the store does the work and answers; the client gets an RST
 };
 
 /// The store's response head as header actions see and change it.

@@ -522,6 +522,9 @@ client_session::apply_response_faults(exchange& ex) {
     if (decision.before.respond_after_store) {
       co_return co_await answer_instead_of_store(ex, *decision.before.respond_after_store);
     }
+    if (decision.before.reset_after_store) {
+      co_return co_await reset_instead_of_answer(ex);
+    }
     if (decision.edits_document()) {
       co_await edit_response_document(ex);
     }
@@ -612,6 +615,23 @@ client_session::answer_instead_of_store(exchange& ex, const faults::local_respon
   ex.record.outcome = fmt::format("fault: the store answered {}, the client was told {}",
                                   store_status, answer.status);
   co_return exchange_end::answered(dropped.complete() && store_can_be_reused(ex));
+}
+
+asio::awaitable<client_session::exchange_end>
+client_session::reset_instead_of_answer(exchange& ex) {
+  // The store did the work and answered; the answer is lost. Its body is read and dropped and
+  // the upload finished first, so the store has all the client sent before the RST.
+  if (ex.response_framing.has_body()) {
+    auto scratch = owner_.buffers.take();
+    co_await relay_body(*ex.upstream->stream, ex.upstream->buffer, nullptr, ex.response_framing,
+                        scratch.span(), {owner_.config.io_timeout});
+  }
+  if (ex.upload) {
+    co_await ex.upload->finish(linger_timeout);
+  }
+  ex.record.outcome = fmt::format("fault: the store answered {}, the client got a reset",
+                                  ex.response->get().result_int());
+  co_return exchange_end::cut(exchange_end::client_side::reset);
 }
 
 asio::awaitable<client_session::exchange_end> client_session::relay_response(exchange& ex) {

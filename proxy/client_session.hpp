@@ -83,6 +83,8 @@ private:
   std::string store_error(std::string_view what, const error_code& ec) const;
   asio::awaitable<exchange_end> answer_instead_of_store(exchange& ex,
                                                         const faults::local_response& answer);
+  /// forward-then-reset: the store answered; the client gets an RST instead of that answer.
+  asio::awaitable<exchange_end> reset_instead_of_answer(exchange& ex);
   /// Reads the store's whole body (when it is short enough) and applies the document actions
   /// to it; a changed body replaces the store's in the upstream buffer, framed by its length.
   asio::awaitable<void> edit_response_document(exchange& ex);

@@ -10,6 +10,7 @@ namespace s3fault::faults {
   KIND(reset)                                                                                      \
   KIND(hang)                                                                                       \
   KIND(forward_then_error)                                                                         \
+  KIND(forward_then_reset)                                                                         \
   KIND(strip_query)                                                                                \
   KIND(set_query)                                                                                  \
   KIND(strip_request_header)                                                                       \

@@ -134,6 +134,24 @@ class FaultActionTest(unittest.TestCase):
         self.assertTrue(head.startswith(b"HTTP/1.1 500 "), head)
         self.assertEqual(store.received, [b"/bucket/k"])
 
+    def test_forward_then_reset_lets_the_store_act_and_the_client_gets_only_a_reset(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            head = conn.read_head()
+            store.received.append(conn.read_exact(content_length(head)))
+            conn.send(b"HTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 2\r\n\r\nok")
+            conn.read_until_close()
+
+        store, proxy = self.start("forward-then-reset op=PutObject name=lost", handler=handler)
+        client = proxy.connect()
+        client.send(b"PUT /bucket/k HTTP/1.1\r\nHost: h\r\nContent-Length: "
+                    + str(len(BODY)).encode() + b"\r\n\r\n" + BODY)
+        self.assertEqual(client.read_outcome(), (b"", "reset"))
+        self.assertTrue(wait_until(lambda: store.received))
+        self.assertEqual(store.received[0], BODY)
+        self.assertTrue(proxy.wait_for_log("faults=lost:forward-then-reset"), proxy.log)
+        self.assertTrue(proxy.wait_for_log("the store answered 200, the client got a reset"),
+                        proxy.log)
+
     def test_request_reset_after_cuts_the_upload(self):
         def handler(conn: Connection, store: ScriptedStore):
             conn.read_head()
