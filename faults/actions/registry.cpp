@@ -30,6 +30,7 @@ namespace s3fault::faults {
   KIND(stall)                                                                                      \
   KIND(reset_after)                                                                                \
   KIND(request_throttle)                                                                           \
+  KIND(request_stall)                                                                              \
   KIND(request_reset_after)                                                                        \
   KIND(request_corrupt)
 

@@ -1,5 +1,6 @@
-// stall: the response body stops once for a while at a byte offset, then carries on: a store
-// that goes quiet mid-body (trips idle/read timeouts).
+// stall and request-stall: a body stops once for a while at a byte offset, then carries on: a
+// store that goes quiet mid-body (trips a client's read timeout), or one that stops taking an
+// upload (trips its write timeout). One action type applied in either direction.
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 
@@ -39,11 +40,12 @@ private:
 
 class stall_action final : public fault_action {
 public:
-  stall_action(std::uint64_t after, clock::duration duration)
-      : after_(after), duration_(duration) {}
+  stall_action(std::string_view type, action_phase phase, std::uint64_t after,
+               clock::duration duration)
+      : type_(type), phase_(phase), after_(after), duration_(duration) {}
 
-  std::string_view type() const override { return "stall"; }
-  action_phase phase() const override { return action_phase::response_body; }
+  std::string_view type() const override { return type_; }
+  action_phase phase() const override { return phase_; }
   nlohmann::json to_json() const override {
     return {{"type", type()}, {"after", after_}, {"duration", format_duration(duration_)}};
   }
@@ -53,32 +55,45 @@ public:
   }
 
 private:
+  std::string_view type_; // a literal from this file
+  action_phase phase_;
   std::uint64_t after_;
   clock::duration duration_;
 };
 
 constexpr std::array<std::string_view, 2> stall_parameters = {"after", "duration"};
 
-std::shared_ptr<const fault_action> parse_stall(const nlohmann::json& json, error_list& errors) {
-  param_reader params("stall", json, errors, stall_parameters);
-  const auto after = params.size("after", need::required);
-  const auto duration = params.duration("duration", need::required);
-  if (!params.ok()) {
-    return nullptr;
-  }
-  return std::make_shared<stall_action>(*after, *duration);
+action_kind stall_kind_for(std::string_view type, action_phase phase, std::string_view summary,
+                           std::string_view example) {
+  auto parse = [type, phase](const nlohmann::json& json,
+                             error_list& errors) -> std::shared_ptr<const fault_action> {
+    param_reader params(type, json, errors, stall_parameters);
+    const auto after = params.size("after", need::required);
+    const auto duration = params.duration("duration", need::required);
+    if (!params.ok()) {
+      return nullptr;
+    }
+    return std::make_shared<stall_action>(type, phase, *after, *duration);
+  };
+  return {type,    phase,
+          summary, {"after", "duration"},
+          parse,   {stall_parameters.begin(), stall_parameters.end()},
+          example};
 }
 
 } // namespace
 
 action_kind stall_kind() {
-  return {"stall",
-          action_phase::response_body,
-          "pause the response body once, for a duration, after a number of bytes",
-          {"after", "duration"},
-          parse_stall,
-          {stall_parameters.begin(), stall_parameters.end()},
-          "stall 64KiB 5s"};
+  return stall_kind_for("stall", action_phase::response_body,
+                        "pause the response body once, for a duration, after a number of bytes",
+                        "stall 64KiB 5s");
+}
+
+action_kind request_stall_kind() {
+  return stall_kind_for("request-stall", action_phase::request_body,
+                        "pause the request body on its way to the store once, for a duration, "
+                        "after a number of bytes",
+                        "request-stall 1MiB 10s op=UploadPart");
 }
 
 } // namespace s3fault::faults::actions

@@ -152,6 +152,25 @@ class FaultActionTest(unittest.TestCase):
         self.assertTrue(proxy.wait_for_log("the store answered 200, the client got a reset"),
                         proxy.log)
 
+    def test_request_stall_pauses_the_upload_once_at_the_offset(self):
+        def handler(conn: Connection, store: ScriptedStore):
+            head = conn.read_head()
+            first = conn.read_exact(1000)
+            at = time.monotonic()
+            rest = conn.read_exact(content_length(head) - 1000)
+            store.received.append((first + rest, time.monotonic() - at))
+            conn.send(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+
+        store, proxy = self.start("request-stall 1000 300ms name=pause", handler=handler)
+        client, head = self.get(proxy, b"PUT /bucket/k HTTP/1.1\r\nHost: h\r\nContent-Length: "
+                                + str(len(BODY)).encode() + b"\r\n\r\n" + BODY)
+        self.assertTrue(head.startswith(b"HTTP/1.1 200 "), head)
+        self.assertTrue(wait_until(lambda: store.received))
+        body, waited = store.received[0]
+        self.assertEqual(body, BODY)
+        self.assertGreaterEqual(waited, 0.3, "the bytes after offset 1000 came without the pause")
+        self.assertTrue(proxy.wait_for_log("faults=pause:request-stall"), proxy.log)
+
     def test_request_reset_after_cuts_the_upload(self):
         def handler(conn: Connection, store: ScriptedStore):
             conn.read_head()
