@@ -529,4 +529,24 @@ parsed_response<list_parts_result> s3_client::list_parts(std::string_view bucket
   return parse_result<list_parts_result>(send(request), parse_list_parts);
 }
 
+parsed_response<list_uploads_result>
+s3_client::list_multipart_uploads(std::string_view bucket, const list_uploads_options& options) {
+  s3_request request = make_request("GET", bucket, "", {});
+  request.query.push_back({"uploads", std::nullopt});
+  if (!options.prefix.empty()) {
+    add_query(request.query, "prefix", options.prefix);
+  }
+  if (!options.key_marker.empty()) {
+    add_query(request.query, "key-marker", options.key_marker);
+  }
+  if (!options.upload_id_marker.empty()) {
+    add_query(request.query, "upload-id-marker", options.upload_id_marker);
+  }
+  if (options.max_uploads) {
+    add_query(request.query, "max-uploads", std::to_string(*options.max_uploads));
+  }
+  append_extras(request, options);
+  return parse_result<list_uploads_result>(send(request), parse_list_multipart_uploads);
+}
+
 } // namespace s3fault::client

@@ -135,6 +135,14 @@ struct list_versions_options : request_extras {
   std::optional<std::uint32_t> max_keys;
 };
 
+/// ListMultipartUploads (GET /bucket?uploads).
+struct list_uploads_options : request_extras {
+  std::string prefix;
+  std::string key_marker;
+  std::string upload_id_marker;
+  std::optional<std::uint32_t> max_uploads;
+};
+
 /// send_raw: a request sent as given, for checks that need odd requests.
 struct raw_options {
   bool add_host = true;           // Host: the endpoint's authority, unless one is given
@@ -222,6 +230,8 @@ public:
   parsed_response<list_parts_result> list_parts(std::string_view bucket, std::string_view key,
                                                 std::string_view upload_id,
                                                 const list_parts_options& options = {});
+  parsed_response<list_uploads_result>
+  list_multipart_uploads(std::string_view bucket, const list_uploads_options& options = {});
 
   const client_config& config() const { return config_; }
   const connection_counters& counters() const;

@@ -172,6 +172,25 @@ std::optional<list_parts_result> parse_list_parts(std::string_view xml, std::str
   return result;
 }
 
+std::optional<list_uploads_result> parse_list_multipart_uploads(std::string_view xml,
+                                                                std::string& error) {
+  pugi::xml_document document;
+  const auto root = load_root(document, xml, "ListMultipartUploadsResult", error);
+  if (!root) {
+    return std::nullopt;
+  }
+  list_uploads_result result;
+  result.bucket = text_of(root, "Bucket");
+  result.is_truncated = flag_of(root, "IsTruncated");
+  result.next_key_marker = text_of(root, "NextKeyMarker");
+  result.next_upload_id_marker = text_of(root, "NextUploadIdMarker");
+  for (const auto& item : root.children("Upload")) {
+    result.uploads.push_back(
+        {text_of(item, "Key"), text_of(item, "UploadId"), text_of(item, "Initiated")});
+  }
+  return result;
+}
+
 std::optional<copy_object_result> parse_copy_object(std::string_view xml, std::string& error) {
   pugi::xml_document document;
   const auto root = load_root(document, xml, "CopyObjectResult", error);

@@ -88,6 +88,22 @@ struct list_parts_result {
 };
 std::optional<list_parts_result> parse_list_parts(std::string_view xml, std::string& error);
 
+struct upload_summary {
+  std::string key;
+  std::string upload_id;
+  std::string initiated;
+};
+/// ListMultipartUploadsResult.
+struct list_uploads_result {
+  std::string bucket;
+  bool is_truncated = false;
+  std::string next_key_marker;
+  std::string next_upload_id_marker;
+  std::vector<upload_summary> uploads;
+};
+std::optional<list_uploads_result> parse_list_multipart_uploads(std::string_view xml,
+                                                                std::string& error);
+
 /// CopyObjectResult.
 struct copy_object_result {
   std::string etag;

@@ -575,6 +575,23 @@ TEST_F(Live, AbortedUploadIsGone) {
   EXPECT_FALSE(listed.ok());
 }
 
+TEST_F(Live, OpenUploadsAreListedUntilAborted) {
+  const auto created = client_->create_multipart_upload(bucket_, "open/one");
+  ASSERT_TRUE(created.ok()) << created.raw.describe();
+  const std::string& upload_id = created.value->upload_id;
+  list_uploads_options options;
+  options.prefix = "open/";
+  const auto listed = client_->list_multipart_uploads(bucket_, options);
+  ASSERT_TRUE(listed.ok()) << listed.raw.describe() << " " << listed.parse_error;
+  ASSERT_EQ(listed.value->uploads.size(), 1u) << listed.raw.body;
+  EXPECT_EQ(listed.value->uploads[0].key, "open/one");
+  EXPECT_EQ(listed.value->uploads[0].upload_id, upload_id);
+  ASSERT_EQ(client_->abort_multipart_upload(bucket_, "open/one", upload_id).status, 204u);
+  const auto after = client_->list_multipart_uploads(bucket_, options);
+  ASSERT_TRUE(after.ok()) << after.raw.describe() << " " << after.parse_error;
+  EXPECT_TRUE(after.value->uploads.empty()) << after.raw.body;
+}
+
 TEST_F(Live, CopyAndDeleteObjects) {
   ASSERT_TRUE(client_->put_object(bucket_, "src", body_source::from_string("copy me")).ok());
   const auto copied = client_->copy_object(bucket_, "src", bucket_, "dst");

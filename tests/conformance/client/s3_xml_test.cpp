@@ -132,6 +132,28 @@ TEST(ListParts, ParsesParts) {
   EXPECT_EQ(result->parts[1].etag, "\"e2\"");
 }
 
+TEST(ListMultipartUploads, ParsesUploadsWithNamespaceAndMarkers) {
+  std::string error;
+  const auto result = parse_list_multipart_uploads(
+      R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>b</Bucket>
+<IsTruncated>true</IsTruncated><NextKeyMarker>k2</NextKeyMarker><NextUploadIdMarker>u2</NextUploadIdMarker>
+<Upload><Key>k1</Key><UploadId>u1</UploadId><Initiated>2026-12-01T00:00:00.000Z</Initiated></Upload>
+<Upload><Key>k2</Key><UploadId>u2</UploadId></Upload></ListMultipartUploadsResult>)",
+      error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_EQ(result->bucket, "b");
+  EXPECT_TRUE(result->is_truncated);
+  EXPECT_EQ(result->next_key_marker, "k2");
+  EXPECT_EQ(result->next_upload_id_marker, "u2");
+  ASSERT_EQ(result->uploads.size(), 2u);
+  EXPECT_EQ(result->uploads[0].key, "k1");
+  EXPECT_EQ(result->uploads[0].upload_id, "u1");
+  EXPECT_EQ(result->uploads[0].initiated, "2026-12-01T00:00:00.000Z");
+  EXPECT_EQ(result->uploads[1].upload_id, "u2");
+  EXPECT_FALSE(parse_list_multipart_uploads("<ListPartsResult/>", error));
+}
+
 TEST(CopyAndDelete, ParseResults) {
   std::string error;
   const auto copy = parse_copy_object(
