@@ -34,6 +34,9 @@ std::vector<std::string> reader_environment(const reader_invocation& run) {
   env.push_back("S3FAULT_BUCKET=" + run.bucket);
   env.push_back("S3FAULT_KEY=" + run.key);
   env.push_back("S3FAULT_OUTPUT=" + run.output_path);
+  if (!run.input_path.empty()) {
+    env.push_back("S3FAULT_INPUT=" + run.input_path);
+  }
   env.push_back("AWS_ACCESS_KEY_ID=" + run.access_key);
   env.push_back("AWS_SECRET_ACCESS_KEY=" + run.secret_key);
   env.push_back("AWS_REGION=" + run.region);
@@ -61,17 +64,21 @@ std::string shell_quote(const std::string& text) {
 
 std::string fill_placeholders(std::string command, const std::string& endpoint,
                               const std::string& bucket, const std::string& key,
-                              const std::string& output) {
+                              const std::string& output, const std::string& input) {
   replace_all(command, "{endpoint}", endpoint);
   replace_all(command, "{bucket}", bucket);
   replace_all(command, "{key}", key);
   replace_all(command, "{output}", output);
+  if (!input.empty()) {
+    replace_all(command, "{input}", input);
+  }
   return command;
 }
 
 std::string expand_placeholders(const reader_invocation& run) {
   return fill_placeholders(run.command, shell_quote(run.endpoint), shell_quote(run.bucket),
-                           shell_quote(run.key), shell_quote(run.output_path));
+                           shell_quote(run.key), shell_quote(run.output_path),
+                           run.input_path.empty() ? "" : shell_quote(run.input_path));
 }
 
 reader_exit run_reader(const reader_invocation& run) {

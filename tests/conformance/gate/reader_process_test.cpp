@@ -106,8 +106,25 @@ TEST_F(ReaderProcess, TheDeadlineKillsTheWholeGroup) {
 }
 
 TEST_F(ReaderProcess, ExpandPlaceholdersLeavesOtherBracesAlone) {
-  run_.command = "x {endpoint} {nope} {output}";
-  EXPECT_EQ(expand_placeholders(run_), "x 'http://127.0.0.1:1' {nope} '" + run_.output_path + "'");
+  run_.command = "x {endpoint} {nope} {output} {input}";
+  EXPECT_EQ(expand_placeholders(run_),
+            "x 'http://127.0.0.1:1' {nope} '" + run_.output_path + "' {input}");
+}
+
+TEST_F(ReaderProcess, AWriterGetsItsInputAsPlaceholderAndVariable) {
+  run_.input_path = (dir_ / "it's input").string();
+  std::ofstream(dir_ / "it's input") << "bytes to upload";
+  run_.command = "cat {input} > {output}; printf '|%s' \"$S3FAULT_INPUT\" >> {output}";
+  EXPECT_EQ(run_reader(run_).exit_code, 0);
+  EXPECT_EQ(read("output"), "bytes to upload|" + run_.input_path);
+}
+
+TEST_F(ReaderProcess, AReaderHasNoInputVariable) {
+  ::setenv("S3FAULT_INPUT", "/from/the/caller", 1);
+  run_.command = "printf %s \"${S3FAULT_INPUT-unset}\" > {output}";
+  EXPECT_EQ(run_reader(run_).exit_code, 0);
+  ::unsetenv("S3FAULT_INPUT");
+  EXPECT_EQ(read("output"), "unset");
 }
 
 } // namespace
