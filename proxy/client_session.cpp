@@ -592,20 +592,9 @@ bool client_session::store_can_be_reused(const exchange& ex) {
 
 asio::awaitable<client_session::exchange_end>
 client_session::answer_instead_of_store(exchange& ex, const faults::local_response& answer) {
-  // The store did the work; the client is told it failed. The store's body is read to its end
-  // and dropped, so both connections stay in step.
-  relay_outcome dropped;
-  dropped.reached_end = true;
-  if (ex.response_framing.has_body()) {
-    auto scratch = owner_.buffers.take();
-    dropped = co_await relay_body(*ex.upstream->stream, ex.upstream->buffer, nullptr,
-                                  ex.response_framing, scratch.span(), {owner_.config.io_timeout});
-  }
-  bool in_step = true;
-  if (ex.upload) {
-    in_step = co_await ex.upload->finish(linger_timeout);
-  }
-  ex.close_client = !ex.request.keep_alive() || owner_.draining || !in_step;
+  // The store did the work; the client is told it failed.
+  const auto dropped = co_await drop_store_answer(ex);
+  ex.close_client = !ex.request.keep_alive() || owner_.draining || !dropped.client_in_step;
   const unsigned store_status = ex.response->get().result_int();
   const bool sent =
       co_await send_local_response(answer, ex.head_request, ex.close_client, ex.record);
@@ -614,21 +603,29 @@ client_session::answer_instead_of_store(exchange& ex, const faults::local_respon
   }
   ex.record.outcome = fmt::format("fault: the store answered {}, the client was told {}",
                                   store_status, answer.status);
-  co_return exchange_end::answered(dropped.complete() && store_can_be_reused(ex));
+  co_return exchange_end::answered(dropped.store_body_whole && store_can_be_reused(ex));
+}
+
+asio::awaitable<client_session::dropped_answer> client_session::drop_store_answer(exchange& ex) {
+  dropped_answer dropped;
+  if (ex.response_framing.has_body()) {
+    auto scratch = owner_.buffers.take();
+    const auto relayed =
+        co_await relay_body(*ex.upstream->stream, ex.upstream->buffer, nullptr, ex.response_framing,
+                            scratch.span(), {owner_.config.io_timeout});
+    dropped.store_body_whole = relayed.complete();
+  }
+  if (ex.upload) {
+    dropped.client_in_step = co_await ex.upload->finish(linger_timeout);
+  }
+  co_return dropped;
 }
 
 asio::awaitable<client_session::exchange_end>
 client_session::reset_instead_of_answer(exchange& ex) {
-  // The store did the work and answered; the answer is lost. Its body is read and dropped and
-  // the upload finished first, so the store has all the client sent before the RST.
-  if (ex.response_framing.has_body()) {
-    auto scratch = owner_.buffers.take();
-    co_await relay_body(*ex.upstream->stream, ex.upstream->buffer, nullptr, ex.response_framing,
-                        scratch.span(), {owner_.config.io_timeout});
-  }
-  if (ex.upload) {
-    co_await ex.upload->finish(linger_timeout);
-  }
+  // The store did the work and answered; the answer is lost, after the store has all the
+  // client sent.
+  co_await drop_store_answer(ex);
   ex.record.outcome = fmt::format("fault: the store answered {}, the client got a reset",
                                   ex.response->get().result_int());
   co_return exchange_end::cut(exchange_end::client_side::reset);

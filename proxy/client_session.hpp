@@ -83,6 +83,13 @@ private:
   std::string store_error(std::string_view what, const error_code& ec) const;
   asio::awaitable<exchange_end> answer_instead_of_store(exchange& ex,
                                                         const faults::local_response& answer);
+  struct dropped_answer {
+    bool store_body_whole = true; // the store's body was read to its end
+    bool client_in_step = true;   // the client's upload (if any) was read to its end
+  };
+  /// The store's answer read to its end and dropped, and the client's upload finished, so both
+  /// connections stay in step (forward-then-error, forward-then-reset).
+  asio::awaitable<dropped_answer> drop_store_answer(exchange& ex);
   /// forward-then-reset: the store answered; the client gets an RST instead of that answer.
   asio::awaitable<exchange_end> reset_instead_of_answer(exchange& ex);
   /// Reads the store's whole body (when it is short enough) and applies the document actions

@@ -5,6 +5,10 @@
 namespace s3fault::gate {
 namespace {
 
+std::string_view role_name(run_role role) {
+  return role == run_role::writer ? "writer" : "reader";
+}
+
 /// The verdict the reader's exit and bytes earn, with its one-line reason.
 judged_run judge_bytes(const run_evidence& e) {
   judged_run run;
@@ -107,17 +111,16 @@ bool verdict_succeeded(verdict result) {
 }
 
 judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
-                      std::uint64_t injections, std::string_view who) {
+                      std::uint64_t injections, run_role role) {
   if (!verdict_passes(run.result, expect)) {
     run.outcome = run_outcome::failed;
     return run;
   }
   if (needs_injection && injections == 0) {
-    const std::string_view did = who == "writer" ? "wrote" : "read";
     run.result = verdict::not_exercised;
     run.outcome = run_outcome::not_exercised;
-    run.why = "the scenario's fault never reached the " + std::string(who) +
-              " (no injection on its key; it " + std::string(did) +
+    run.why = "the scenario's fault never reached the " + std::string(role_name(role)) +
+              " (no injection on its key; it " + (role == run_role::writer ? "wrote" : "read") +
               " in a way no rule matches), so " + std::string(to_string(run.observed)) +
               " says nothing";
     return run;
@@ -128,18 +131,18 @@ judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
 
 judged_run judge_run(const run_evidence& evidence) {
   return settle_run(judge_bytes(evidence), evidence.expect, evidence.needs_injection,
-                    evidence.injections, "reader");
+                    evidence.injections, run_role::reader);
 }
 
-judged_run not_judged(verdict baseline, std::string_view shape, std::string_view who) {
+judged_run not_judged(verdict baseline, std::string_view shape, run_role role) {
   judged_run run;
   run.result = verdict::not_judged;
   run.observed = verdict::not_judged;
   run.outcome = run_outcome::not_judged;
-  const std::string_view verb = who == "writer" ? "write" : "read";
   run.why = "not run: the baseline of " + std::string(shape) + " was " +
-            std::string(to_string(baseline)) + ", so the " + std::string(who) + " cannot " +
-            std::string(verb) + " this object even without a fault";
+            std::string(to_string(baseline)) + ", so the " + std::string(role_name(role)) +
+            " cannot " + (role == run_role::writer ? "write" : "read") +
+            " this object even without a fault";
   return run;
 }
 

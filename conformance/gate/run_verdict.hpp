@@ -59,11 +59,14 @@ bool verdict_passes(verdict result, expectation expect);
 /// CORRECT or STORED: what a baseline must be for the other runs of its shape to be judged.
 bool verdict_succeeded(verdict result);
 
+/// Whose run it is: the words of its messages ("the reader ... read", "the writer ... wrote").
+enum class run_role { reader, writer };
+
 /// Turns what a run's exit and bytes earned (`run.result`, `run.observed`) into its outcome under
 /// `expect`: a failure fails whether the fault fired or not, and a pass counts only when the fault
-/// fired (`needs_injection` with `injections` on the run's key); `who` is "reader" or "writer".
+/// fired (`needs_injection` with `injections` on the run's key).
 judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
-                      std::uint64_t injections, std::string_view who);
+                      std::uint64_t injections, run_role role);
 
 /// Everything one run's judgement rests on.
 struct run_evidence {
@@ -84,8 +87,7 @@ struct run_evidence {
 /// without a fault are wrong too); a run that would pass counts only when its fault fired.
 judged_run judge_run(const run_evidence& evidence);
 
-/// A run that was not made because the baseline of its shape was `baseline`; `who` is "reader"
-/// or "writer".
-judged_run not_judged(verdict baseline, std::string_view shape, std::string_view who = "reader");
+/// A run that was not made because the baseline of its shape was `baseline`.
+judged_run not_judged(verdict baseline, std::string_view shape, run_role role = run_role::reader);
 
 } // namespace s3fault::gate

@@ -60,7 +60,7 @@ judged_run judge_stored(const write_evidence& e) {
 
 judged_run judge_write(const write_evidence& evidence) {
   return settle_run(judge_stored(evidence), evidence.expect, evidence.needs_injection,
-                    evidence.injections, "writer");
+                    evidence.injections, run_role::writer);
 }
 
 } // namespace s3fault::gate

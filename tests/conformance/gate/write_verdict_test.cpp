@@ -119,7 +119,7 @@ TEST(JudgeWrite, APassWithoutAnInjectionIsNotExercisedAndAFailureStillFails) {
 }
 
 TEST(NotJudged, NamesTheWritersBaseline) {
-  const auto run = not_judged(verdict::silent_loss, "mp-9MiB", "writer");
+  const auto run = not_judged(verdict::silent_loss, "mp-9MiB", run_role::writer);
   EXPECT_EQ(run.outcome, run_outcome::not_judged);
   EXPECT_EQ(run.why, "not run: the baseline of mp-9MiB was SILENT_LOSS, so the writer cannot "
                      "write this object even without a fault");
