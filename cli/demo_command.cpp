@@ -84,10 +84,10 @@ struct reader_run {
   std::string error;
 };
 
-reader_run run_reader(const std::string& name, const std::string& proxy_url, const fs::path& output,
+reader_run run_reader(const std::string& name, proxy::embedded_proxy& proxy, const fs::path& output,
                       const std::string& expected, gate::traffic_counter& counter) {
   readers::read_request request;
-  request.client.endpoint = proxy_url;
+  request.client.endpoint = proxy.url();
   request.client.credentials = {"s3fault", "s3fault-secret", ""};
   request.bucket = demo_bucket;
   request.key = demo_key;
@@ -98,6 +98,7 @@ reader_run run_reader(const std::string& name, const std::string& proxy_url, con
   reader_run run;
   run.log = log.str();
   run.error = result.error;
+  proxy.wait_reported(std::chrono::seconds(10));
   run.seen = counter.snapshot();
   const std::string bytes = read_file(output);
   gate::run_evidence evidence; // a must-recover run with no fault to count: the demo's own
@@ -158,13 +159,13 @@ int run_demo(bool colour_flag) {
               << "Both readers read the object through the proxy:\n\n";
 
     const auto naive =
-        run_reader("naive-parts", proxy.url(), scratch / "naive.bin", bytes, counter);
+        run_reader("naive-parts", proxy, scratch / "naive.bin", bytes, counter);
     print_run(style,
               "naive-parts: partNumber=1, then parts 2..N, N from x-amz-mp-parts-count "
               "(missing: 1)",
               naive, bytes);
     const auto robust =
-        run_reader("robust-parts", proxy.url(), scratch / "robust.bin", bytes, counter);
+        run_reader("robust-parts", proxy, scratch / "robust.bin", bytes, counter);
     print_run(style,
               "robust-parts: total from Content-Range, the rest by byte range, If-Match, "
               "length check",

@@ -106,6 +106,10 @@ asio::awaitable<bool> client_session::serve_exchange() {
   const head_read head = co_await read_head(*client_, client_buffer_, request,
                                             {config.client_idle_timeout, config.header_timeout});
   idle_ = false;
+  std::optional<exchange_gauge::hold> counted;
+  if (config.exchanges) {
+    counted.emplace(*config.exchanges); // released after log_exchange, however this ends
+  }
   const auto started = clock::now();
   exchange_record record;
   record.client = peer_;

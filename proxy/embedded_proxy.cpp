@@ -17,6 +17,7 @@ embedded_proxy::embedded_proxy(const std::string& upstream,
   config.threads = threads;
   config.faults = rules_;
   config.on_exchange = std::move(on_exchange);
+  config.exchanges = exchanges_;
   // A hung reader is ended by the gate's timeout; the proxy lets go of it soon after.
   config.drain_timeout = std::chrono::seconds(2);
   auto quiet = std::make_shared<spdlog::logger>("embedded-proxy",

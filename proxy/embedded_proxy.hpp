@@ -32,9 +32,13 @@ public:
   std::string url() const { return url_; }
   /// The live rules (replace_all between runs; each exchange reads one snapshot).
   const std::shared_ptr<faults::rule_store>& rules() const { return rules_; }
+  /// Waits until every exchange the proxy began has been reported to `on_exchange` (a client
+  /// may have its whole answer, and exit, a moment before that); false if `limit` passed first.
+  bool wait_reported(std::chrono::milliseconds limit) { return exchanges_->wait_idle(limit); }
 
 private:
   std::shared_ptr<faults::rule_store> rules_;
+  std::shared_ptr<exchange_gauge> exchanges_ = std::make_shared<exchange_gauge>();
   std::unique_ptr<proxy_server> server_;
   std::string url_;
   std::thread thread_;

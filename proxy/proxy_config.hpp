@@ -3,6 +3,7 @@
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
+#include "proxy/exchange_gauge.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/request_edits.hpp"
 
@@ -59,6 +60,8 @@ struct proxy_config {
   /// Called once per exchange when it has ended (after its log line), on the worker thread that
   /// served it: the gate counts a reader's traffic with it. Must be quick and thread-safe.
   std::function<void(const exchange_record&)> on_exchange;
+  /// Counts the exchanges in flight until each has been reported; null: not counted.
+  std::shared_ptr<exchange_gauge> exchanges;
   /// Traffic measurements (GET /metrics, /stats, --report); null: nothing is measured.
   std::shared_ptr<metrics::traffic_metrics> metrics;
 };

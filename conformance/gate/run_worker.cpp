@@ -14,6 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// How long a finished reader's exchanges may take to be reported (normally microseconds; an
+/// exchange the proxy still stalls on is not waited for beyond this).
+constexpr std::chrono::seconds exchange_report_wait{10};
+
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
@@ -129,6 +133,9 @@ std::optional<run_result> run_worker::run(const planned_run& planned) {
   invocation.timeout = settings.timeout;
   invocation.should_stop = context_.stop;
   const auto exit = run_reader(invocation);
+  if (!exit.timed_out) {
+    proxy_.wait_reported(exchange_report_wait); // the reader's last exchange, counted
+  }
   replacer_.disarm();
   proxy_.rules()->replace_all({});
   store_.delete_object(context_.bucket, planned.key);

@@ -182,9 +182,11 @@ class GateReproTest(unittest.TestCase):
 
 class GateJobsTest(unittest.TestCase):
     def test_jobs_do_not_change_a_verdict(self):
+        # A sequential reader: the ranged one's parallel GETs make the number of faults a
+        # fail-fast read meets depend on timing (CI saw 2 against 1 on truncate-consistent).
         tmp = scratch("gate-jobs")
-        one = GateRun(tmp, "one", ["--reader", "builtin:ranged", "--jobs", "1"])
-        four = GateRun(tmp, "four", ["--reader", "builtin:ranged", "--jobs", "4"])
+        one = GateRun(tmp, "one", ["--reader", "builtin:robust-parts", "--jobs", "1"])
+        four = GateRun(tmp, "four", ["--reader", "builtin:robust-parts", "--jobs", "4"])
         self.assertIn(one.code, (0, 1), one.describe())
         self.assertEqual(one.code, four.code, four.describe())
         self.assertEqual(one.verdicts(), four.verdicts())
