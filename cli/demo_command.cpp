@@ -158,14 +158,12 @@ int run_demo(bool colour_flag) {
               << "          sha256 " << s3::sha256_hex(bytes) << "\n\n"
               << "Both readers read the object through the proxy:\n\n";
 
-    const auto naive =
-        run_reader("naive-parts", proxy, scratch / "naive.bin", bytes, counter);
+    const auto naive = run_reader("naive-parts", proxy, scratch / "naive.bin", bytes, counter);
     print_run(style,
               "naive-parts: partNumber=1, then parts 2..N, N from x-amz-mp-parts-count "
               "(missing: 1)",
               naive, bytes);
-    const auto robust =
-        run_reader("robust-parts", proxy, scratch / "robust.bin", bytes, counter);
+    const auto robust = run_reader("robust-parts", proxy, scratch / "robust.bin", bytes, counter);
     print_run(style,
               "robust-parts: total from Content-Range, the rest by byte range, If-Match, "
               "length check",
