@@ -21,6 +21,7 @@ struct fixture_options {
   std::string content_type;
   std::uint32_t seed = 1;
   std::string expected;
+  bool no_upload = false;
   store_access access;
 };
 
@@ -63,11 +64,28 @@ bool ensure_bucket(client::s3_client& store, const std::string& bucket, std::str
   return false;
 }
 
+/// --no-upload: a writer run's start, the key holding no object.
+bool empty_key(client::s3_client& store, const fixture_options& options, std::size_t size) {
+  const auto deleted = store.delete_object(options.bucket, options.key);
+  if (!deleted.ok() && deleted.status != 404) {
+    std::cerr << "s3fault fixture: deleting s3://" << options.bucket << "/" << options.key << ": "
+              << deleted.describe() << "\n";
+    return false;
+  }
+  std::cout << "s3://" << options.bucket << "/" << options.key << ": no object; the input ("
+            << size << " bytes, seed " << options.seed << ") is in " << options.expected << "\n";
+  return true;
+}
+
 int run_fixture(const fixture_options& options) {
   std::string error;
   const auto shape = shape_from(options, error);
   if (!shape) {
     std::cerr << "s3fault fixture: " << error << "\n";
+    return 2;
+  }
+  if (options.no_upload && options.expected.empty()) {
+    std::cerr << "s3fault fixture: --no-upload needs --expected FILE (where the bytes go)\n";
     return 2;
   }
   const std::string bytes = gate::fixture_bytes(*shape, options.seed);
@@ -82,6 +100,9 @@ int run_fixture(const fixture_options& options) {
   if (!ensure_bucket(store, options.bucket, error)) {
     std::cerr << "s3fault fixture: " << error << "\n";
     return 1;
+  }
+  if (options.no_upload) {
+    return empty_key(store, options, bytes.size()) ? 0 : 1;
   }
   try {
     const auto checksum = gate::upload_fixture(store, options.bucket, options.key, *shape, bytes);
@@ -105,7 +126,9 @@ std::function<int()> add_fixture_command(CLI::App& app) {
       "fixture",
       "Uploads the object of a gate run: seeded bytes (the same seed gives the same bytes) in\n"
       "one PUT or in parts, with a checksum where the store takes one. Failing gate runs print\n"
-      "it in their repro. Creates the bucket when it does not exist.\n\n"
+      "it in their repro. Creates the bucket when it does not exist.\n"
+      "With --no-upload it writes only --expected (a gate writer run's input) and makes the key\n"
+      "hold no object, as at the start of a writer run.\n\n"
       "Example:\n"
       "  s3fault fixture --endpoint http://127.0.0.1:9000 --bucket b --key k --size 12MiB \\\n"
       "    --parts 5MiB,5MiB,2MiB --seed 7 --expected expected.bin");
@@ -122,6 +145,9 @@ std::function<int()> add_fixture_command(CLI::App& app) {
   command->add_option("--content-type", options->content_type, "Content-Type to store");
   command->add_option("--seed", options->seed, "Seed of the bytes")->capture_default_str();
   command->add_option("--expected", options->expected, "Also write the bytes to this file");
+  command->add_flag("--no-upload", options->no_upload,
+                    "Upload nothing: write the bytes to --expected and delete the key's object "
+                    "(a writer run's input)");
   add_store_access_options(command, options->access, true);
   return [options]() { return run_fixture(*options); };
 }

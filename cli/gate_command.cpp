@@ -20,6 +20,7 @@ namespace {
 
 struct gate_options {
   std::string reader;
+  std::string writer;
   std::string upstream;
   std::string access_key;
   std::string secret_key;
@@ -59,13 +60,23 @@ std::optional<std::string> reader_command(const std::string& reader, std::string
          " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
 }
 
+/// A writer is a command; `builtin:` names none yet (the example writers are scripts).
+std::optional<std::string> writer_command(const std::string& writer, std::string& error) {
+  if (writer.rfind("builtin:", 0) == 0) {
+    error = "--writer " + writer +
+            ": there are no built-in writers; give a command, e.g. examples/writers/boto3-naive.py";
+    return std::nullopt;
+  }
+  return writer;
+}
+
 std::string column(std::string_view text, std::size_t width) {
   std::string padded(text);
   padded.append(padded.size() < width ? width - padded.size() : 1, ' ');
   return padded;
 }
 
-void print_catalog(const gate::gate_matrix& matrix) {
+void print_catalog(gate::run_role role, const gate::gate_matrix& matrix) {
   std::cout << "Scenarios (--scenarios; baseline always runs first):\n";
   for (const auto& s : matrix.scenarios) {
     std::cout << "  " << column(s.name, 28) << column(gate::to_string(s.expect), 18)
@@ -90,6 +101,10 @@ void print_catalog(const gate::gate_matrix& matrix) {
     std::cout << "  " << column(shape.name, 28) << shape.description << " (checksum "
               << shape.checksum << ")\n";
   }
+  if (role == gate::run_role::writer) {
+    std::cout << "Example writers: examples/writers/ (docs/writers.md)\n";
+    return;
+  }
   std::cout << "Built-in readers (--reader builtin:NAME):";
   for (const auto& name : readers::reader_names()) {
     std::cout << " " << name;
@@ -97,9 +112,12 @@ void print_catalog(const gate::gate_matrix& matrix) {
   std::cout << "\n";
 }
 
-/// The built-in matrix plus the scenario files'; nullopt when a file has mistakes (all printed).
-std::optional<gate::gate_matrix> load_matrix(const std::vector<std::string>& files) {
-  gate::gate_matrix matrix = gate::builtin_matrix();
+/// The role's built-in matrix plus the scenario files'; nullopt when a file has mistakes (all
+/// printed).
+std::optional<gate::gate_matrix> load_matrix(gate::run_role role,
+                                             const std::vector<std::string>& files) {
+  gate::gate_matrix matrix =
+      role == gate::run_role::writer ? gate::builtin_writer_matrix() : gate::builtin_matrix();
   std::vector<std::string> errors;
   for (const auto& file : files) {
     std::vector<std::string> file_errors;
@@ -121,17 +139,18 @@ std::optional<gate::gate_matrix> load_matrix(const std::vector<std::string>& fil
 }
 
 int run_gate_command(const gate_options& options) {
-  auto matrix = load_matrix(options.scenario_files);
+  const auto role = options.writer.empty() ? gate::run_role::reader : gate::run_role::writer;
+  auto matrix = load_matrix(role, options.scenario_files);
   if (!matrix) {
     return 2;
   }
   if (options.list) {
-    print_catalog(*matrix);
+    print_catalog(role, *matrix);
     return 0;
   }
-  if (options.reader.empty()) {
-    std::cerr << "s3fault gate: --reader is required (a command, or builtin:NAME; --list shows "
-                 "the built-in readers)\n";
+  if (options.reader.empty() == options.writer.empty()) {
+    std::cerr << "s3fault gate: give one of --reader (a command, or builtin:NAME; --list shows "
+                 "the built-in readers) or --writer (a command)\n";
     return 2;
   }
   if (options.access_key.empty() != options.secret_key.empty()) {
@@ -139,14 +158,16 @@ int run_gate_command(const gate_options& options) {
     return 2;
   }
   std::string error;
-  const auto command = reader_command(options.reader, error);
+  const auto command = role == gate::run_role::writer ? writer_command(options.writer, error)
+                                                      : reader_command(options.reader, error);
   if (!command) {
     std::cerr << "s3fault gate: " << error << "\n";
     return 2;
   }
   gate::gate_settings settings;
-  settings.reader = options.reader;
-  settings.reader_command = *command;
+  settings.role = role;
+  settings.client = role == gate::run_role::writer ? options.writer : options.reader;
+  settings.client_command = *command;
   settings.upstream = options.upstream;
   settings.credentials = {
       options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
@@ -193,7 +214,7 @@ int run_gate_command(const gate_options& options) {
   gate::gate_text_report table(std::cout, colour);
   gate::gate_observer observer;
   observer.started = [&](const std::string& upstream, const std::string& proxy) {
-    table.begin(options.reader, upstream, proxy);
+    table.begin(settings.role, settings.client, upstream, proxy);
   };
   observer.run_done = [&](const gate::run_result& run) { table.run_done(run); };
   gate::gate_report report;
@@ -235,11 +256,19 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  {output}   S3FAULT_OUTPUT     where to write the object (or write it to stdout)\n"
       "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, HOME (scratch)\n"
       "It must exit 0 when it read the object and non-zero when it failed.\n\n"
+      "With --writer instead, the command uploads the file {input} (S3FAULT_INPUT) to\n"
+      "s3://{bucket}/{key} through {endpoint} and exits 0 when it believes the upload succeeded.\n"
+      "The writers' own matrix runs (--writer ... --list shows it); after each run the gate reads\n"
+      "the key straight from the store and judges: STORED (exit 0, the store holds the input),\n"
+      "REJECTED (non-zero exit, the key holds nothing or the input), SILENT_LOSS (exit 0, the key\n"
+      "holds nothing or other bytes: always fails), TORN (non-zero exit, other bytes under the\n"
+      "key: always fails), HUNG. Multipart uploads it left open are reported, then aborted.\n\n"
       "Nothing passes that was not judged:\n"
       "  - a reader that cannot run (exit 126/127, or it ended without a request to the proxy)\n"
       "    is a gate error, exit 2;\n"
       "  - the baseline (no fault) runs first on every shape; where the reader does not read it\n"
-      "    CORRECT, every other run of that shape is NOT_JUDGED and the gate fails;\n"
+      "    CORRECT (the writer does not store it), every other run of that shape is NOT_JUDGED\n"
+      "    and the gate fails;\n"
       "  - a run that would pass while its fault never reached the reader (no injection on its\n"
       "    key: it read in a way no rule matched) is NOT_EXERCISED: never a pass, counted apart;\n"
       "    when no fault reached the reader in any run the gate fails.\n\n"
@@ -256,12 +285,16 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
       "  s3fault gate --reader builtin:robust-parts       # passes\n"
       "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
+      "  s3fault gate --writer examples/writers/boto3-naive.py  # fails: SILENT_LOSS\n"
       "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' "
       "\\"
       "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/");
   command->add_option("--reader", options->reader,
                       "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
                       "builtin:ranged");
+  command->add_option("--writer", options->writer,
+                      "The writer instead of a reader: a shell command that uploads {input} to "
+                      "{bucket}/{key} (examples/writers/)");
   command->add_option("--upstream", options->upstream,
                       "The store, http(s)://HOST:PORT; default: an embedded origin started here");
   command->add_option("--access-key", options->access_key,
@@ -281,7 +314,7 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "docs/gate.md); checked before anything runs");
   command
       ->add_option("--timeout", options->timeout_seconds,
-                   "Seconds a reader may run before it is killed and judged HUNG")
+                   "Seconds a reader or writer may run before it is killed and judged HUNG")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command
@@ -311,7 +344,8 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "Keep each failing run's output, reader stdout/stderr and repro.sh in "
                       "DIR/<scenario>.<shape>/");
   command->add_flag("--list", options->list,
-                    "Print scenarios (with their rules), shapes and built-in readers");
+                    "Print scenarios (with their rules), shapes and built-in readers (with "
+                    "--writer: the writers' matrix)");
   return [options]() { return run_gate_command(*options); };
 }
 

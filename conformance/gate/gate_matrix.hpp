@@ -38,6 +38,9 @@ struct gate_matrix {
 const gate_matrix& builtin_matrix();
 /// The YAML text of the built-in matrix, as compiled in.
 std::string_view builtin_matrix_text();
+/// The writers' built-in matrix (builtin-writer-matrix.yaml), and its text.
+const gate_matrix& builtin_writer_matrix();
+std::string_view builtin_writer_matrix_text();
 
 /// Reads a matrix document. Every mistake is appended to `errors` as "NAME:LINE: WHERE: what is
 /// wrong and what is allowed" (WHERE: "scenario 3 (NAME): rules[1]: truncate.at: ..."); nothing

@@ -16,8 +16,16 @@ nlohmann::json traffic_json(const traffic& seen) {
           {"bytes_from_reader", seen.bytes_from_reader}};
 }
 
-nlohmann::json run_json(const run_result& run) {
-  return {{"scenario", run.scenario},
+nlohmann::json open_uploads_json(const run_result& run) {
+  if (run.open_uploads) {
+    return *run.open_uploads;
+  }
+  return run.open_uploads_problem.empty() ? nlohmann::json(nullptr)
+                                          : nlohmann::json({{"unknown", run.open_uploads_problem}});
+}
+
+nlohmann::json run_json(const run_result& run, run_role role) {
+  nlohmann::json document = {{"scenario", run.scenario},
           {"shape", run.shape},
           {"expectation", to_string(run.expect)},
           {"verdict", to_string(run.judged.result)},
@@ -36,10 +44,29 @@ nlohmann::json run_json(const run_result& run) {
                                    : nlohmann::json(nullptr)},
           {"exit_code", run.exit_code},
           {"seconds", run.seconds},
-          {"reader_stderr_tail", run.stderr_tail},
+          {std::string(role_name(role)) + "_stderr_tail", run.stderr_tail},
           {"traffic", traffic_json(run.seen)},
           {"repro", run.repro},
           {"kept", run.kept.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.kept)}};
+  if (role == run_role::writer) {
+    document["open_uploads"] = open_uploads_json(run); // a count, or {"unknown": why}
+  }
+  return document;
+}
+
+/// The observed verdicts of the role's runs, counted.
+nlohmann::json verdict_counts(const gate_report& report, const gate_totals& totals) {
+  if (report.role == run_role::writer) {
+    return {{"STORED", totals.stored},
+            {"REJECTED", totals.rejected},
+            {"SILENT_LOSS", totals.silent_loss},
+            {"TORN", totals.torn},
+            {"HUNG", totals.hung}};
+  }
+  return {{"CORRECT", totals.correct},
+          {"REJECTED", totals.rejected},
+          {"SILENT_CORRUPTION", totals.silent_corruption},
+          {"HUNG", totals.hung}};
 }
 
 nlohmann::json scenario_json(const scenario& s) {
@@ -76,11 +103,12 @@ std::string gate_json_report(const gate_report& report) {
   }
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : report.runs) {
-    runs.push_back(run_json(run));
+    runs.push_back(run_json(run, report.role));
   }
   const nlohmann::json document = {{"tool", "s3fault gate"},
                                    {"version", S3FAULT_VERSION},
-                                   {"reader", report.reader},
+                                   {"role", role_name(report.role)},
+                                   {role_name(report.role), report.client},
                                    {"upstream", report.upstream},
                                    {"started_at", report.started_at},
                                    {"seconds", report.seconds},
@@ -95,11 +123,7 @@ std::string gate_json_report(const gate_report& report) {
                                      {"failed", totals.failed},
                                      {"not_exercised", totals.not_exercised},
                                      {"not_judged", totals.not_judged},
-                                     {"verdicts",
-                                      {{"CORRECT", totals.correct},
-                                       {"REJECTED", totals.rejected},
-                                       {"SILENT_CORRUPTION", totals.silent_corruption},
-                                       {"HUNG", totals.hung}}},
+                                     {"verdicts", verdict_counts(report, totals)},
                                      {"exit_status", gate_exit_status(report)},
                                      {"exit_reason", exit_status_reason(report)}}},
                                    {"scenarios", scenario_list},

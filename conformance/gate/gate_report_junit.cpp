@@ -9,14 +9,16 @@ namespace {
 
 /// One run as a testcase: a failure, a skip with its reason (not exercised, not judged), or a
 /// pass; each carries the run's key, seed, rules and repro.
-void add_testcase(pugi::xml_node suite, const std::string& name, const run_result& run) {
+void add_testcase(pugi::xml_node suite, const std::string& name, const run_result& run,
+                  run_role role) {
   auto testcase = suite.append_child("testcase");
   testcase.append_attribute("classname") = ("gate." + name).c_str();
   testcase.append_attribute("name") =
       (run.shape + " [" + std::string(to_string(run.expect)) + "]").c_str();
   testcase.append_attribute("time") = run.seconds;
   const std::string summary = std::string(to_string(run.judged.result)) + ": " + run.judged.why +
-                              "; " + describe_traffic(run.seen);
+                              "; " + describe_traffic(run.seen, role) +
+                              (role == run_role::writer ? "; " + describe_open_uploads(run) : "");
   auto properties = testcase.append_child("properties");
   const auto property = [&](const char* key, const std::string& value) {
     auto p = properties.append_child("property");
@@ -55,7 +57,7 @@ std::string gate_junit_report(const gate_report& report) {
   declaration.append_attribute("encoding") = "UTF-8";
   const auto totals = count_runs(report);
   auto root = document.append_child("testsuites");
-  root.append_attribute("name") = ("s3fault gate of " + report.reader).c_str();
+  root.append_attribute("name") = ("s3fault gate of " + report.client).c_str();
   root.append_attribute("tests") = report.runs.size();
   root.append_attribute("failures") = totals.failed;
   root.append_attribute("errors") = 0;
@@ -75,7 +77,7 @@ std::string gate_junit_report(const gate_report& report) {
       failures += run.judged.outcome == run_outcome::failed;
       skipped += run.judged.outcome == run_outcome::not_exercised ||
                  run.judged.outcome == run_outcome::not_judged;
-      add_testcase(suite, s->name, run);
+      add_testcase(suite, s->name, run, report.role);
     }
     suite.append_attribute("tests") = tests;
     suite.append_attribute("failures") = failures;

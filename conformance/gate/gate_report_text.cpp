@@ -10,7 +10,7 @@ const char* verdict_colour(const run_result& run) {
   case run_outcome::failed:
     return "31";
   case run_outcome::passed:
-    return run.judged.result == verdict::correct ? "32" : "33";
+    return verdict_succeeded(run.judged.result) ? "32" : "33";
   default:
     return "33";
   }
@@ -60,7 +60,7 @@ std::string seconds_text(double seconds) {
 
 } // namespace
 
-std::string describe_traffic(const traffic& seen) {
+std::string describe_traffic(const traffic& seen, run_role role) {
   std::string text;
   for (const auto& [operation, count] : seen.by_operation) {
     text += (text.empty() ? "" : " + ") + std::to_string(count) + " " + operation;
@@ -71,8 +71,21 @@ std::string describe_traffic(const traffic& seen) {
   text += ", " + std::to_string(seen.retries) + (seen.retries == 1 ? " retry" : " retries");
   text += ", " + std::to_string(seen.faults_injected) +
           (seen.faults_injected == 1 ? " fault" : " faults");
-  text += ", " + mebibytes(seen.bytes_to_reader) + " to the reader";
+  text += role == run_role::writer ? ", " + mebibytes(seen.bytes_from_reader) + " from the writer"
+                                    : ", " + mebibytes(seen.bytes_to_reader) + " to the reader";
   return text;
+}
+
+std::string describe_open_uploads(const run_result& run) {
+  if (!run.open_uploads) {
+    return "open uploads unknown: " + run.open_uploads_problem;
+  }
+  if (*run.open_uploads == 0) {
+    return "no open upload";
+  }
+  return *run.open_uploads == 1
+             ? "1 open upload left (the gate aborted it)"
+             : std::to_string(*run.open_uploads) + " open uploads left (the gate aborted them)";
 }
 
 std::string gate_text_report::paint(std::string_view text, const char* code) const {
@@ -82,9 +95,10 @@ std::string gate_text_report::paint(std::string_view text, const char* code) con
   return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
 }
 
-void gate_text_report::begin(const std::string& reader, const std::string& upstream,
-                             const std::string& proxy) {
-  out_ << paint("s3fault gate", "1") << ": reader " << reader << "\n"
+void gate_text_report::begin(run_role role, const std::string& client,
+                             const std::string& upstream, const std::string& proxy) {
+  role_ = role;
+  out_ << paint("s3fault gate", "1") << ": " << role_name(role) << " " << client << "\n"
        << "store " << upstream << ", fault proxy " << proxy << "\n\n";
   out_.flush();
 }
@@ -93,14 +107,26 @@ void gate_text_report::run_done(const run_result& run) {
   out_ << "  " << paint(padded(outcome_label(run.judged.outcome), 5), verdict_colour(run))
        << paint(padded(to_string(run.judged.result), 18), verdict_colour(run))
        << padded(run.scenario, 27) << padded(run.shape, 15) << padded(to_string(run.expect), 17)
-       << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen) << "\n";
-  if (!run.judged.passed() || run.judged.result != verdict::correct) {
+       << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen, role_)
+       << (role_ == run_role::writer ? "; " + describe_open_uploads(run) : "") << "\n";
+  if (!run.judged.passed() || !verdict_succeeded(run.judged.result)) {
     out_ << std::string(25, ' ') << run.judged.why << "\n";
   }
   if (run.judged.outcome == run_outcome::failed && !run.stderr_tail.empty()) {
     out_ << std::string(25, ' ') << "| " << indented(run.stderr_tail, 27) << "\n";
   }
   out_.flush();
+}
+
+std::string gate_text_report::verdict_counts(const gate_totals& totals) const {
+  const auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what; };
+  if (role_ == run_role::writer) {
+    return count(totals.stored, "stored, ") + count(totals.rejected, "rejected, ") +
+           count(totals.silent_loss, "silent loss, ") + count(totals.torn, "torn, ") +
+           count(totals.hung, "hung");
+  }
+  return count(totals.correct, "correct, ") + count(totals.rejected, "rejected, ") +
+         count(totals.silent_corruption, "silent corruption, ") + count(totals.hung, "hung");
 }
 
 void gate_text_report::finish(const gate_report& report) {
@@ -125,9 +151,7 @@ void gate_text_report::finish(const gate_report& report) {
                 totals.not_exercised ? "33" : "32")
        << ", "
        << paint(std::to_string(totals.not_judged) + " not judged", totals.not_judged ? "31" : "32")
-       << " (" << totals.correct << " correct, " << totals.rejected << " rejected, "
-       << totals.silent_corruption << " silent corruption, " << totals.hung << " hung; "
-       << seconds_text(report.seconds) << ")\n";
+       << " (" << verdict_counts(totals) << "; " << seconds_text(report.seconds) << ")\n";
   for (const auto& run : report.runs) {
     if (run.judged.outcome == run_outcome::failed) {
       out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "

@@ -12,19 +12,26 @@ namespace s3fault::gate {
 class gate_text_report {
 public:
   gate_text_report(std::ostream& out, bool colour) : out_(out), colour_(colour) {}
-  void begin(const std::string& reader, const std::string& upstream, const std::string& proxy);
+  void begin(run_role role, const std::string& client, const std::string& upstream,
+             const std::string& proxy);
   void run_done(const run_result& run);
   /// "N passed, N failed (...)" and the failed runs again, one line each.
   void finish(const gate_report& report);
 
 private:
   std::string paint(std::string_view text, const char* code) const;
+  std::string verdict_counts(const gate_totals& totals) const;
   std::ostream& out_;
+  run_role role_ = run_role::reader;
   bool colour_;
 };
 
-/// "3 GetObject + 1 HeadObject, 2 retries, 3 faults, 20.0 MiB to the reader"
-std::string describe_traffic(const traffic& seen);
+/// "3 GetObject + 1 HeadObject, 2 retries, 3 faults, 20.0 MiB to the reader" (a writer's:
+/// "... MiB from the writer").
+std::string describe_traffic(const traffic& seen, run_role role = run_role::reader);
+/// What a writer's run left open: "no open upload", "2 open uploads (aborted)", or why the store
+/// could not tell.
+std::string describe_open_uploads(const run_result& run);
 
 std::string gate_json_report(const gate_report& report);
 std::string gate_junit_report(const gate_report& report);

@@ -80,14 +80,15 @@ private:
   std::exception_ptr error_;
 };
 
-run_result not_judged_run(const planned_run& planned, const run_result& baseline) {
+run_result not_judged_run(const planned_run& planned, const run_result& baseline,
+                          run_role role) {
   run_result result;
   result.scenario = planned.run_scenario->name;
   result.shape = planned.shape->name;
   result.expect = planned.run_scenario->expect;
   result.key = planned.key;
   result.seed = planned.seed;
-  result.judged = not_judged(baseline.judged.result, planned.shape->name);
+  result.judged = not_judged(baseline.judged.result, planned.shape->name, role);
   return result;
 }
 
@@ -101,7 +102,8 @@ std::string create_bucket(client::s3_client& store, const std::string& upstream)
 
 gate_report begin_report(const gate_settings& settings, const run_plan& plan) {
   gate_report report;
-  report.reader = settings.reader;
+  report.role = settings.role;
+  report.client = settings.client;
   report.upstream = settings.upstream.empty() ? "embedded origin" : settings.upstream;
   report.started_at = client::utc_now_iso8601();
   report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
@@ -123,10 +125,12 @@ client::client_config store_config_for(const gate_settings& settings, const std:
 }
 
 /// Every planned run's result, in plan order (the baselines come first in a plan): the
-/// baselines, then every other run whose shape's baseline was CORRECT; the rest NOT_JUDGED.
+/// baselines, then every other run whose shape's baseline was CORRECT (a writer's: STORED); the
+/// rest NOT_JUDGED.
 /// A run stopped before its verdict has no result.
 std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_pool& pool,
-                                                   const std::function<bool()>& stop) {
+                                                   const std::function<bool()>& stop,
+                                                   run_role role) {
   std::vector<const planned_run*> baselines, others;
   for (const auto& planned : plan.runs) {
     (planned.baseline ? baselines : others).push_back(&planned);
@@ -152,7 +156,7 @@ std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_poo
       to_run.push_back(others[i]);
       index_of.push_back(baselines.size() + i);
     } else {
-      results[baselines.size() + i] = not_judged_run(*others[i], baseline);
+      results[baselines.size() + i] = not_judged_run(*others[i], baseline, role);
       pool.report(*results[baselines.size() + i]);
     }
   }
@@ -208,7 +212,7 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   std::vector<std::optional<run_result>> results;
   std::exception_ptr error;
   try {
-    results = run_plan_on(plan, pool, stop);
+    results = run_plan_on(plan, pool, stop, settings.role);
   } catch (...) {
     error = std::current_exception();
   }
@@ -298,7 +302,8 @@ std::string exit_status_reason(const gate_report& report) {
     return "some run had a verdict its scenario does not accept";
   }
   if (totals.fault_runs > 0 && totals.exercised_fault_runs == 0) {
-    return "no fault reached the reader in any run, so nothing was judged";
+    return "no fault reached the " + std::string(role_name(report.role)) +
+           " in any run, so nothing was judged";
   }
   return "every run passed or was not exercised";
 }

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,12 +23,13 @@
 namespace s3fault::gate {
 
 struct gate_settings {
-  std::string reader;         // as the user gave it: a command or builtin:NAME
-  std::string reader_command; // the command actually run (builtin:NAME expanded)
+  run_role role = run_role::reader; // --reader or --writer
+  std::string client;               // as the user gave it: a command or builtin:NAME
+  std::string client_command;       // the command actually run (builtin:NAME expanded)
   std::string upstream;       // store URL; empty: an embedded origin started for the gate
   s3::credentials credentials{"s3fault", "s3fault-secret", ""};
   std::string region = "us-east-1";
-  gate_matrix matrix; // the built-in matrix plus the scenario files'
+  gate_matrix matrix; // the role's built-in matrix plus the scenario files'
   std::vector<std::string> scenario_globs{"*"};
   std::vector<std::string> shape_globs{"*"};
   std::vector<std::string> exclude_globs; // scenario or shape names left out
@@ -53,12 +55,17 @@ struct run_result {
   double seconds = 0;
   std::string stderr_tail; // the reader's last lines on stderr
   traffic seen;
+  /// A writer's multipart uploads it left open on the key (the gate aborts them); nullopt when
+  /// the store cannot list them (then `open_uploads_problem` says why) or for readers.
+  std::optional<std::size_t> open_uploads;
+  std::string open_uploads_problem;
   std::string repro; // the commands that reproduce the run by hand
   std::string kept;  // where its files were kept (--keep-failed), or empty
 };
 
 struct gate_report {
-  std::string reader;
+  run_role role = run_role::reader;
+  std::string client; // the reader or writer, as the user gave it
   std::string upstream; // the URL, or "embedded origin"
   std::string started_at;
   double seconds = 0;

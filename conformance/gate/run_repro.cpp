@@ -53,7 +53,7 @@ void start_store(std::ostream& out, const repro_inputs& in) {
 
 void run_reader_step(std::ostream& out, const repro_inputs& in) {
   const std::string filled =
-      fill_placeholders(in.reader_command, "\"$endpoint\"", shell_quote(in.bucket),
+      fill_placeholders(in.client_command, "\"$endpoint\"", shell_quote(in.bucket),
                         shell_quote(in.key), "\"$repro/output\"");
   out << "# the reader, as the gate ran it (its own HOME, the run's variables)\n"
       << "(unset AWS_PROFILE AWS_SESSION_TOKEN AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE\n"
@@ -63,6 +63,43 @@ void run_reader_step(std::ostream& out, const repro_inputs& in) {
       << " " << filled << ") </dev/null >\"$repro/stdout\" 2>\"$repro/stderr\"\n"
       << "echo \"reader exit status $?\"\n"
       << "[ -e \"$repro/output\" ] || cp \"$repro/stdout\" \"$repro/output\"\n";
+}
+
+void run_writer_step(std::ostream& out, const repro_inputs& in) {
+  const std::string filled =
+      fill_placeholders(in.client_command, "\"$endpoint\"", shell_quote(in.bucket),
+                        shell_quote(in.key), "\"$repro/output\"", "\"$repro/input\"");
+  out << "# the writer, as the gate ran it (its own HOME, the run's variables)\n"
+      << "(unset AWS_PROFILE AWS_SESSION_TOKEN AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE\n"
+      << " export HOME=\"$repro/home\" S3FAULT_ENDPOINT=\"$endpoint\" S3FAULT_BUCKET="
+      << shell_quote(in.bucket) << " S3FAULT_KEY=" << shell_quote(in.key)
+      << " S3FAULT_OUTPUT=\"$repro/output\" S3FAULT_INPUT=\"$repro/input\"\n"
+      << " " << filled << ") </dev/null >\"$repro/stdout\" 2>\"$repro/stderr\"\n"
+      << "echo \"writer exit status $?\"\n"
+      << "# what the store holds under the key, read straight from it (not through the proxy)\n"
+      << shell_quote(in.s3fault) << " read robust-parts --endpoint \"$store\" --bucket "
+      << shell_quote(in.bucket) << " --key " << shell_quote(in.key)
+      << " --output \"$repro/stored\" 2>&1 | tail -n 1\n"
+      << "cmp \"$repro/stored\" \"$repro/input\" && echo \"the store holds the input\" ||\n"
+      << "  echo \"the store does not hold the input (see above)\"\n";
+}
+
+/// `s3fault fixture --no-upload`: the writer's input file, and the key emptied.
+std::string input_command(const repro_inputs& in) {
+  return shell_quote(in.s3fault) + " fixture --endpoint \"$store\" --bucket " +
+         shell_quote(in.bucket) + " --key " + shell_quote(in.key) + " --size " +
+         std::to_string(in.shape->size) + " --seed " + std::to_string(in.seed) +
+         " --no-upload --expected \"$repro/input\"";
+}
+
+void start_proxy(std::ostream& out, const repro_inputs& in) {
+  out << "# the fault rules of " << in.run_scenario->name << ", with the run's seed\n"
+      << "cat >\"$repro/rules.json\" <<'S3FAULT_RULES'\n"
+      << in.rules_document.dump(2) << "\nS3FAULT_RULES\n"
+      << shell_quote(in.s3fault)
+      << " proxy --listen 127.0.0.1:0 --upstream \"$store\" --faults \"$repro/rules.json\" "
+         "--log-level off >\"$repro/proxy.out\" & proxy_pid=$!\n"
+      << "endpoint=$(wait_url \"$repro/proxy.out\")\n";
 }
 
 } // namespace
@@ -75,6 +112,14 @@ std::string repro_script(const repro_inputs& in) {
       << "wait_url() { until grep -q '^listening on ' \"$1\" 2>/dev/null; do sleep 0.1; done; "
          "sed -n 's/^listening on //p' \"$1\" | head -n 1; }\n";
   start_store(out, in);
+  if (in.role == run_role::writer) {
+    out << "# the input: " << in.shape->description << ", the run's bytes; the key empty\n"
+        << input_command(in) << "\n";
+    start_proxy(out, in);
+    run_writer_step(out, in);
+    out << "kill $proxy_pid $origin_pid\n";
+    return out.str();
+  }
   out << "# the object: " << in.shape->description << ", the run's bytes\n"
       << fixture_command(in, in.seed, "expected") << "\n";
   if (in.run_scenario->action == scenario_action::replace_after_first_read) {
@@ -82,13 +127,7 @@ std::string repro_script(const repro_inputs& in) {
            "this then:\n# "
         << fixture_command(in, in.seed + 1000000u, "replacement") << "\n";
   }
-  out << "# the fault rules of " << in.run_scenario->name << ", with the run's seed\n"
-      << "cat >\"$repro/rules.json\" <<'S3FAULT_RULES'\n"
-      << in.rules_document.dump(2) << "\nS3FAULT_RULES\n"
-      << shell_quote(in.s3fault)
-      << " proxy --listen 127.0.0.1:0 --upstream \"$store\" --faults \"$repro/rules.json\" "
-         "--log-level off >\"$repro/proxy.out\" & proxy_pid=$!\n"
-      << "endpoint=$(wait_url \"$repro/proxy.out\")\n";
+  start_proxy(out, in);
   run_reader_step(out, in);
   out << "cmp \"$repro/output\" \"$repro/expected\" && echo \"the output is the object\" ||\n"
       << "  echo \"the output is not the object (see above)\"\n"

@@ -5,6 +5,7 @@
 // the gate ran in (reader paths are relative to it), it leaves its files in a fresh temporary
 // directory and prints what the reader got.
 #include "conformance/gate/object_shapes.hpp"
+#include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/scenarios.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,8 @@ struct repro_inputs {
   const object_shape* shape = nullptr;
   std::uint32_t seed = 0;
   nlohmann::json rules_document; // what `s3fault proxy --faults FILE` reads
-  std::string reader_command;    // with its placeholders
+  run_role role = run_role::reader;
+  std::string client_command;    // the reader's or writer's, with its placeholders
 };
 
 /// A bash script, one command per line, with comments saying what each step is.

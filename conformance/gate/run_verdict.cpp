@@ -3,11 +3,11 @@
 #include <algorithm>
 
 namespace s3fault::gate {
-namespace {
-
 std::string_view role_name(run_role role) {
   return role == run_role::writer ? "writer" : "reader";
 }
+
+namespace {
 
 /// The verdict the reader's exit and bytes earn, with its one-line reason.
 judged_run judge_bytes(const run_evidence& e) {

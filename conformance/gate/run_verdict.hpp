@@ -61,6 +61,8 @@ bool verdict_succeeded(verdict result);
 
 /// Whose run it is: the words of its messages ("the reader ... read", "the writer ... wrote").
 enum class run_role { reader, writer };
+/// "reader" or "writer".
+std::string_view role_name(run_role role);
 
 /// Turns what a run's exit and bytes earned (`run.result`, `run.observed`) into its outcome under
 /// `expect`: a failure fails whether the fault fired or not, and a pass counts only when the fault

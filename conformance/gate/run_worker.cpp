@@ -3,6 +3,8 @@
 #include "conformance/gate/fixture_upload.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/gate/run_repro.hpp"
+#include "conformance/gate/store_after_write.hpp"
+#include "conformance/gate/write_verdict.hpp"
 #include "faults/config/rule_parser.hpp"
 
 #include <filesystem>
@@ -54,10 +56,11 @@ std::vector<faults::rule> build_run_rules(const nlohmann::json& document, const 
   return std::move(built.rules);
 }
 
-/// Throws gate_error when the run shows that the reader never ran: the shell could not start it,
-/// or it ended without a single request to the proxy (so its exit says nothing about a fault).
-void check_reader_ran(const planned_run& planned, const std::string& command,
-                      const reader_exit& exit, const traffic& seen, bool output_correct,
+/// Throws gate_error when the run shows that the reader or writer never ran: the shell could not
+/// start it, or it ended without a single request to the proxy (so its exit says nothing about a
+/// fault). `succeeded`: the run's output (a writer's: the stored object) is right.
+void check_client_ran(run_role role, const planned_run& planned, const std::string& command,
+                      const reader_exit& exit, const traffic& seen, bool succeeded,
                       const std::string& stderr_tail) {
   if (exit.timed_out) {
     return;
@@ -70,18 +73,26 @@ void check_reader_ran(const planned_run& planned, const std::string& command,
   } else if (seen.requests_to_proxy == 0 && exit.exit_code != 0) {
     problem = "exited " + std::to_string(exit.exit_code) +
               " without a single request to the proxy, so it never reached the store";
-  } else if (seen.requests_to_proxy == 0 && output_correct) {
-    problem = "exited 0 without a single request to the proxy: it did not read the object "
-              "through {endpoint}";
+  } else if (seen.requests_to_proxy == 0 && succeeded) {
+    problem = std::string("exited 0 without a single request to the proxy: it did not ") +
+              (role == run_role::writer ? "write" : "read") + " the object through {endpoint}";
   } else {
     return;
   }
-  std::string message = "the reader cannot run: `" + command + "` " + problem + " (run " +
-                        planned.run_scenario->name + " / " + planned.shape->name + ")";
+  std::string message = "the " + std::string(role_name(role)) + " cannot run: `" + command +
+                        "` " + problem + " (run " + planned.run_scenario->name + " / " +
+                        planned.shape->name + ")";
   if (!stderr_tail.empty()) {
     message += "; its stderr ends: " + last_line(stderr_tail).substr(0, 300);
   }
   throw gate_error(message);
+}
+
+void write_file(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    throw gate_error("cannot write " + path.string());
+  }
 }
 
 } // namespace
@@ -97,7 +108,50 @@ run_worker::run_worker(const run_context& context)
           1, context.settings.seed) {}
 
 std::optional<run_result> run_worker::run(const planned_run& planned) {
+  return context_.settings.role == run_role::writer ? run_as_writer(planned) : run_as_reader(planned);
+}
+
+fs::path run_worker::fresh_run_dir(const planned_run& planned) const {
+  const fs::path dir = fs::path(context_.settings.work_dir) /
+                       (planned.run_scenario->name + "." + planned.shape->name);
+  fs::remove_all(dir);
+  fs::create_directories(dir / "home");
+  return dir;
+}
+
+nlohmann::json run_worker::install_rules(const planned_run& planned) {
+  auto document = run_rules_document(*planned.run_scenario, planned.key, planned.seed);
+  proxy_.rules()->replace_all(build_run_rules(document, *planned.run_scenario), planned.seed);
+  counter_.watch(context_.bucket, planned.key);
+  return document;
+}
+
+reader_exit run_worker::run_client(const planned_run& planned, const fs::path& dir,
+                                   const std::string& input_path) {
   const auto& settings = context_.settings;
+  reader_invocation invocation;
+  invocation.command = settings.client_command;
+  invocation.endpoint = proxy_.url();
+  invocation.access_key = settings.credentials.access_key;
+  invocation.secret_key = settings.credentials.secret_key;
+  invocation.region = settings.region;
+  invocation.bucket = context_.bucket;
+  invocation.key = planned.key;
+  invocation.output_path = (dir / "output").string();
+  invocation.input_path = input_path;
+  invocation.stdout_path = (dir / "stdout").string();
+  invocation.stderr_path = (dir / "stderr").string();
+  invocation.home = (dir / "home").string();
+  invocation.timeout = settings.timeout;
+  invocation.should_stop = context_.stop;
+  auto exit = run_reader(invocation);
+  if (!exit.timed_out) {
+    proxy_.wait_reported(exchange_report_wait); // its last exchange, counted
+  }
+  return exit;
+}
+
+std::optional<run_result> run_worker::run_as_reader(const planned_run& planned) {
   const scenario& s = *planned.run_scenario;
   const std::string bytes = fixture_bytes(*planned.shape, planned.seed);
   std::string replacement;
@@ -107,35 +161,13 @@ std::optional<run_result> run_worker::run(const planned_run& planned) {
   } catch (const std::runtime_error& failure) {
     throw gate_error(std::string("the store refused the object: ") + failure.what());
   }
-  const auto document = run_rules_document(s, planned.key, planned.seed);
-  proxy_.rules()->replace_all(build_run_rules(document, s), planned.seed);
+  const auto document = install_rules(planned);
   if (s.action == scenario_action::replace_after_first_read) {
     replacement = fixture_bytes(*planned.shape, planned.seed + 1000000u);
     replacer_.arm(context_.store_config, context_.bucket, planned.key, planned.shape, &replacement);
   }
-  counter_.watch(context_.bucket, planned.key);
-
-  const fs::path dir = fs::path(settings.work_dir) / (s.name + "." + planned.shape->name);
-  fs::remove_all(dir);
-  fs::create_directories(dir / "home");
-  reader_invocation invocation;
-  invocation.command = settings.reader_command;
-  invocation.endpoint = proxy_.url();
-  invocation.access_key = settings.credentials.access_key;
-  invocation.secret_key = settings.credentials.secret_key;
-  invocation.region = settings.region;
-  invocation.bucket = context_.bucket;
-  invocation.key = planned.key;
-  invocation.output_path = (dir / "output").string();
-  invocation.stdout_path = (dir / "stdout").string();
-  invocation.stderr_path = (dir / "stderr").string();
-  invocation.home = (dir / "home").string();
-  invocation.timeout = settings.timeout;
-  invocation.should_stop = context_.stop;
-  const auto exit = run_reader(invocation);
-  if (!exit.timed_out) {
-    proxy_.wait_reported(exchange_report_wait); // the reader's last exchange, counted
-  }
+  const fs::path dir = fresh_run_dir(planned);
+  const auto exit = run_client(planned, dir, "");
   replacer_.disarm();
   proxy_.rules()->replace_all({});
   store_.delete_object(context_.bucket, planned.key);
@@ -151,44 +183,113 @@ std::optional<run_result> run_worker::run(const planned_run& planned) {
   result.checksum = checksum;
   result.rules = document;
   result.repro = repro_for(planned, document);
-  check_reader_ran(planned, settings.reader_command, exit, result.seen,
+  check_client_ran(run_role::reader, planned, context_.settings.client_command, exit, result.seen,
                    result.judged.observed == verdict::correct, result.stderr_tail);
-  if (result.judged.outcome == run_outcome::failed && !settings.keep_failed.empty()) {
+  finish_run(result, dir);
+  return result;
+}
+
+std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) {
+  const std::string bytes = fixture_bytes(*planned.shape, planned.seed);
+  const fs::path dir = fresh_run_dir(planned);
+  write_file(dir / "input", bytes);
+  const auto document = install_rules(planned);
+  const auto exit = run_client(planned, dir, (dir / "input").string());
+  proxy_.rules()->replace_all({});
+  std::optional<std::string> stored;
+  open_uploads left_open;
+  try {
+    stored = read_stored_object(store_, context_.bucket, planned.key);
+    left_open = abort_open_uploads(store_, context_.bucket, planned.key);
+  } catch (const std::runtime_error& failure) {
+    throw gate_error(failure.what());
+  }
+  store_.delete_object(context_.bucket, planned.key);
+  if (!exit.failure.empty()) {
+    throw gate_error("cannot start the writer: " + exit.failure);
+  }
+  if (exit.interrupted) {
+    fs::remove_all(dir);
+    return std::nullopt;
+  }
+  run_result result = writer_result(planned, dir, exit, bytes, stored);
+  result.open_uploads = left_open.count;
+  result.open_uploads_problem = left_open.problem;
+  result.rules = document;
+  result.repro = repro_for(planned, document);
+  check_client_ran(run_role::writer, planned, context_.settings.client_command, exit, result.seen,
+                   result.judged.observed == verdict::stored, result.stderr_tail);
+  if (stored && result.judged.outcome == run_outcome::failed) {
+    write_file(dir / "stored", *stored); // kept with --keep-failed
+  }
+  finish_run(result, dir);
+  return result;
+}
+
+void run_worker::finish_run(run_result& result, const fs::path& dir) {
+  if (result.judged.outcome == run_outcome::failed && !context_.settings.keep_failed.empty()) {
     keep_files(result, dir.string());
   }
   fs::remove_all(dir);
+}
+
+run_result run_worker::started_result(const planned_run& planned, const fs::path& dir, int exit_code,
+                                      double seconds) const {
+  run_result result;
+  result.scenario = planned.run_scenario->name;
+  result.shape = planned.shape->name;
+  result.expect = planned.run_scenario->expect;
+  result.key = planned.key;
+  result.seed = planned.seed;
+  result.seen = counter_.snapshot();
+  result.exit_code = exit_code;
+  result.seconds = seconds;
+  result.stderr_tail = tail_lines(dir / "stderr", 5);
+  return result;
+}
+
+run_result run_worker::writer_result(const planned_run& planned, const fs::path& dir,
+                                     const reader_exit& exit, const std::string& input,
+                                     const std::optional<std::string>& stored) const {
+  const scenario& s = *planned.run_scenario;
+  run_result result = started_result(planned, dir, exit.exit_code, exit.seconds);
+  write_evidence evidence;
+  evidence.timed_out = exit.timed_out;
+  evidence.exit_code = exit.exit_code;
+  evidence.input = input;
+  if (stored) {
+    evidence.stored = *stored;
+  }
+  evidence.expect = s.expect;
+  evidence.timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count();
+  evidence.needs_injection = s.needs_injection;
+  evidence.injections = result.seen.faults_injected;
+  result.judged = judge_write(evidence);
+  if (result.judged.result == verdict::rejected && !result.stderr_tail.empty()) {
+    result.judged.why += ": " + last_line(result.stderr_tail).substr(0, 200);
+  }
   return result;
 }
 
 run_result run_worker::judge(const planned_run& planned, const std::string& dir, int exit_code,
                              bool timed_out, double seconds, const std::string& bytes,
                              const std::string& replacement) {
-  const auto& settings = context_.settings;
   const scenario& s = *planned.run_scenario;
   const fs::path path(dir);
   // The object is the output file, or what the reader printed when it wrote no file.
   const std::string output =
       fs::exists(path / "output") ? read_file(path / "output") : read_file(path / "stdout");
-  run_result result;
-  result.scenario = s.name;
-  result.shape = planned.shape->name;
-  result.expect = s.expect;
-  result.key = planned.key;
-  result.seed = planned.seed;
-  result.seen = counter_.snapshot();
-  result.judged =
-      judge_run({.timed_out = timed_out,
-                 .exit_code = exit_code,
-                 .output = output,
-                 .expected = bytes,
-                 .also_correct = replacement,
-                 .expect = s.expect,
-                 .timeout_seconds = std::chrono::duration<double>(settings.timeout).count(),
-                 .needs_injection = s.needs_injection,
-                 .injections = result.seen.faults_injected});
-  result.exit_code = exit_code;
-  result.seconds = seconds;
-  result.stderr_tail = tail_lines(path / "stderr", 5);
+  run_result result = started_result(planned, path, exit_code, seconds);
+  result.judged = judge_run(
+      {.timed_out = timed_out,
+       .exit_code = exit_code,
+       .output = output,
+       .expected = bytes,
+       .also_correct = replacement,
+       .expect = s.expect,
+       .timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count(),
+       .needs_injection = s.needs_injection,
+       .injections = result.seen.faults_injected});
   if (result.judged.observed == verdict::rejected && !result.stderr_tail.empty() &&
       result.judged.result == verdict::rejected) {
     // How the reader explained its failure: its last line on stderr.
@@ -215,7 +316,8 @@ std::string run_worker::repro_for(const planned_run& planned,
   repro.shape = planned.shape;
   repro.seed = planned.seed;
   repro.rules_document = rules_document;
-  repro.reader_command = settings.reader_command;
+  repro.role = settings.role;
+  repro.client_command = settings.client_command;
   return repro_script(repro);
 }
 
@@ -224,7 +326,7 @@ void run_worker::keep_files(run_result& result, const std::string& dir) {
       fs::path(context_.settings.keep_failed) / (result.scenario + "." + result.shape);
   fs::remove_all(target);
   fs::create_directories(target);
-  for (const char* name : {"output", "stdout", "stderr"}) {
+  for (const char* name : {"output", "stored", "stdout", "stderr"}) {
     if (fs::exists(fs::path(dir) / name)) {
       fs::copy_file(fs::path(dir) / name, target / name);
     }

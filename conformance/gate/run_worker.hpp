@@ -1,12 +1,15 @@
 #pragma once
 // One of the gate's --jobs workers: its own proxy (one thread, so replaced-between-reads can hold
 // the reader back), traffic counter and store client. It makes one run at a time: upload the
-// object, install the run's rules, run the reader, judge, clean up.
+// object, install the run's rules, run the reader, judge, clean up. A writer's run: write the
+// input file, install the rules, run the writer, read the key from the store, judge, clean up.
 #include "conformance/gate/gate_runner.hpp"
+#include "conformance/gate/reader_process.hpp"
 #include "conformance/gate/replace_trigger.hpp"
 #include "conformance/gate/run_plan.hpp"
 #include "proxy/embedded_proxy.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -30,6 +33,25 @@ public:
   std::optional<run_result> run(const planned_run& planned);
 
 private:
+  std::optional<run_result> run_as_reader(const planned_run& planned);
+  /// A writer's run: the input file written, the writer run, then the key read straight from
+  /// the store and its open uploads listed (and aborted).
+  std::optional<run_result> run_as_writer(const planned_run& planned);
+  /// The run's scratch directory, empty but for HOME.
+  std::filesystem::path fresh_run_dir(const planned_run& planned) const;
+  /// Installs the run's rules on the proxy and starts counting its traffic; returns the document.
+  nlohmann::json install_rules(const planned_run& planned);
+  /// Runs the reader or writer against the proxy and waits for its exchanges to be counted.
+  reader_exit run_client(const planned_run& planned, const std::filesystem::path& dir,
+                         const std::string& input_path);
+  /// What every run's result has: names, seed, traffic, exit, time, stderr.
+  run_result started_result(const planned_run& planned, const std::filesystem::path& dir,
+                            int exit_code, double seconds) const;
+  run_result writer_result(const planned_run& planned, const std::filesystem::path& dir,
+                           const reader_exit& exit, const std::string& input,
+                           const std::optional<std::string>& stored) const;
+  /// Keeps a failing run's files (--keep-failed) and removes the scratch directory.
+  void finish_run(run_result& result, const std::filesystem::path& dir);
   run_result judge(const planned_run& planned, const std::string& dir, int exit_code,
                    bool timed_out, double seconds, const std::string& bytes,
                    const std::string& replacement);

@@ -29,7 +29,7 @@ struct repro_fixture {
     in.shape = &shape;
     in.seed = 42;
     in.rules_document = {{"seed", 42}, {"rules", nlohmann::json::array()}};
-    in.reader_command = "my-reader --from {endpoint} s3://{bucket}/{key} -o {output}";
+    in.client_command = "my-reader --from {endpoint} s3://{bucket}/{key} -o {output}";
   }
 };
 
