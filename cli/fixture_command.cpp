@@ -72,8 +72,8 @@ bool empty_key(client::s3_client& store, const fixture_options& options, std::si
               << deleted.describe() << "\n";
     return false;
   }
-  std::cout << "s3://" << options.bucket << "/" << options.key << ": no object; the input ("
-            << size << " bytes, seed " << options.seed << ") is in " << options.expected << "\n";
+  std::cout << "s3://" << options.bucket << "/" << options.key << ": no object; the input (" << size
+            << " bytes, seed " << options.seed << ") is in " << options.expected << "\n";
   return true;
 }
 

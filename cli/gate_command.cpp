@@ -6,6 +6,7 @@
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/readers/readers.hpp"
+#include "conformance/writers/writers.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -60,14 +61,24 @@ std::optional<std::string> reader_command(const std::string& reader, std::string
          " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
 }
 
-/// A writer is a command; `builtin:` names none yet (the example writers are scripts).
+/// `builtin:NAME` runs this binary's `s3fault write NAME`, like any other writer command.
 std::optional<std::string> writer_command(const std::string& writer, std::string& error) {
-  if (writer.rfind("builtin:", 0) == 0) {
-    error = "--writer " + writer +
-            ": there are no built-in writers; give a command, e.g. examples/writers/boto3-naive.py";
+  constexpr std::string_view prefix = "builtin:";
+  if (writer.rfind(prefix, 0) != 0) {
+    return writer;
+  }
+  const std::string name = writer.substr(prefix.size());
+  if (writers::find_writer(name) == nullptr) {
+    error = "--writer " + writer + ": no built-in writer '" + name + "' (known:";
+    for (const auto& known : writers::writer_names()) {
+      error += " builtin:" + std::string(known);
+    }
+    error += ")";
     return std::nullopt;
   }
-  return writer;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
+  return gate::shell_quote(self) + " write " + name +
+         " --endpoint {endpoint} --bucket {bucket} --key {key} --input {input}";
 }
 
 std::string column(std::string_view text, std::size_t width) {
@@ -102,7 +113,11 @@ void print_catalog(gate::run_role role, const gate::gate_matrix& matrix) {
               << shape.checksum << ")\n";
   }
   if (role == gate::run_role::writer) {
-    std::cout << "Example writers: examples/writers/ (docs/writers.md)\n";
+    std::cout << "Built-in writers (--writer builtin:NAME):";
+    for (const auto& name : writers::writer_names()) {
+      std::cout << " " << name;
+    }
+    std::cout << "\nExample writers: examples/writers/ (docs/writers.md)\n";
     return;
   }
   std::cout << "Built-in readers (--reader builtin:NAME):";
@@ -149,8 +164,8 @@ int run_gate_command(const gate_options& options) {
     return 0;
   }
   if (options.reader.empty() == options.writer.empty()) {
-    std::cerr << "s3fault gate: give one of --reader (a command, or builtin:NAME; --list shows "
-                 "the built-in readers) or --writer (a command)\n";
+    std::cerr << "s3fault gate: give one of --reader or --writer (a command, or builtin:NAME; "
+                 "--list shows the built-in ones)\n";
     return 2;
   }
   if (options.access_key.empty() != options.secret_key.empty()) {
@@ -285,7 +300,8 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
       "  s3fault gate --reader builtin:robust-parts       # passes\n"
       "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
-      "  s3fault gate --writer examples/writers/boto3-naive.py  # fails: SILENT_LOSS\n"
+      "  s3fault gate --writer builtin:naive                # fails: SILENT_LOSS\n"
+      "  s3fault gate --writer examples/writers/boto3-upload-file.py --jobs 2\n"
       "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' "
       "\\"
       "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/");
@@ -294,7 +310,7 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "builtin:ranged");
   command->add_option("--writer", options->writer,
                       "The writer instead of a reader: a shell command that uploads {input} to "
-                      "{bucket}/{key} (examples/writers/)");
+                      "{bucket}/{key} (examples/writers/), or builtin:naive, builtin:careful");
   command->add_option("--upstream", options->upstream,
                       "The store, http(s)://HOST:PORT; default: an embedded origin started here");
   command->add_option("--access-key", options->access_key,

@@ -8,6 +8,7 @@
 #include "cli/profile_command.hpp"
 #include "cli/proxy_command.hpp"
 #include "cli/read_command.hpp"
+#include "cli/write_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   auto run_gate = s3fault::cli::add_gate_command(app);
   auto run_demo = s3fault::cli::add_demo_command(app);
   auto run_read = s3fault::cli::add_read_command(app);
+  auto run_write = s3fault::cli::add_write_command(app);
   auto run_bench = s3fault::cli::add_bench_command(app);
   auto run_fixture = s3fault::cli::add_fixture_command(app);
   auto run_profile = s3fault::cli::add_profile_command(app);
@@ -49,6 +51,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("read")) {
     return run_read();
+  }
+  if (app.got_subcommand("write")) {
+    return run_write();
   }
   if (app.got_subcommand("bench")) {
     return run_bench();

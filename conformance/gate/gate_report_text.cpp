@@ -72,7 +72,7 @@ std::string describe_traffic(const traffic& seen, run_role role) {
   text += ", " + std::to_string(seen.faults_injected) +
           (seen.faults_injected == 1 ? " fault" : " faults");
   text += role == run_role::writer ? ", " + mebibytes(seen.bytes_from_reader) + " from the writer"
-                                    : ", " + mebibytes(seen.bytes_to_reader) + " to the reader";
+                                   : ", " + mebibytes(seen.bytes_to_reader) + " to the reader";
   return text;
 }
 
@@ -95,8 +95,8 @@ std::string gate_text_report::paint(std::string_view text, const char* code) con
   return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
 }
 
-void gate_text_report::begin(run_role role, const std::string& client,
-                             const std::string& upstream, const std::string& proxy) {
+void gate_text_report::begin(run_role role, const std::string& client, const std::string& upstream,
+                             const std::string& proxy) {
   role_ = role;
   out_ << paint("s3fault gate", "1") << ": " << role_name(role) << " " << client << "\n"
        << "store " << upstream << ", fault proxy " << proxy << "\n\n";

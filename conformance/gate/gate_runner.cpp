@@ -80,8 +80,7 @@ private:
   std::exception_ptr error_;
 };
 
-run_result not_judged_run(const planned_run& planned, const run_result& baseline,
-                          run_role role) {
+run_result not_judged_run(const planned_run& planned, const run_result& baseline, run_role role) {
   run_result result;
   result.scenario = planned.run_scenario->name;
   result.shape = planned.shape->name;

@@ -26,7 +26,7 @@ struct gate_settings {
   run_role role = run_role::reader; // --reader or --writer
   std::string client;               // as the user gave it: a command or builtin:NAME
   std::string client_command;       // the command actually run (builtin:NAME expanded)
-  std::string upstream;       // store URL; empty: an embedded origin started for the gate
+  std::string upstream;             // store URL; empty: an embedded origin started for the gate
   s3::credentials credentials{"s3fault", "s3fault-secret", ""};
   std::string region = "us-east-1";
   gate_matrix matrix; // the role's built-in matrix plus the scenario files'
@@ -65,7 +65,7 @@ struct run_result {
 
 struct gate_report {
   run_role role = run_role::reader;
-  std::string client; // the reader or writer, as the user gave it
+  std::string client;   // the reader or writer, as the user gave it
   std::string upstream; // the URL, or "embedded origin"
   std::string started_at;
   double seconds = 0;

@@ -28,7 +28,7 @@ struct repro_inputs {
   std::uint32_t seed = 0;
   nlohmann::json rules_document; // what `s3fault proxy --faults FILE` reads
   run_role role = run_role::reader;
-  std::string client_command;    // the reader's or writer's, with its placeholders
+  std::string client_command; // the reader's or writer's, with its placeholders
 };
 
 /// A bash script, one command per line, with comments saying what each step is.

@@ -79,8 +79,8 @@ void check_client_ran(run_role role, const planned_run& planned, const std::stri
   } else {
     return;
   }
-  std::string message = "the " + std::string(role_name(role)) + " cannot run: `" + command +
-                        "` " + problem + " (run " + planned.run_scenario->name + " / " +
+  std::string message = "the " + std::string(role_name(role)) + " cannot run: `" + command + "` " +
+                        problem + " (run " + planned.run_scenario->name + " / " +
                         planned.shape->name + ")";
   if (!stderr_tail.empty()) {
     message += "; its stderr ends: " + last_line(stderr_tail).substr(0, 300);
@@ -108,7 +108,8 @@ run_worker::run_worker(const run_context& context)
           1, context.settings.seed) {}
 
 std::optional<run_result> run_worker::run(const planned_run& planned) {
-  return context_.settings.role == run_role::writer ? run_as_writer(planned) : run_as_reader(planned);
+  return context_.settings.role == run_role::writer ? run_as_writer(planned)
+                                                    : run_as_reader(planned);
 }
 
 fs::path run_worker::fresh_run_dir(const planned_run& planned) const {
@@ -233,8 +234,8 @@ void run_worker::finish_run(run_result& result, const fs::path& dir) {
   fs::remove_all(dir);
 }
 
-run_result run_worker::started_result(const planned_run& planned, const fs::path& dir, int exit_code,
-                                      double seconds) const {
+run_result run_worker::started_result(const planned_run& planned, const fs::path& dir,
+                                      int exit_code, double seconds) const {
   run_result result;
   result.scenario = planned.run_scenario->name;
   result.shape = planned.shape->name;
