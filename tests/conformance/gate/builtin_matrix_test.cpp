@@ -125,5 +125,54 @@ TEST(BuiltinMatrix, HasTheShapesTheGateNeedsAndTheirPartsAddUp) {
   }
 }
 
+gate_matrix writer_matrix_as_read() {
+  std::vector<std::string> errors;
+  return read_matrix_text(builtin_writer_matrix_text(), "builtin-writer-matrix.yaml", errors);
+}
+
+TEST(BuiltinWriterMatrix, ReadsWithoutAMistakeAndEveryRuleIsOneTheProxyTakes) {
+  try {
+    const gate_matrix& matrix = builtin_writer_matrix();
+    EXPECT_EQ(&matrix, &builtin_writer_matrix()) << "read once";
+  } catch (const std::logic_error& e) {
+    ADD_FAILURE() << e.what();
+  }
+  for (const auto& s : writer_matrix_as_read().scenarios) {
+    EXPECT_EQ(s.origin.rfind("builtin-writer-matrix.yaml:", 0), 0u) << s.origin;
+    const auto built =
+        faults::config::parse_rule_document(run_rules_document(s, "gate/k", 1), s.name);
+    for (const auto& error : built.errors) {
+      ADD_FAILURE() << error;
+    }
+    EXPECT_EQ(built.rules.size(), s.rules.size()) << s.name;
+  }
+}
+
+TEST(BuiltinWriterMatrix, HasTheScenariosAndShapesOfTheWriterGate) {
+  const gate_matrix matrix = writer_matrix_as_read();
+  ASSERT_FALSE(matrix.scenarios.empty());
+  EXPECT_EQ(matrix.scenarios.front().name, "baseline");
+  EXPECT_FALSE(matrix.scenarios.front().needs_injection);
+  for (const char* name :
+       {"slowdown-first-2", "slowdown-always", "complete-internal-error-once",
+        "complete-200-error-once", "put-answer-lost-once", "complete-answer-lost-once",
+        "reset-mid-upload-once", "corrupt-upload-once", "part-etag-wrong-once", "stalled-upload",
+        "throttled-upload"}) {
+    EXPECT_NE(find_scenario(matrix, name), nullptr) << name;
+  }
+  EXPECT_EQ(find_scenario(matrix, "slowdown-always")->expect, expectation::must_not_corrupt);
+  EXPECT_EQ(find_scenario(matrix, "complete-200-error-once")->expect, expectation::must_recover);
+  EXPECT_EQ(find_scenario(matrix, "stalled-upload")->expect, expectation::informational);
+  std::set<std::uint64_t> sizes;
+  for (const auto& shape : matrix.shapes) {
+    sizes.insert(shape.size);
+    EXPECT_FALSE(shape.multipart()) << shape.name << ": a writer picks its own parts";
+  }
+  constexpr std::uint64_t mib = 1024 * 1024;
+  for (const std::uint64_t size : {8 * mib - 1, 8 * mib + 1, 64 * mib}) {
+    EXPECT_TRUE(sizes.count(size)) << size;
+  }
+}
+
 } // namespace
 } // namespace s3fault::gate

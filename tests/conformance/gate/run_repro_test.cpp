@@ -53,6 +53,24 @@ TEST(ReproScript, NamesTheObjectTheRulesAndTheReader) {
   EXPECT_TRUE(has(script, "cmp \"$repro/output\" \"$repro/expected\"")) << script;
 }
 
+TEST(ReproScript, AWritersReproMakesTheInputRunsTheWriterAndReadsTheStoreDirectly) {
+  repro_fixture f;
+  f.in.role = run_role::writer;
+  f.in.client_command = "my-writer {input} s3://{bucket}/{key} --endpoint {endpoint}";
+  const auto script = repro_script(f.in);
+  EXPECT_TRUE(has(script, "fixture --endpoint \"$store\" --bucket 's3fault-gate-abc' --key "
+                          "'gate/cut/mp-12' --size 12582912 --seed 42 --no-upload --expected "
+                          "\"$repro/input\""))
+      << script;
+  EXPECT_TRUE(has(script, "my-writer \"$repro/input\" s3://'s3fault-gate-abc'/'gate/cut/mp-12' "
+                          "--endpoint \"$endpoint\""))
+      << script;
+  EXPECT_TRUE(has(script, "S3FAULT_INPUT=\"$repro/input\"")) << script;
+  EXPECT_TRUE(has(script, "read robust-parts --endpoint \"$store\"")) << script;
+  EXPECT_TRUE(has(script, "cmp \"$repro/stored\" \"$repro/input\"")) << script;
+  EXPECT_FALSE(has(script, "--parts")) << "the writer picks its own parts";
+}
+
 TEST(ReproScript, ARealStoresKeysStayInTheEnvironment) {
   repro_fixture f;
   f.in.store = "https://store.example:9000";
