@@ -62,8 +62,8 @@ std::string write_description() {
       "every writer fault scenario. Both make one PUT below --multipart-threshold and a\n"
       "multipart upload of --part-size parts from it on.\n\nWriters:\n";
   for (const auto name : writers::writer_names()) {
-    text += "  " + std::string(name) + "\n      " + std::string(writers::writer_algorithm(name)) +
-            "\n";
+    text +=
+        "  " + std::string(name) + "\n      " + std::string(writers::writer_algorithm(name)) + "\n";
   }
   text += "\nExit status: 0 when the writer believes the upload succeeded (naive believes a\n"
           "Complete answered 200 with an <Error>: that is its bug), 1 when it failed (the reason\n"

@@ -116,7 +116,8 @@ private:
     }
     std::string error = send_parts(upload_id);
     if (!error.empty() && policy_.abort_failed) {
-      const auto aborted = client_->abort_multipart_upload(request_.bucket, request_.key, upload_id);
+      const auto aborted =
+          client_->abort_multipart_upload(request_.bucket, request_.key, upload_id);
       runner_.count_request();
       log_.line("AbortMultipartUpload -> " + readers::summarize(aborted));
     }

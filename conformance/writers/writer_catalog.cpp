@@ -25,8 +25,8 @@ const std::vector<entry>& catalog() {
 
 writer_function find_writer(std::string_view name) {
   const auto& entries = catalog();
-  const auto found = std::find_if(entries.begin(), entries.end(),
-                                  [&](const entry& e) { return e.name == name; });
+  const auto found =
+      std::find_if(entries.begin(), entries.end(), [&](const entry& e) { return e.name == name; });
   return found == entries.end() ? nullptr : found->function;
 }
 
