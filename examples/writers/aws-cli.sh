@@ -1,8 +1,8 @@
 #!/bin/bash
-# Writer for `s3fault gate --writer` (in progress: the gate's writer mode is not built yet): the
-# AWS CLI v2 (Debian's /usr/bin/aws when present, else `aws` on PATH) uploading the input with
-# `aws s3 cp`. Above its multipart threshold (8 MiB by default) the CLI makes a
-# CreateMultipartUpload, UploadParts of 8 MiB in parallel and a CompleteMultipartUpload.
+# Writer for `s3fault gate --writer`: the AWS CLI v2 (Debian's /usr/bin/aws when present, else
+# `aws` on PATH) uploading the input with `aws s3 cp`. Above its multipart threshold (8 MiB by
+# default) the CLI makes a CreateMultipartUpload, UploadParts of 8 MiB in parallel and a
+# CompleteMultipartUpload.
 #
 # Reads S3FAULT_ENDPOINT, S3FAULT_BUCKET, S3FAULT_KEY, S3FAULT_INPUT, AWS_ACCESS_KEY_ID,
 # AWS_SECRET_ACCESS_KEY and AWS_REGION / AWS_DEFAULT_REGION; uploads the file $S3FAULT_INPUT to

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writer for `s3fault gate --writer` (in progress: the gate's writer mode is not built yet): a
-deliberately naive multipart uploader, to show the failure the gate exists to catch.
+"""Writer for `s3fault gate --writer`: a deliberately naive multipart uploader, to show the
+failure the gate exists to catch.
 
 It uploads the input in 5 MiB parts (one PutObject when smaller) with no retries, and takes
 CompleteMultipartUpload's 200 status as success without reading its body: botocore's check for

@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""Writer for `s3fault gate --writer` (in progress: the gate's writer mode is not built yet):
-boto3's managed upload, `S3.Client.upload_file`.
+"""Writer for `s3fault gate --writer`: boto3's managed upload, `S3.Client.upload_file`.
 
 Above its multipart threshold (8 MiB by default) s3transfer makes a CreateMultipartUpload,
 UploadParts of 8 MiB on up to 10 threads and a CompleteMultipartUpload; botocore retries a
