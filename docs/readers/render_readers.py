@@ -24,24 +24,83 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from render_support import write_or_check  # noqa: E402
 
-KNOWN_ORDER = ["aws-cli", "boto3-download-file", "boto3-naive-parts", "rclone", "s3cmd",
-               "aws-sdk-js", "minio-js"]
-VERDICTS = ["CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG", "NOT_EXERCISED", "NOT_JUDGED"]
-VERDICT_MEANING = {
-    "CORRECT": "exit 0 and exactly the object's bytes",
-    "REJECTED": "non-zero exit: the reader noticed something was wrong",
-    "SILENT_CORRUPTION": "exit 0 with bytes that are not the object's",
-    "HUNG": "still running at the timeout, stopped by the gate",
-    "NOT_EXERCISED": "the scenario's fault never reached the reader (it read in a way no rule "
-                     "matched): not a pass, not a failure",
-    "NOT_JUDGED": "not run, because the reader did not read the shape correctly without faults",
+# What differs between the documents of readers (docs/readers.md) and writers (docs/writers.md,
+# docs/writers/render_writers.py): names, verdicts and their meanings, the words of the text.
+READER = {
+    "role": "reader",
+    "known_order": ["aws-cli", "boto3-download-file", "boto3-naive-parts", "rclone", "s3cmd",
+                    "aws-sdk-js", "minio-js"],
+    # the client's own verdicts first (counted in the summary), then the gate's
+    "verdicts": ["CORRECT", "REJECTED", "SILENT_CORRUPTION", "HUNG", "NOT_EXERCISED",
+                 "NOT_JUDGED"],
+    "own_verdicts": 4,
+    "verdict_meaning": {
+        "CORRECT": "exit 0 and exactly the object's bytes",
+        "REJECTED": "non-zero exit: the reader noticed something was wrong",
+        "SILENT_CORRUPTION": "exit 0 with bytes that are not the object's",
+        "HUNG": "still running at the timeout, stopped by the gate",
+        "NOT_EXERCISED": "the scenario's fault never reached the reader (it read in a way no rule "
+                         "matched): not a pass, not a failure",
+        "NOT_JUDGED": "not run, because the reader did not read the shape correctly without "
+                      "faults",
+    },
+    # What the gate's expectations accept (the reports' `passed` counts; this is the legend).
+    "expectation_meaning": {
+        "must-recover": "only CORRECT passes: the reader must get the object despite the fault",
+        "must-not-corrupt": "CORRECT or REJECTED pass: failing is fine, exit 0 with wrong bytes "
+                            "is not",
+        "informational": "CORRECT or REJECTED pass: timing only",
+    },
+    "never_pass": "SILENT_CORRUPTION and HUNG never pass.",
+    "title": "How S3 readers cope with a faulty store",
+    "script": "tests/gate/gate-readers.sh",
+    "renderer": "docs/readers/render_readers.py",
+    "examples": "examples/readers/",
+    "how": "The gate reads every object shape through a fault-injecting proxy once per scenario, "
+           "with the reader, and compares what the reader wrote with the object.",
+    "gate_examples": "gate every example reader, then render",
+    "plural": "readers",
+    "bytes_field": "bytes_to_reader",
+    "bytes_words": "to the reader",
 }
-# What the gate's expectations accept (the reports' `passed` is what counts; this is the legend).
-EXPECTATION_MEANING = {
-    "must-recover": "only CORRECT passes: the reader must get the object despite the fault",
-    "must-not-corrupt": "CORRECT or REJECTED pass: failing is fine, exit 0 with wrong bytes is not",
-    "informational": "CORRECT or REJECTED pass: timing only",
+WRITER = {
+    "role": "writer",
+    "known_order": ["aws-cli", "boto3-upload-file", "boto3-naive", "rclone", "s3cmd",
+                    "aws-sdk-js", "minio-js", "builtin-naive", "builtin-careful"],
+    "verdicts": ["STORED", "REJECTED", "SILENT_LOSS", "TORN", "HUNG", "NOT_EXERCISED",
+                 "NOT_JUDGED"],
+    "own_verdicts": 5,
+    "verdict_meaning": {
+        "STORED": "exit 0 and the store holds exactly the input under the key",
+        "REJECTED": "non-zero exit, and the key holds nothing, or the input (the upload had "
+                    "landed)",
+        "SILENT_LOSS": "exit 0, but the key holds nothing or other bytes",
+        "TORN": "non-zero exit, and the key holds bytes that are not the input",
+        "HUNG": "still running at the timeout, stopped by the gate",
+        "NOT_EXERCISED": "the scenario's fault never reached the writer (it wrote in a way no "
+                         "rule matched): not a pass, not a failure",
+        "NOT_JUDGED": "not run, because the writer did not store the shape without faults",
+    },
+    "expectation_meaning": {
+        "must-recover": "only STORED passes: the writer must store the input despite the fault",
+        "must-not-corrupt": "STORED or REJECTED pass: failing is fine, reporting success for "
+                            "bytes the store does not hold is not",
+        "informational": "STORED or REJECTED pass: timing only",
+    },
+    "never_pass": "SILENT_LOSS, TORN and HUNG never pass.",
+    "title": "How S3 writers cope with a faulty store",
+    "script": "tests/gate/gate-writers.sh",
+    "renderer": "docs/writers/render_writers.py",
+    "examples": "examples/writers/",
+    "how": "The gate has the writer upload every object shape through a fault-injecting proxy "
+           "once per scenario, then reads the key straight from the store and compares it with "
+           "the input.",
+    "gate_examples": "gate every example writer, then render",
+    "plural": "writers",
+    "bytes_field": "bytes_from_reader",
+    "bytes_words": "from the writer",
 }
+FOR_ROLE = {"reader": READER, "writer": WRITER}
 FAIL_MARK = "✗"
 MAX_VALUE = 200  # characters of a why / stderr line before it is cut
 
@@ -97,9 +156,9 @@ def size_text(size):
     return plural(size, "byte")
 
 
-def reader_order(keys):
-    known = [k for k in KNOWN_ORDER if k in keys]
-    return known + sorted(k for k in keys if k not in KNOWN_ORDER)
+def reader_order(keys, role=READER):
+    known = [k for k in role["known_order"] if k in keys]
+    return known + sorted(k for k in keys if k not in role["known_order"])
 
 
 def load(results):
@@ -137,15 +196,16 @@ def outcome_of(run):
     return run.get("outcome") or ("passed" if run.get("passed") else "failed")
 
 
-def verdict_order(verdicts):
+def verdict_order(verdicts, role=READER):
     """Known verdicts first in their usual order, then any others alphabetically."""
-    return [v for v in VERDICTS if v in verdicts] + sorted(v for v in verdicts if v not in VERDICTS)
+    known = role["verdicts"]
+    return [v for v in known if v in verdicts] + sorted(v for v in verdicts if v not in known)
 
 
-def summary_of(report):
+def summary_of(report, role=READER):
     """The report's summary, with what it lacks counted from its runs."""
     runs = report.get("runs", [])
-    counted = {v: 0 for v in VERDICTS}
+    counted = {v: 0 for v in role["verdicts"]}
     for run in runs:
         counted[run.get("verdict", "?")] = counted.get(run.get("verdict", "?"), 0) + 1
     summary = dict(report.get("summary") or {})
@@ -155,15 +215,15 @@ def summary_of(report):
     summary.setdefault("not_exercised", sum(1 for r in runs if outcome_of(r) == "not exercised"))
     summary.setdefault("not_judged", sum(1 for r in runs if outcome_of(r) == "not judged"))
     verdicts = dict(summary.get("verdicts") or counted)
-    for v in VERDICTS[:4]:  # what the readers did; NOT_EXERCISED and NOT_JUDGED are counted apart
+    for v in role["verdicts"][:role["own_verdicts"]]:  # NOT_EXERCISED, NOT_JUDGED: counted apart
         verdicts.setdefault(v, 0)
     summary["verdicts"] = verdicts
     return summary
 
 
-def verdict_text(verdict, in_table=False):
+def verdict_text(verdict, in_table=False, role=READER):
     """A verdict as shown: the known ones as they are (GFM does not emphasize inside words)."""
-    return verdict if verdict in VERDICTS else prose(verdict, in_table)
+    return verdict if verdict in role["verdicts"] else prose(verdict, in_table)
 
 
 def exit_status_of(summary, meta):
@@ -171,12 +231,12 @@ def exit_status_of(summary, meta):
     return meta.get("gate_exit_status") if status is None else status
 
 
-def counts(summary):
+def counts(summary, role=READER):
     verdicts = summary["verdicts"]
     return (f"{plural(summary['runs'], 'run')}: {summary['passed']} passed, "
             f"{summary['failed']} failed, {summary['not_exercised']} not exercised, "
-            f"{summary['not_judged']} not judged (readers' verdicts: "
-            + ", ".join(f"{verdicts[v]} {v}" for v in verdict_order(verdicts)) + ")")
+            f"{summary['not_judged']} not judged ({role['plural']}' verdicts: "
+            + ", ".join(f"{verdicts[v]} {v}" for v in verdict_order(verdicts, role)) + ")")
 
 
 def exit_meaning(status, summary=None):
@@ -191,8 +251,9 @@ def exit_meaning(status, summary=None):
     return "unexpected"
 
 
-def traffic_text(traffic):
-    """requests (by operation), retries, faults injected, errors, bytes to the reader."""
+def traffic_text(traffic, role=READER):
+    """requests (by operation), retries, faults injected, errors, bytes to the reader (from the
+    writer)."""
     if not traffic:
         return "no traffic recorded"
     requests = traffic.get("requests", 0)
@@ -203,8 +264,8 @@ def traffic_text(traffic):
     text += (f", {plural(traffic.get('retries', 0), 'retry', 'retries')}"
              f", {plural(traffic.get('faults_injected', 0), 'fault')} injected"
              f", {plural(traffic.get('errors', 0), 'error')}")
-    if "bytes_to_reader" in traffic:
-        text += f", {plural(traffic['bytes_to_reader'], 'byte')} to the reader"
+    if role["bytes_field"] in traffic:
+        text += f", {plural(traffic[role['bytes_field']], 'byte')} {role['bytes_words']}"
     return text
 
 
@@ -213,7 +274,14 @@ def last_line(text):
     return lines[-1] if lines else ""
 
 
-def cell(runs):
+def open_uploads_text(value):
+    """A writer run's open uploads: a count, or {"unknown": why} when the store cannot list."""
+    if isinstance(value, dict):
+        return f"open uploads unknown: {prose(value.get('unknown', ''))}"
+    return f"{plural(value or 0, 'open upload')} left"
+
+
+def cell(runs, role=READER):
     """Verdicts of one reader in one scenario over the shapes: 'CORRECT 6/6',
     '**SILENT_CORRUPTION 3/6** ✗' when a run with that verdict failed."""
     if not runs:
@@ -223,9 +291,9 @@ def cell(runs):
     for run in runs:
         by_verdict.setdefault(run.get("verdict", "?"), []).append(run)
     parts = []
-    for verdict in verdict_order(by_verdict):
+    for verdict in verdict_order(by_verdict, role):
         group = by_verdict[verdict]
-        text = f"{verdict_text(verdict, True)} {len(group)}/{total}"
+        text = f"{verdict_text(verdict, True, role)} {len(group)}/{total}"
         if any(outcome_of(r) == "failed" for r in group):
             text = f"**{text}** {FAIL_MARK}"
         parts.append(text)
@@ -241,33 +309,35 @@ def union(readers, order, field, key="name"):
     return items
 
 
-def render(results, output):
+def render(results, output, role=READER):
     readers = load(results)
-    order = reader_order(readers.keys())
+    order = reader_order(readers.keys(), role)
+    who = role["role"]  # "reader" or "writer"
     link_dir = os.path.relpath(results, os.path.dirname(os.path.abspath(output)) or ".")
 
     lines = []
     add = lines.append
-    add("<!-- Generated by tests/gate/gate-readers.sh and docs/readers/render_readers.py: "
-        "do not edit by hand. -->")
+    script, renderer = role["script"], role["renderer"]
+    add(f"<!-- Generated by {script} and {renderer}: do not edit by hand. -->")
     add("")
-    add("# How S3 readers cope with a faulty store")
+    add(f"# {role['title']}")
     add("")
-    add("> **Generated file: do not edit by hand.** It is written by `tests/gate/gate-readers.sh` "
-        "(which runs `s3fault gate` once per example reader in `examples/readers/`) and "
-        "`docs/readers/render_readers.py` (which renders the reports); a test checks that it "
+    add(f"> **Generated file: do not edit by hand.** It is written by `{script}` "
+        f"(which runs `s3fault gate` once per example {who} in `{role['examples']}`) and "
+        f"`{renderer}` (which renders the reports); a test checks that it "
         "matches what they would write.")
     add("")
     add("To regenerate it:")
     add("")
     add("```sh")
-    add("tests/gate/gate-readers.sh               # gate every example reader, then render")
-    add("python3 docs/readers/render_readers.py   # render again from docs/readers/*.json")
+    width = max(len(script), len("python3 " + renderer)) + 3
+    add(f"{script:<{width}}# {role['gate_examples']}")
+    add(f"{'python3 ' + renderer:<{width}}# render again from "
+        f"{os.path.dirname(renderer)}/*.json")
     add("```")
     add("")
-    add("The gate reads every object shape through a fault-injecting proxy once per scenario, "
-        "with the reader, and compares what the reader wrote with the object. Verdicts: "
-        + "; ".join(f"{v} ({VERDICT_MEANING[v]})" for v in VERDICTS)
+    add(f"{role['how']} Verdicts: "
+        + "; ".join(f"{v} ({role['verdict_meaning'][v]})" for v in role["verdicts"])
         + ". Each scenario's expectation says which verdicts pass; a verdict that does not is "
         f"marked **bold** and {FAIL_MARK}. Every gate starts with the baseline on every shape. The full reports, with every run, are the JSON files "
         f"in [`{link_dir}/`]({link_dir}/).")
@@ -278,9 +348,9 @@ def render(results, output):
         add("")
 
     # --- one section per reader ---
-    summaries = {key: summary_of(readers[key][0]) for key in order}
+    summaries = {key: summary_of(readers[key][0], role) for key in order}
     if order:
-        add("## Readers")
+        add(f"## {role['plural'].capitalize()}")
         add("")
     for key in order:
         report, meta = readers[key]
@@ -288,9 +358,9 @@ def render(results, output):
         add(f"### {prose(display_name(key, meta))}")
         add("")
         add(f"- Report: [`{link_dir}/{key}.json`]({link_dir}/{key}.json)")
-        reader_cmd = report.get("reader") or meta.get("reader_command")
+        reader_cmd = report.get(who) or meta.get(f"{who}_command")
         if reader_cmd:
-            add(f"- Reader: {code(reader_cmd)}")
+            add(f"- {who.capitalize()}: {code(reader_cmd)}")
         client = client_text(meta)
         if client:
             add(f"- Client: {client}")
@@ -304,7 +374,7 @@ def render(results, output):
         date = meta.get("date") or report.get("started_at")
         if date:
             add(f"- Date: {prose(date)}")
-        add(f"- Result: {counts(summary)}")
+        add(f"- Result: {counts(summary, role)}")
         status = exit_status_of(summary, meta)
         if status is not None:
             add(f"- Exit status: {status} ({exit_meaning(status, summary)})")
@@ -335,7 +405,7 @@ def render(results, output):
     if order and scenarios:
         add("## Verdicts by scenario")
         add("")
-        add(f"Each cell counts the reader's verdicts over the object shapes of the scenario "
+        add(f"Each cell counts the {who}'s verdicts over the object shapes of the scenario "
             f"({plural(len(shapes), 'shape')}, listed below).")
         add("")
         header = ["Scenario", "Expectation"] + [prose(display_name(k, readers[k][1]), True)
@@ -344,7 +414,7 @@ def render(results, output):
         add("|" + "|".join(["---"] * len(header)) + "|")
         for name, scenario in scenarios.items():
             row = [code(name, True), prose(scenario.get("expectation", ""), True)]
-            row += [cell(runs_by[key].get(name, [])) for key in order]
+            row += [cell(runs_by[key].get(name, []), role) for key in order]
             add("| " + " | ".join(row) + " |")
         add("")
         totals = [f"{prose(display_name(k, readers[k][1]))}: {summaries[k]['passed']} of "
@@ -359,10 +429,11 @@ def render(results, output):
             e = scenario.get("expectation")
             if e and e not in expectations:
                 expectations.append(e)
-        known = [e for e in expectations if e in EXPECTATION_MEANING]
+        meaning = role["expectation_meaning"]
+        known = [e for e in expectations if e in meaning]
         if known:
-            add("Expectations: " + "; ".join(f"{e} ({EXPECTATION_MEANING[e]})" for e in known)
-                + ". SILENT_CORRUPTION and HUNG never pass.")
+            add("Expectations: " + "; ".join(f"{e} ({meaning[e]})" for e in known)
+                + ". " + role["never_pass"])
             add("")
         for name, scenario in scenarios.items():
             item = f"- {code(name)}"
@@ -420,7 +491,7 @@ def render(results, output):
             continue
         for run in bad:
             item = (f"- {code(run.get('scenario', '?'))} × {code(run.get('shape', '?'))}: "
-                    f"**{verdict_text(run.get('verdict', '?'))}**")
+                    f"**{verdict_text(run.get('verdict', '?'), role=role)}**")
             why = one_line(run.get("why", ""))
             if why:
                 item += f" — {prose(shorten(why))}"
@@ -430,9 +501,11 @@ def render(results, output):
                 details.append(f"exit code {run['exit_code']}")
             if not why and "expected_bytes" in run and "actual_bytes" in run:
                 details.append(f"{run['actual_bytes']} of {plural(run['expected_bytes'], 'byte')}")
-            details.append(f"traffic: {traffic_text(run.get('traffic'))}")
+            details.append(f"traffic: {traffic_text(run.get('traffic'), role)}")
+            if "open_uploads" in run:
+                details.append(open_uploads_text(run["open_uploads"]))
             add("  - " + "; ".join(details))
-            stderr = last_line(run.get("reader_stderr_tail", ""))
+            stderr = last_line(run.get(f"{who}_stderr_tail", ""))
             if stderr:
                 add(f"  - stderr (last line): {code(shorten(one_line(stderr)))}")
         add("")
@@ -442,11 +515,13 @@ def render(results, output):
     return "\n".join(lines) + "\n"
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description="Render docs/readers.md from the gate reports.")
+def main(role=READER, here=None):
+    here = here or os.path.dirname(os.path.abspath(__file__))
+    who = role["role"]
+    parser = argparse.ArgumentParser(
+        description=f"Render docs/{role['plural']}.md from the gate reports.")
     parser.add_argument("--results", default=here,
-                        help="directory of <reader>.json and <reader>.meta.json "
+                        help=f"directory of <{who}>.json and <{who}>.meta.json "
                              "(default: %(default)s)")
     parser.add_argument("--output", help="markdown file to write (default: RESULTS.md)")
     parser.add_argument("--check", action="store_true",
@@ -455,12 +530,13 @@ def main():
     results = args.results.rstrip("/") or "/"
     output = args.output or results + ".md"
     if not os.path.isdir(results):
-        print(f"render_readers.py: {results} is not a directory", file=sys.stderr)
+        print(f"{os.path.basename(role['renderer'])}: {results} is not a directory",
+              file=sys.stderr)
         return 2
-    text = render(results, output)
+    text = render(results, output, role)
 
-    return write_or_check(text, output, args.check, "docs/readers/render_readers.py",
-                          "tests/gate/gate-readers.sh and docs/readers/render_readers.py")
+    return write_or_check(text, output, args.check, role["renderer"],
+                          f"{role['script']} and {role['renderer']}")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,17 @@
 #               gate the readers against that store instead of the gate's embedded origin (the
 #               secret is shown as <secret> in the recorded command)
 #   --no-render only the reports (tests/gate/gate-profile.sh renders its own comparison)
+#   --writers   gate the example writers in examples/writers/ (and the built-in writers) with
+#               `s3fault gate --writer` instead: reports in docs/writers, docs/writers.md rendered
+#               by docs/writers/render_writers.py (tests/gate/gate-writers.sh does this)
 #
 # For each reader - aws-cli, boto3-download-file, boto3-naive-parts, rclone, s3cmd, aws-sdk-js,
 # minio-js - it runs, from the repository root:
 #
 #   BIN gate --reader examples/readers/<file> --json DIR/<reader>.json --timeout 60 --jobs 2
 #
+# (with --writers: aws-cli, boto3-upload-file, boto3-naive, rclone, s3cmd, aws-sdk-js, minio-js
+# from examples/writers/, then builtin:naive and builtin:careful, each with `gate --writer`)
 # (the gate starts its own embedded store and fault-injecting proxy on 127.0.0.1 and stops them)
 # and writes DIR/<reader>.meta.json: the reader's name and file, its client and the client's
 # version, the exact gate command, the gate's exit status and the date in UTC. Then it runs
@@ -36,11 +41,12 @@ root=$(cd "$script_dir/../.." && pwd)
 
 usage() {
   echo "usage: tests/gate/gate-readers.sh [--bin PATH] [--out DIR] [--upstream URL" \
-       "--access-key K --secret-key S] [--no-render]" >&2
+       "--access-key K --secret-key S] [--no-render] [--writers]" >&2
   exit 2
 }
 bin=$root/build/s3fault
-out=$root/docs/readers
+out=
+role=reader
 upstream=() # gate arguments naming another store, as run
 upstream_shown=() # ... as recorded, the secret left out
 render=1
@@ -53,10 +59,16 @@ while [ $# -gt 0 ]; do
     --secret-key)
       [ $# -ge 2 ] || usage; upstream+=("$1" "$2"); upstream_shown+=("$1" "<secret>"); shift 2 ;;
     --no-render) render=0; shift ;;
+    --writers) role=writer; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
+
+me=gate-${role}s.sh
+examples=examples/${role}s
+renderer=$root/docs/${role}s/render_${role}s.py
+out=${out:-$root/docs/${role}s}
 
 # Paths given relative to the caller's directory become absolute; everything below runs from
 # the repository root, where paths inside the repository are shown relative to it.
@@ -66,23 +78,23 @@ bin=$(abs_path "$bin")
 out=$(abs_path "$out")
 out=${out%/}
 if [ ! -x "$bin" ]; then
-  echo "gate-readers.sh: $bin is not an executable (build it: tests/build.sh)" >&2
+  echo "$me: $bin is not an executable (build it: tests/build.sh)" >&2
   exit 2
 fi
-command -v python3 >/dev/null || { echo "gate-readers.sh: python3 not found" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "$me: python3 not found" >&2; exit 2; }
 mkdir -p "$out"
 cd "$root"
 bin_shown=$(shown_path "$bin")
 out_shown=$(shown_path "$out")
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/s3fault-gate-readers.XXXXXX")
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/s3fault-gate-${role}s.XXXXXX")
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
   if [ "$status" = 0 ]; then
     rm -rf "$scratch"
   else
-    echo "gate-readers.sh: failed; logs kept in $scratch" >&2
+    echo "$me: failed; logs kept in $scratch" >&2
   fi
   exit "$status"
 }
@@ -130,6 +142,14 @@ version_aws_sdk_js() {
   n=$(node_version) || return 1
   echo "@aws-sdk/client-s3 $v (node $n)"
 }
+version_lib_storage() {
+  local v c n
+  v=$(npm_version @aws-sdk/lib-storage) || return 1
+  c=$(npm_version @aws-sdk/client-s3) || return 1
+  n=$(node_version) || return 1
+  echo "@aws-sdk/lib-storage $v, @aws-sdk/client-s3 $c (node $n)"
+}
+version_s3fault() { "$bin" --version; }
 version_minio_js() {
   local v n
   v=$(npm_version minio) || return 1
@@ -141,17 +161,20 @@ version_minio_js() {
 # gate_reader KEY FILE CLIENT VERSION_FUNCTION: run the gate, write the meta file.
 gate_reader() {
   local key=$1 file=$2 client=$3 version_fn=$4
-  local reader=examples/readers/$file
-  [ -x "$reader" ] || { echo "gate-readers.sh: $key: $reader is not an executable" >&2; return 1; }
+  local reader=$examples/$file
+  case "$file" in
+    builtin:*) reader=$file ;;
+    *) [ -x "$reader" ] || { echo "$me: $key: $reader is not an executable" >&2; return 1; } ;;
+  esac
   local version
   if ! version=$("$version_fn" 2>"$scratch/$key.version.err") || [ -z "$version" ]; then
-    echo "gate-readers.sh: $key: no version of $client (install it: tests/deps.sh):" >&2
+    echo "$me: $key: no version of $client (install it: tests/deps.sh):" >&2
     cat "$scratch/$key.version.err" >&2
     return 1
   fi
 
   local json=$out/$key.json
-  local cmd=("$bin_shown" gate --reader "$reader" --json "$(shown_path "$json")" --timeout 60
+  local cmd=("$bin_shown" gate "--$role" "$reader" --json "$(shown_path "$json")" --timeout 60
              --jobs 2)
   # The command as shown: shell-quoted, as it could be pasted into a shell at the root.
   local shown="" arg
@@ -163,21 +186,21 @@ gate_reader() {
 
   local date status=0
   date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  echo "gate-readers.sh: $key: $shown" >&2
+  echo "$me: $key: $shown" >&2
   rm -f "$json"
   "${cmd[@]}" </dev/null >"$scratch/$key.gate.out" 2>&1 || status=$?
   if [ "$status" != 0 ] && [ "$status" != 1 ]; then
-    echo "gate-readers.sh: $key: s3fault gate exited with status $status:" >&2
+    echo "$me: $key: s3fault gate exited with status $status:" >&2
     tail -n 40 "$scratch/$key.gate.out" >&2
     return 1
   fi
-  [ -f "$json" ] || { echo "gate-readers.sh: $key: no report written to $json" >&2; return 1; }
+  [ -f "$json" ] || { echo "$me: $key: no report written to $json" >&2; return 1; }
 
   python3 - "$out/$key.meta.json" "$key" "$reader" "$client" "$version" "$shown" "$status" \
-    "$date" <<'EOF'
+    "$date" "$role" <<'EOF'
 import json, sys
-path, key, reader, client, version, command, status, date = sys.argv[1:]
-meta = {"key": key, "reader": key, "reader_command": reader, "client": client,
+path, key, reader, client, version, command, status, date, role = sys.argv[1:]
+meta = {"key": key, role: key, f"{role}_command": reader, "client": client,
         "client_version": version, "command": command, "gate_exit_status": int(status),
         "date": date}
 with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -194,17 +217,30 @@ print(f"{sys.argv[2]}: {s['runs']} runs, {s['passed']} passed, {s['failed']} fai
 EOF
 }
 
-gate_reader aws-cli aws-cli.sh "AWS CLI" version_aws_cli
-gate_reader boto3-download-file boto3-download-file.py boto3 version_boto3
-gate_reader boto3-naive-parts boto3-naive-parts.py boto3 version_boto3
-gate_reader rclone rclone.sh rclone version_rclone
-gate_reader s3cmd s3cmd.sh s3cmd version_s3cmd
-gate_reader aws-sdk-js aws-sdk-js.mjs "AWS SDK for JavaScript v3" version_aws_sdk_js
-gate_reader minio-js minio-js.mjs "MinIO JavaScript client" version_minio_js
+if [ "$role" = reader ]; then
+  gate_reader aws-cli aws-cli.sh "AWS CLI" version_aws_cli
+  gate_reader boto3-download-file boto3-download-file.py boto3 version_boto3
+  gate_reader boto3-naive-parts boto3-naive-parts.py boto3 version_boto3
+  gate_reader rclone rclone.sh rclone version_rclone
+  gate_reader s3cmd s3cmd.sh s3cmd version_s3cmd
+  gate_reader aws-sdk-js aws-sdk-js.mjs "AWS SDK for JavaScript v3" version_aws_sdk_js
+  gate_reader minio-js minio-js.mjs "MinIO JavaScript client" version_minio_js
+else
+  gate_reader aws-cli aws-cli.sh "AWS CLI" version_aws_cli
+  gate_reader boto3-upload-file boto3-upload-file.py boto3 version_boto3
+  gate_reader boto3-naive boto3-naive.py boto3 version_boto3
+  gate_reader rclone rclone.sh rclone version_rclone
+  gate_reader s3cmd s3cmd.sh s3cmd version_s3cmd
+  gate_reader aws-sdk-js aws-sdk-js.mjs "AWS SDK for JavaScript v3 (lib-storage Upload)" \
+    version_lib_storage
+  gate_reader minio-js minio-js.mjs "MinIO JavaScript client" version_minio_js
+  gate_reader builtin-naive builtin:naive "s3fault write naive" version_s3fault
+  gate_reader builtin-careful builtin:careful "s3fault write careful" version_s3fault
+fi
 
 if [ "$render" = 1 ]; then
-  python3 "$root/docs/readers/render_readers.py" --results "$out_shown" --output "$out_shown.md"
-  echo "gate-readers.sh: wrote $out_shown/*.json and $out_shown.md" >&2
+  python3 "$renderer" --results "$out_shown" --output "$out_shown.md"
+  echo "$me: wrote $out_shown/*.json and $out_shown.md" >&2
 else
-  echo "gate-readers.sh: wrote $out_shown/*.json" >&2
+  echo "$me: wrote $out_shown/*.json" >&2
 fi
