@@ -1,5 +1,7 @@
 #include "cli/command_support.hpp"
 
+#include "conformance/client/endpoint.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -115,6 +117,21 @@ client::client_config store_client_config(const std::string& endpoint, const sto
   config.timeouts.first_byte = timeout;
   config.timeouts.read_idle = timeout;
   return config;
+}
+
+bool store_arguments_usable(const std::string& prefix, const std::string& endpoint,
+                            const store_access& access) {
+  if (access.access_key.empty() != access.secret_key.empty()) {
+    std::cerr << prefix << "--access-key and --secret-key go together\n";
+    return false;
+  }
+  try {
+    client::endpoint::parse(endpoint);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << prefix << "--endpoint: " << error.what() << "\n";
+    return false;
+  }
+  return true;
 }
 
 } // namespace s3fault::cli

@@ -58,4 +58,9 @@ void add_store_access_options(CLI::App* command, store_access& access, bool with
 client::client_config store_client_config(const std::string& endpoint, const store_access& access,
                                           std::string user_agent);
 
+/// False, with the mistake printed after `prefix` on stderr, when --endpoint is not a store URL
+/// or only one of --access-key and --secret-key is given (the caller exits 2).
+bool store_arguments_usable(const std::string& prefix, const std::string& endpoint,
+                            const store_access& access);
+
 } // namespace s3fault::cli

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -41,44 +42,31 @@ struct gate_options {
   bool list = false;
 };
 
-/// `builtin:NAME` runs this binary's `s3fault read NAME`, like any other reader command.
-std::optional<std::string> reader_command(const std::string& reader, std::string& error) {
+/// `builtin:NAME` runs this binary's `s3fault read NAME` (a writer's: `s3fault write NAME`),
+/// like any other command; anything else is the command itself.
+std::optional<std::string> client_command(gate::run_role role, const std::string& given,
+                                          std::string& error) {
   constexpr std::string_view prefix = "builtin:";
-  if (reader.rfind(prefix, 0) != 0) {
-    return reader;
+  if (given.rfind(prefix, 0) != 0) {
+    return given;
   }
-  const std::string name = reader.substr(prefix.size());
-  if (readers::find_reader(name) == nullptr) {
-    error = "--reader " + reader + ": no built-in reader '" + name + "' (known:";
-    for (const auto& known : readers::reader_names()) {
-      error += " builtin:" + std::string(known);
+  const bool writer = role == gate::run_role::writer;
+  const std::string name = given.substr(prefix.size());
+  const auto& known = writer ? writers::writer_names() : readers::reader_names();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    const std::string role_word(gate::role_name(role));
+    error =
+        "--" + role_word + " " + given + ": no built-in " + role_word + " '" + name + "' (known:";
+    for (const auto& each : known) {
+      error += " builtin:" + std::string(each);
     }
     error += ")";
     return std::nullopt;
   }
   const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return gate::shell_quote(self) + " read " + name +
-         " --endpoint {endpoint} --bucket {bucket} --key {key} --output {output}";
-}
-
-/// `builtin:NAME` runs this binary's `s3fault write NAME`, like any other writer command.
-std::optional<std::string> writer_command(const std::string& writer, std::string& error) {
-  constexpr std::string_view prefix = "builtin:";
-  if (writer.rfind(prefix, 0) != 0) {
-    return writer;
-  }
-  const std::string name = writer.substr(prefix.size());
-  if (writers::find_writer(name) == nullptr) {
-    error = "--writer " + writer + ": no built-in writer '" + name + "' (known:";
-    for (const auto& known : writers::writer_names()) {
-      error += " builtin:" + std::string(known);
-    }
-    error += ")";
-    return std::nullopt;
-  }
-  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return gate::shell_quote(self) + " write " + name +
-         " --endpoint {endpoint} --bucket {bucket} --key {key} --input {input}";
+  return gate::shell_quote(self) + (writer ? " write " : " read ") + name +
+         " --endpoint {endpoint} --bucket {bucket} --key {key}" +
+         (writer ? " --input {input}" : " --output {output}");
 }
 
 std::string column(std::string_view text, std::size_t width) {
@@ -173,8 +161,8 @@ int run_gate_command(const gate_options& options) {
     return 2;
   }
   std::string error;
-  const auto command = role == gate::run_role::writer ? writer_command(options.writer, error)
-                                                      : reader_command(options.reader, error);
+  const auto command =
+      client_command(role, role == gate::run_role::writer ? options.writer : options.reader, error);
   if (!command) {
     std::cerr << "s3fault gate: " << error << "\n";
     return 2;

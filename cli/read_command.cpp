@@ -2,7 +2,6 @@
 
 #include "cli/command_support.hpp"
 
-#include "conformance/client/endpoint.hpp"
 #include "conformance/readers/readers.hpp"
 
 #include <CLI/CLI.hpp>
@@ -100,14 +99,7 @@ readers::read_request make_request(const read_options& options) {
 
 int run_read_command(const read_options& options) {
   const std::string prefix = "s3fault read " + options.reader + ": ";
-  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
-    std::cerr << prefix << "--access-key and --secret-key go together\n";
-    return 2;
-  }
-  try {
-    client::endpoint::parse(options.endpoint);
-  } catch (const std::invalid_argument& error) {
-    std::cerr << prefix << "--endpoint: " << error.what() << "\n";
+  if (!store_arguments_usable(prefix, options.endpoint, options.access)) {
     return 2;
   }
   auto request = make_request(options);

@@ -1,7 +1,6 @@
 #include "cli/write_command.hpp"
 
 #include "cli/command_support.hpp"
-#include "conformance/client/endpoint.hpp"
 #include "conformance/writers/writers.hpp"
 
 #include <CLI/CLI.hpp>
@@ -26,14 +25,7 @@ struct write_options {
 
 int run_write_command(const write_options& options) {
   const std::string prefix = "s3fault write " + options.writer + ": ";
-  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
-    std::cerr << prefix << "--access-key and --secret-key go together\n";
-    return 2;
-  }
-  try {
-    client::endpoint::parse(options.endpoint);
-  } catch (const std::invalid_argument& error) {
-    std::cerr << prefix << "--endpoint: " << error.what() << "\n";
+  if (!store_arguments_usable(prefix, options.endpoint, options.access)) {
     return 2;
   }
   writers::write_request request;

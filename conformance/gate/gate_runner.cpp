@@ -81,12 +81,7 @@ private:
 };
 
 run_result not_judged_run(const planned_run& planned, const run_result& baseline, run_role role) {
-  run_result result;
-  result.scenario = planned.run_scenario->name;
-  result.shape = planned.shape->name;
-  result.expect = planned.run_scenario->expect;
-  result.key = planned.key;
-  result.seed = planned.seed;
+  run_result result = named_result(planned);
   result.judged = not_judged(baseline.judged.result, planned.shape->name, role);
   return result;
 }
@@ -174,6 +169,16 @@ std::string proxies_text(const std::vector<std::unique_ptr<run_worker>>& workers
 }
 
 } // namespace
+
+run_result named_result(const planned_run& planned) {
+  run_result result;
+  result.scenario = planned.run_scenario->name;
+  result.shape = planned.shape->name;
+  result.expect = planned.run_scenario->expect;
+  result.key = planned.key;
+  result.seed = planned.seed;
+  return result;
+}
 
 gate_report run_gate(const gate_settings& settings, const gate_observer& observer) {
   run_plan plan;

@@ -9,6 +9,7 @@
 //     reader ──(endpoint = proxy)──> output ──judge──> verdict, counted only if a rule fired
 #include "conformance/client/s3_client.hpp"
 #include "conformance/gate/gate_matrix.hpp"
+#include "conformance/gate/run_plan.hpp"
 #include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/traffic_counter.hpp"
 
@@ -62,6 +63,9 @@ struct run_result {
   std::string repro; // the commands that reproduce the run by hand
   std::string kept;  // where its files were kept (--keep-failed), or empty
 };
+
+/// A result that names its run (scenario, shape, expectation, key, seed) and nothing else yet.
+run_result named_result(const planned_run& planned);
 
 struct gate_report {
   run_role role = run_role::reader;

@@ -236,12 +236,7 @@ void run_worker::finish_run(run_result& result, const fs::path& dir) {
 
 run_result run_worker::started_result(const planned_run& planned, const fs::path& dir,
                                       int exit_code, double seconds) const {
-  run_result result;
-  result.scenario = planned.run_scenario->name;
-  result.shape = planned.shape->name;
-  result.expect = planned.run_scenario->expect;
-  result.key = planned.key;
-  result.seed = planned.seed;
+  run_result result = named_result(planned);
   result.seen = counter_.snapshot();
   result.exit_code = exit_code;
   result.seconds = seconds;
