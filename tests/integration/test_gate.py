@@ -170,7 +170,7 @@ class GateCommandsTest(unittest.TestCase):
         self.assertIn("select no scenario", nothing.stderr)
         missing = subprocess.run([self.bin, "gate"], capture_output=True, text=True, timeout=60)
         self.assertEqual(missing.returncode, 2)
-        self.assertIn("--reader is required", missing.stderr)
+        self.assertIn("give one of --reader or --writer", missing.stderr)
 
     def test_demo_shows_the_bug_and_the_fix(self):
         demo = subprocess.run([self.bin, "demo", "--color", "never"], capture_output=True,
