@@ -130,6 +130,27 @@ class GateWritersTest(unittest.TestCase):
                            r["traffic"]["faults_injected"], r["open_uploads"])
                           for r in three.report["runs"]])
 
+    def test_a_scenario_file_adds_writer_scenarios(self):
+        scenarios = self.tmp / "ours.yaml"
+        scenarios.write_text(
+            "scenarios:\n"
+            "  - name: ours-complete-slowdown\n"
+            "    description: SlowDown on the first CompleteMultipartUpload\n"
+            "    expect: must-recover\n"
+            "    rules:\n"
+            "      - error SlowDown op=CompleteMultipartUpload first=1\n")
+        args = ["--scenario-file", str(scenarios), "--scenarios", "ours-*", "--shapes", "11MiB"]
+        careful = GateRun(self.tmp, "ours-careful", ["--writer", "builtin:careful", *args])
+        self.assertEqual(careful.code, 0, careful.describe())
+        self.assertEqual(careful.verdicts()[("ours-complete-slowdown", "11MiB")], "STORED")
+        naive = GateRun(self.tmp, "ours-naive", ["--writer", "builtin:naive", *args])
+        self.assertEqual(naive.code, 1, naive.describe())
+        self.assertEqual(naive.verdicts()[("ours-complete-slowdown", "11MiB")], "REJECTED")
+        scenarios.write_text("scenarios:\n  - name: broken\n    rules: [explode now]\n")
+        broken = GateRun(self.tmp, "broken", ["--writer", "builtin:careful", *args])
+        self.assertEqual(broken.code, 2, broken.describe())
+        self.assertIn("ours.yaml:", broken.stderr)
+
     def test_bad_writer_options_are_refused(self):
         unknown = GateRun(self.tmp, "unknown", ["--writer", "builtin:nope"])
         self.assertEqual(unknown.code, 2)
