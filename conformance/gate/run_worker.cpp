@@ -200,7 +200,7 @@ std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) 
   std::optional<std::string> stored;
   open_uploads left_open;
   try {
-    stored = read_stored_object(store_, context_.bucket, planned.key);
+    stored = read_stored_object(store_, context_.bucket, planned.key, bytes.size());
     left_open = abort_open_uploads(store_, context_.bucket, planned.key);
   } catch (const std::runtime_error& failure) {
     throw gate_error(failure.what());

@@ -8,10 +8,11 @@
 
 namespace s3fault::gate {
 
-/// The key's bytes; nullopt when the store holds no object under it (404). Throws
-/// std::runtime_error for any other answer: then the gate cannot judge the run.
+/// The key's bytes; nullopt when the store holds no object under it (404). Up to twice
+/// `input_size` (at least the client's usual cap) is read; a bigger object, or any other answer,
+/// throws std::runtime_error: then the gate cannot judge the run.
 std::optional<std::string> read_stored_object(client::s3_client& store, const std::string& bucket,
-                                              const std::string& key);
+                                              const std::string& key, std::uint64_t input_size);
 
 struct open_uploads {
   std::optional<std::size_t> count; // nullopt: the store cannot list them

@@ -20,7 +20,8 @@
 // The client is the one tests/deps.sh installs in tests/node/node_modules (version pinned in
 // tests/node/package.json), found relative to this script, so it runs from any directory. Needs
 // Node.js 20 or later. Path-style URLs and the region given (so no GetBucketLocation), as in
-// tests/node/client-minio.mjs. The client does not retry.
+// tests/node/client-minio.mjs. The client retries a request once on a retryable status (503
+// among them; minio 8.0.7, MAX_RETRIES = 1 in dist/esm/internal/request.mjs).
 import { createRequire } from "node:module";
 
 function env(name) {

@@ -138,11 +138,17 @@ class GateWritersTest(unittest.TestCase):
             "    description: SlowDown on the first CompleteMultipartUpload\n"
             "    expect: must-recover\n"
             "    rules:\n"
-            "      - error SlowDown op=CompleteMultipartUpload first=1\n")
-        args = ["--scenario-file", str(scenarios), "--scenarios", "ours-*", "--shapes", "11MiB"]
+            "      - error SlowDown op=CompleteMultipartUpload first=1\n"
+            "shapes:\n"
+            "  - name: ours-65MiB\n"
+            "    description: more than the S3 client keeps in memory by default\n"
+            "    size: 65MiB\n")
+        args = ["--scenario-file", str(scenarios), "--scenarios", "ours-*",
+                "--shapes", "11MiB,ours-*"]
         careful = GateRun(self.tmp, "ours-careful", ["--writer", "builtin:careful", *args])
         self.assertEqual(careful.code, 0, careful.describe())
         self.assertEqual(careful.verdicts()[("ours-complete-slowdown", "11MiB")], "STORED")
+        self.assertEqual(careful.verdicts()[("ours-complete-slowdown", "ours-65MiB")], "STORED")
         naive = GateRun(self.tmp, "ours-naive", ["--writer", "builtin:naive", *args])
         self.assertEqual(naive.code, 1, naive.describe())
         self.assertEqual(naive.verdicts()[("ours-complete-slowdown", "11MiB")], "REJECTED")

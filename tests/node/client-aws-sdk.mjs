@@ -12,8 +12,8 @@
 // JSON object on stdout (HTTP statuses, ETags, the headers the SDK actually sent...) and exits 0,
 // or prints {"error": ...} and exits 1. No retries: every failure reaches the test.
 //
-// The upload does not use @aws-sdk/lib-storage (not installed): CreateMultipartUpload, UploadPart
-// and CompleteMultipartUpload directly, the way lib-storage does. Each part body is a file
+// The upload does not use @aws-sdk/lib-storage (examples/writers/aws-sdk-js.mjs does): it sends
+// CreateMultipartUpload, UploadPart and CompleteMultipartUpload directly, the way lib-storage does. Each part body is a file
 // stream, so the SDK's default request checksums (WHEN_SUPPORTED, CRC32) send it with
 // `Content-Encoding: aws-chunked`, `Transfer-Encoding: chunked` and a trailing
 // `x-amz-checksum-crc32` (x-amz-content-sha256: STREAMING-UNSIGNED-PAYLOAD-TRAILER); the
