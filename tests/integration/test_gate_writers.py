@@ -35,7 +35,7 @@ class GateWritersTest(unittest.TestCase):
 
     def test_each_verdict_from_a_scripted_writer(self):
         run = GateRun(self.tmp, "scripted",
-                      ["--writer", SCRIPTED, "--shapes", "1KiB", "--timeout", "5",
+                      ["--writer", SCRIPTED, "--shapes", "1KiB", "--timeout", "10",
                        "--scenarios", "slowdown-*,complete-internal-error-once,"
                                       "reset-mid-upload-once,complete-200-error-once"])
         self.assertEqual(run.code, 1, run.describe())
