@@ -16,6 +16,10 @@ std::uint32_t run_seed(std::uint64_t gate_seed, std::string_view scenario, std::
 
 /// The object's bytes for `seed` (audit::seeded_bytes).
 std::string fixture_bytes(const object_shape& shape, std::uint32_t seed);
+/// The run's seed plus these gives the other objects of a run: the replacement of
+/// replace-after-first-read, the previous object of overwrite.
+constexpr std::uint32_t replacement_seed_offset = 1000000u;
+constexpr std::uint32_t previous_seed_offset = 2000000u;
 
 /// Uploads `bytes` as `key` in `shape`'s layout, with the shape's checksum where the store takes
 /// it (and without one when it refuses), so a reader that checks can catch corruption. Returns

@@ -168,6 +168,19 @@ std::string proxies_text(const std::vector<std::unique_ptr<run_worker>>& workers
          (more > 0 ? " (+" + std::to_string(more) + " more, one per job)" : "");
 }
 
+/// A reader's action (replace-after-first-read) in a writer's gate, or the other way round, could
+/// only be ignored: the scenario would not test what it says.
+void refuse_misplaced_actions(const run_plan& plan, run_role role) {
+  for (const auto* s : plan.scenarios) {
+    if (!action_fits(s->action, role == run_role::writer)) {
+      throw gate_error("scenario " + s->name + " (" + s->origin + "): action " +
+                       std::string(to_string(s->action)) + " is for " +
+                       (role == run_role::writer ? "readers" : "writers") + "; this gate runs a " +
+                       std::string(role_name(role)));
+    }
+  }
+}
+
 } // namespace
 
 run_result named_result(const planned_run& planned) {
@@ -188,6 +201,7 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   } catch (const std::invalid_argument& bad) {
     throw gate_error(bad.what());
   }
+  refuse_misplaced_actions(plan, settings.role);
   gate_report report = begin_report(settings, plan);
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<origin::embedded_origin> embedded;

@@ -26,7 +26,10 @@ expectation read_expect(item_fields& fields) {
 }
 
 scenario_action read_action(item_fields& fields) {
-  const auto written = fields.choice("action", {"none", "replace-after-first-read"});
+  const auto written = fields.choice("action", {"none", "replace-after-first-read", "overwrite"});
+  if (written == "overwrite") {
+    return scenario_action::overwrite;
+  }
   return written == "replace-after-first-read" ? scenario_action::replace_after_first_read
                                                : scenario_action::none;
 }

@@ -1,5 +1,6 @@
 #include "conformance/gate/run_repro.hpp"
 
+#include "conformance/gate/fixture_upload.hpp"
 #include "conformance/gate/reader_process.hpp"
 
 #include <sstream>
@@ -82,6 +83,10 @@ void run_writer_step(std::ostream& out, const repro_inputs& in) {
       << " --output \"$repro/stored\" 2>&1 | tail -n 1\n"
       << "cmp \"$repro/stored\" \"$repro/input\" && echo \"the store holds the input\" ||\n"
       << "  echo \"the store does not hold the input (see above)\"\n";
+  if (in.run_scenario->action == scenario_action::overwrite) {
+    out << "cmp -s \"$repro/stored\" \"$repro/previous\" && "
+           "echo \"the store still holds the previous object\"\n";
+  }
 }
 
 /// `s3fault fixture --no-upload`: the writer's input file, and the key emptied.
@@ -115,6 +120,10 @@ std::string repro_script(const repro_inputs& in) {
   if (in.role == run_role::writer) {
     out << "# the input: " << in.shape->description << ", the run's bytes; the key empty\n"
         << input_command(in) << "\n";
+    if (in.run_scenario->action == scenario_action::overwrite) {
+      out << "# the object the key held before the writer started (other bytes)\n"
+          << fixture_command(in, in.seed + previous_seed_offset, "previous") << "\n";
+    }
     start_proxy(out, in);
     run_writer_step(out, in);
     out << "kill $proxy_pid $origin_pid\n";
@@ -125,7 +134,7 @@ std::string repro_script(const repro_inputs& in) {
   if (in.run_scenario->action == scenario_action::replace_after_first_read) {
     out << "# the gate replaced the object after the reader's first GET; to do the same, run "
            "this then:\n# "
-        << fixture_command(in, in.seed + 1000000u, "replacement") << "\n";
+        << fixture_command(in, in.seed + replacement_seed_offset, "replacement") << "\n";
   }
   start_proxy(out, in);
   run_reader_step(out, in);

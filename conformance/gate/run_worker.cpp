@@ -164,7 +164,7 @@ std::optional<run_result> run_worker::run_as_reader(const planned_run& planned) 
   }
   const auto document = install_rules(planned);
   if (s.action == scenario_action::replace_after_first_read) {
-    replacement = fixture_bytes(*planned.shape, planned.seed + 1000000u);
+    replacement = fixture_bytes(*planned.shape, planned.seed + replacement_seed_offset);
     replacer_.arm(context_.store_config, context_.bucket, planned.key, planned.shape, &replacement);
   }
   const fs::path dir = fresh_run_dir(planned);
@@ -194,6 +194,15 @@ std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) 
   const std::string bytes = fixture_bytes(*planned.shape, planned.seed);
   const fs::path dir = fresh_run_dir(planned);
   write_file(dir / "input", bytes);
+  std::optional<std::string> previous;
+  if (planned.run_scenario->action == scenario_action::overwrite) {
+    previous = fixture_bytes(*planned.shape, planned.seed + previous_seed_offset);
+    try {
+      upload_fixture(store_, context_.bucket, planned.key, *planned.shape, *previous);
+    } catch (const std::runtime_error& failure) {
+      throw gate_error(std::string("the store refused the previous object: ") + failure.what());
+    }
+  }
   const auto document = install_rules(planned);
   const auto exit = run_client(planned, dir, (dir / "input").string());
   proxy_.rules()->replace_all({});
@@ -213,7 +222,7 @@ std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) 
     fs::remove_all(dir);
     return std::nullopt;
   }
-  run_result result = writer_result(planned, dir, exit, bytes, stored);
+  run_result result = writer_result(planned, dir, exit, bytes, stored, previous);
   result.open_uploads = left_open.count;
   result.open_uploads_problem = left_open.problem;
   result.rules = document;
@@ -246,7 +255,8 @@ run_result run_worker::started_result(const planned_run& planned, const fs::path
 
 run_result run_worker::writer_result(const planned_run& planned, const fs::path& dir,
                                      const reader_exit& exit, const std::string& input,
-                                     const std::optional<std::string>& stored) const {
+                                     const std::optional<std::string>& stored,
+                                     const std::optional<std::string>& previous) const {
   const scenario& s = *planned.run_scenario;
   run_result result = started_result(planned, dir, exit.exit_code, exit.seconds);
   write_evidence evidence;
@@ -255,6 +265,9 @@ run_result run_worker::writer_result(const planned_run& planned, const fs::path&
   evidence.input = input;
   if (stored) {
     evidence.stored = *stored;
+  }
+  if (previous) {
+    evidence.previous = *previous;
   }
   evidence.expect = s.expect;
   evidence.timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count();

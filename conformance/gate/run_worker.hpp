@@ -49,7 +49,8 @@ private:
                             int exit_code, double seconds) const;
   run_result writer_result(const planned_run& planned, const std::filesystem::path& dir,
                            const reader_exit& exit, const std::string& input,
-                           const std::optional<std::string>& stored) const;
+                           const std::optional<std::string>& stored,
+                           const std::optional<std::string>& previous) const;
   /// Keeps a failing run's files (--keep-failed) and removes the scratch directory.
   void finish_run(run_result& result, const std::filesystem::path& dir);
   run_result judge(const planned_run& planned, const std::string& dir, int exit_code,

@@ -20,8 +20,22 @@ std::string_view to_string(scenario_action value) {
     return "none";
   case scenario_action::replace_after_first_read:
     return "replace-after-first-read";
+  case scenario_action::overwrite:
+    return "overwrite";
   }
   return "?";
+}
+
+bool action_fits(scenario_action action, bool writer) {
+  switch (action) {
+  case scenario_action::none:
+    return true;
+  case scenario_action::replace_after_first_read:
+    return !writer;
+  case scenario_action::overwrite:
+    return writer;
+  }
+  return false;
 }
 
 } // namespace s3fault::gate

@@ -19,8 +19,13 @@ std::string_view to_string(expectation value);
 /// Something the gate does itself during a run, beyond fault rules.
 enum class scenario_action {
   none,
-  replace_after_first_read, // the object is replaced (same size, other bytes) after the first GET
+  replace_after_first_read, // readers: the object is replaced (same size, other bytes) after the
+                            // first GET
+  overwrite, // writers: the key holds another object (one PUT, same size, other bytes) when the
+             // writer starts, so a failed upload must leave it there
 };
+/// Whether the action is one the gate can make for `writer` runs (else for readers).
+bool action_fits(scenario_action action, bool writer);
 std::string_view to_string(scenario_action value);
 
 struct scenario {

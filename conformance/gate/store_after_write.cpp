@@ -8,8 +8,8 @@ namespace s3fault::gate {
 std::optional<std::string> read_stored_object(client::s3_client& store, const std::string& bucket,
                                               const std::string& key, std::uint64_t input_size) {
   client::get_options options;
-  options.read.target = client::body_target::memory(std::max<std::size_t>(
-      client::body_target::default_memory_cap, 2 * input_size + 1024 * 1024));
+  options.read.target = client::body_target::memory(
+      std::max<std::size_t>(client::body_target::default_memory_cap, 2 * input_size + 1024 * 1024));
   auto answer = store.get_object(bucket, key, options);
   if (answer.status == 404) {
     return std::nullopt;

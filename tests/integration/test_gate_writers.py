@@ -19,6 +19,9 @@ SCRIPTED = ("case {key} in "
             f"*/slowdown-first-2/*) exec '{SELF}' write naive --endpoint {{endpoint}} "
             "--bucket {bucket} --key {key} --input {input};; "
             "*/slowdown-always/*) exit 0;; "
+            "*/overwrite-complete-200-error-once/*) exit 0;; "
+            f"*/overwrite-slowdown-always/*) exec '{SELF}' write naive --endpoint {{endpoint}} "
+            "--bucket {bucket} --key {key} --input {input};; "
             "*/complete-internal-error-once/*) exec sleep 600;; "
             "*/reset-mid-upload-once/*) head -c 777 /dev/zero >\"$HOME/other\"; "
             f"{CAREFUL} --input \"$HOME/other\"; exit 1;; "
@@ -37,7 +40,8 @@ class GateWritersTest(unittest.TestCase):
         run = GateRun(self.tmp, "scripted",
                       ["--writer", SCRIPTED, "--shapes", "1KiB", "--timeout", "10",
                        "--scenarios", "slowdown-*,complete-internal-error-once,"
-                                      "reset-mid-upload-once,complete-200-error-once"])
+                                      "reset-mid-upload-once,complete-200-error-once,"
+                                      "overwrite-*"])
         self.assertEqual(run.code, 1, run.describe())
         self.assertEqual(run.report["role"], "writer")
         self.assertEqual(run.report["writer"], SCRIPTED)
@@ -47,18 +51,26 @@ class GateWritersTest(unittest.TestCase):
             ("slowdown-always", "1KiB"): "SILENT_LOSS",
             ("complete-internal-error-once", "1KiB"): "HUNG",
             ("reset-mid-upload-once", "1KiB"): "TORN",
-            ("complete-200-error-once", "1KiB"): "NOT_EXERCISED"}, run.describe())
+            ("complete-200-error-once", "1KiB"): "NOT_EXERCISED",
+            ("overwrite-slowdown-always", "1KiB"): "REJECTED",
+            ("overwrite-complete-200-error-once", "1KiB"): "SILENT_LOSS"}, run.describe())
         self.assertEqual(set(run.failed()), {("slowdown-first-2", "1KiB"),
                                              ("slowdown-always", "1KiB"),
                                              ("complete-internal-error-once", "1KiB"),
-                                             ("reset-mid-upload-once", "1KiB")})
+                                             ("reset-mid-upload-once", "1KiB"),
+                                             ("overwrite-complete-200-error-once", "1KiB")})
+        kept = run_of(run, "overwrite-slowdown-always", "1KiB")
+        self.assertEqual(kept["outcome"], "passed")
+        self.assertIn("the key holds the object it held before", kept["why"])
+        self.assertIn("still holds the object it held before",
+                      run_of(run, "overwrite-complete-200-error-once", "1KiB")["why"])
         torn = run_of(run, "reset-mid-upload-once", "1KiB")
         self.assertIn("777 bytes that are neither the input", torn["why"])
         self.assertIn("503 SlowDown", run_of(run, "slowdown-first-2", "1KiB")["why"])
         self.assertIn("no object under the key", run_of(run, "slowdown-always", "1KiB")["why"])
         self.assertEqual(run.report["summary"]["verdicts"],
-                         {"STORED": 2, "REJECTED": 1, "SILENT_LOSS": 1, "TORN": 1, "HUNG": 1})
-        self.assertIn("(2 stored, 1 rejected, 1 silent loss, 1 torn, 1 hung;", run.stdout)
+                         {"STORED": 2, "REJECTED": 2, "SILENT_LOSS": 2, "TORN": 1, "HUNG": 1})
+        self.assertIn("(2 stored, 2 rejected, 2 silent loss, 1 torn, 1 hung;", run.stdout)
         for key in run.failed():
             self.assertIn(run_of(run, *key)["repro"], run.stdout)
 
@@ -156,6 +168,32 @@ class GateWritersTest(unittest.TestCase):
         broken = GateRun(self.tmp, "broken", ["--writer", "builtin:careful", *args])
         self.assertEqual(broken.code, 2, broken.describe())
         self.assertIn("ours.yaml:", broken.stderr)
+
+    def test_an_action_of_the_other_role_is_a_gate_error(self):
+        scenarios = self.tmp / "actions.yaml"
+        scenarios.write_text(
+            "scenarios:\n"
+            "  - name: ours-overwrite\n"
+            "    description: an older object first\n"
+            "    action: overwrite\n"
+            "    needs_injection: false\n")
+        reader = GateRun(self.tmp, "overwrite-reader",
+                         ["--reader", "builtin:robust-parts", "--scenario-file", str(scenarios),
+                          "--scenarios", "ours-*", "--shapes", "1KiB"])
+        self.assertEqual(reader.code, 2, reader.describe())
+        self.assertIn("action overwrite is for writers; this gate runs a reader", reader.stderr)
+        scenarios.write_text(
+            "scenarios:\n"
+            "  - name: ours-replaced\n"
+            "    description: the object replaced after the first GET\n"
+            "    action: replace-after-first-read\n"
+            "    needs_injection: false\n")
+        writer = GateRun(self.tmp, "replace-writer",
+                         ["--writer", "builtin:careful", "--scenario-file", str(scenarios),
+                          "--scenarios", "ours-*", "--shapes", "1KiB"])
+        self.assertEqual(writer.code, 2, writer.describe())
+        self.assertIn("action replace-after-first-read is for readers; this gate runs a writer",
+                      writer.stderr)
 
     def test_bad_writer_options_are_refused(self):
         unknown = GateRun(self.tmp, "unknown", ["--writer", "builtin:nope"])

@@ -157,8 +157,12 @@ TEST(BuiltinWriterMatrix, HasTheScenariosAndShapesOfTheWriterGate) {
        {"slowdown-first-2", "slowdown-always", "complete-internal-error-once",
         "complete-200-error-once", "put-answer-lost-once", "complete-answer-lost-once",
         "reset-mid-upload-once", "corrupt-upload-once", "part-etag-wrong-once", "stalled-upload",
-        "throttled-upload"}) {
+        "throttled-upload", "overwrite-slowdown-always", "overwrite-complete-200-error-once"}) {
     EXPECT_NE(find_scenario(matrix, name), nullptr) << name;
+  }
+  for (const auto& s : matrix.scenarios) {
+    EXPECT_TRUE(action_fits(s.action, true)) << s.name;
+    EXPECT_EQ(s.action == scenario_action::overwrite, s.name.rfind("overwrite-", 0) == 0) << s.name;
   }
   EXPECT_EQ(find_scenario(matrix, "slowdown-always")->expect, expectation::must_not_corrupt);
   EXPECT_EQ(find_scenario(matrix, "complete-200-error-once")->expect, expectation::must_recover);

@@ -82,6 +82,12 @@ TEST(ReadMatrix, DefaultsOfAScenarioWithoutRules) {
   const scenario baseline =
       read_good("scenarios:\n  - {name: b, description: no fault}\n").scenarios.at(0);
   EXPECT_FALSE(baseline.needs_injection) << "the default without rules";
+  const scenario overwrite =
+      read_good("scenarios:\n  - {name: o, description: d, action: overwrite}\n").scenarios.at(0);
+  EXPECT_EQ(overwrite.action, scenario_action::overwrite);
+  EXPECT_TRUE(action_fits(overwrite.action, true));
+  EXPECT_FALSE(action_fits(overwrite.action, false));
+  EXPECT_FALSE(action_fits(replaced.action, true));
 }
 
 TEST(ReadMatrix, GoodFileBecomesTheRightShapes) {

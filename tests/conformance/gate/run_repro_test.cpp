@@ -69,6 +69,21 @@ TEST(ReproScript, AWritersReproMakesTheInputRunsTheWriterAndReadsTheStoreDirectl
   EXPECT_TRUE(has(script, "read robust-parts --endpoint \"$store\"")) << script;
   EXPECT_TRUE(has(script, "cmp \"$repro/stored\" \"$repro/input\"")) << script;
   EXPECT_FALSE(has(script, "--parts")) << "the writer picks its own parts";
+  EXPECT_FALSE(has(script, "previous")) << script;
+}
+
+TEST(ReproScript, AnOverwritingWritersReproPutsThePreviousObjectFirst) {
+  repro_fixture f;
+  f.in.role = run_role::writer;
+  f.s.action = scenario_action::overwrite;
+  f.shape.part_sizes.clear();
+  const auto script = repro_script(f.in);
+  const auto input = script.find("--no-upload --expected \"$repro/input\"");
+  const auto previous = script.find("--seed 2000042 --expected \"$repro/previous\"");
+  ASSERT_NE(input, std::string::npos) << script;
+  ASSERT_NE(previous, std::string::npos) << script;
+  EXPECT_LT(input, previous) << "--no-upload empties the key; the previous object comes after";
+  EXPECT_TRUE(has(script, "cmp -s \"$repro/stored\" \"$repro/previous\"")) << script;
 }
 
 TEST(ReproScript, ARealStoresKeysStayInTheEnvironment) {
