@@ -91,6 +91,9 @@ void print_catalog(gate::run_role role, const gate::gate_matrix& matrix) {
       std::cout << std::string(48, ' ') << "shapes: " << shapes
                 << (s.multipart_only ? " (multipart only)" : "") << "\n";
     }
+    if (s.action != gate::scenario_action::none) {
+      std::cout << std::string(48, ' ') << "action: " << gate::to_string(s.action) << "\n";
+    }
     if (!s.needs_injection) {
       std::cout << std::string(48, ' ') << "judged without an injection\n";
     }
