@@ -88,6 +88,14 @@ void check_client_ran(run_role role, const planned_run& planned, const std::stri
   throw gate_error(message);
 }
 
+/// A REJECTED run's why ends with how the reader or writer explained its failure: its last line
+/// on stderr.
+void add_rejection_reason(run_result& result) {
+  if (result.judged.result == verdict::rejected && !result.stderr_tail.empty()) {
+    result.judged.why += ": " + last_line(result.stderr_tail).substr(0, 200);
+  }
+}
+
 void write_file(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
@@ -274,9 +282,7 @@ run_result run_worker::writer_result(const planned_run& planned, const fs::path&
   evidence.needs_injection = s.needs_injection;
   evidence.injections = result.seen.faults_injected;
   result.judged = judge_write(evidence);
-  if (result.judged.result == verdict::rejected && !result.stderr_tail.empty()) {
-    result.judged.why += ": " + last_line(result.stderr_tail).substr(0, 200);
-  }
+  add_rejection_reason(result);
   return result;
 }
 
@@ -299,11 +305,7 @@ run_result run_worker::judge(const planned_run& planned, const std::string& dir,
        .timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count(),
        .needs_injection = s.needs_injection,
        .injections = result.seen.faults_injected});
-  if (result.judged.observed == verdict::rejected && !result.stderr_tail.empty() &&
-      result.judged.result == verdict::rejected) {
-    // How the reader explained its failure: its last line on stderr.
-    result.judged.why += ": " + last_line(result.stderr_tail).substr(0, 200);
-  }
+  add_rejection_reason(result);
   if (result.judged.observed == verdict::silent_corruption && result.seen.requests_to_proxy == 0) {
     result.judged.why += "; it made no request to the proxy";
   }
