@@ -3,6 +3,7 @@
 #include "cli/command_support.hpp"
 #include "cli/duration.hpp"
 #include "cli/stop_signals.hpp"
+#include "conformance/bench/baseline_match.hpp"
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/origin/embedded_origin.hpp"
@@ -30,8 +31,10 @@ struct bench_options {
   unsigned rounds = 3;
   unsigned objects = 8;
   std::string part_size = "8MiB";
-  bool verify = false;
+  bool verify = true;
   bool control = false;
+  bool strict = false;
+  double alpha = 0.01;
   std::vector<std::string> store_pids;
   std::string csv_file;
   std::string json_file;
@@ -92,7 +95,8 @@ bench::bench_settings make_settings(const bench_options& options,
   }
   settings.verify = options.verify;
   settings.control = options.control;
-  settings.min_change_percent = options.min_change;
+  settings.judging.min_change_percent = options.min_change;
+  settings.judging.alpha = options.alpha;
   settings.max_attempts = options.attempts;
   settings.seed = options.seed;
   settings.bucket = options.bucket;
@@ -130,6 +134,23 @@ std::string about_time(const bench::bench_settings& settings, std::size_t cells)
   return text;
 }
 
+/// Warns about each way the baseline was measured differently; with --strict refuses instead.
+bool baseline_matches(const bench::bench_settings& settings, const bench::baseline& earlier,
+                      bool strict) {
+  const auto mismatches =
+      bench::baseline_mismatches(settings, bench::plan_cells(settings), earlier);
+  for (const auto& mismatch : mismatches) {
+    std::cerr << "s3fault bench: " << (strict ? "" : "warning: ") << "not measured as the baseline "
+              << earlier.source << " was: " << mismatch << "\n";
+  }
+  if (strict && !mismatches.empty()) {
+    std::cerr << "s3fault bench: --strict: not comparing runs measured differently (run with the "
+                 "baseline's settings, or without --strict to compare with warnings)\n";
+    return false;
+  }
+  return true;
+}
+
 int run_bench_command(const bench_options& options) {
   std::vector<std::string> problems;
   auto settings = make_settings(options, problems);
@@ -154,6 +175,9 @@ int run_bench_command(const bench_options& options) {
     for (const auto& problem : problems) {
       std::cerr << "s3fault bench: " << problem << "\n";
     }
+    return 2;
+  }
+  if (earlier && !baseline_matches(settings, *earlier, options.strict)) {
     return 2;
   }
 
@@ -235,18 +259,23 @@ std::function<int()> add_bench_command(CLI::App& app) {
       "size x concurrency) throughput in MiB/s and operations/s, latency and time to first\n"
       "byte p50/p90/p99/max, errors and retries. SlowDown, 500, 502, 503, 504 and broken\n"
       "connections are retried with full-jitter backoff (and counted), as SDKs do; every read is\n"
-      "checked for its length (--verify: its SHA-256 too).\n"
+      "checked for its length and content (a hash of every byte; --no-verify: length only).\n"
       "Each cell runs --rounds times (rounds are the outer loop, so drift spreads over all\n"
       "cells); the median is reported with min and max. --control runs each cell twice per\n"
       "round, in alternating order, and reports the spread within the pairs as the noise band.\n"
-      "--baseline compares with an earlier --csv or --json file and flags only changes beyond\n"
-      "the noise: the wider of the control band and the rounds' spread, of both runs, and\n"
-      "never less than --min-change (10 %).\n"
+      "--baseline compares with an earlier --csv or --json file, round by round: Student's t\n"
+      "on the logarithms of the rounds flags a figure only when the change is significant at\n"
+      "--alpha (the false-alarm rate per figure, 1 %), beyond the control band and at least\n"
+      "--min-change (10 %); each figure also shows the smallest drop and rise its rounds can\n"
+      "detect. A figure that cannot be judged (one round on each side, no value because every\n"
+      "operation failed) is named and does not pass. Settings or cells that differ from the\n"
+      "baseline are warned about (--strict: refused).\n"
       "The CSV, JSON and HTML files carry the printed figures with the same digits.\n"
       "To measure through a proxy, point --endpoint at an `s3fault proxy`; its /metrics then\n"
       "show the same traffic from the other side.\n"
-      "Exit status: 0 when every operation succeeded and nothing regressed against the\n"
-      "baseline, 1 when not, 2 for bad options or an unusable store, 130 after Ctrl-C.\n\n"
+      "Exit status: 0 when every operation succeeded and, against a baseline, every figure\n"
+      "was judged and none regressed; 1 when not; 2 for bad options, an unusable store or\n"
+      "(--strict) a baseline measured differently; 130 after Ctrl-C.\n\n"
       "Examples:\n"
       "  s3fault bench                                  # the embedded origin, get 1MiB\n"
       "  s3fault bench --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"
@@ -285,8 +314,9 @@ std::function<int()> add_bench_command(CLI::App& app) {
       ->add_option("--part-size", options->part_size,
                    "Part size of the get-parts objects and range size of get-ranges")
       ->capture_default_str();
-  command->add_flag("--verify", options->verify,
-                    "Check the SHA-256 of every read (and the ETag of every put)");
+  command->add_flag("--verify,!--no-verify", options->verify,
+                    "Check the content of every read (a hash of every byte against the object's) "
+                    "and the ETag of every put; on by default, --no-verify checks lengths only");
   command->add_flag("--control", options->control,
                     "Run every cell twice per round and report the noise band");
   command->add_option("--store-pid", options->store_pids,
@@ -304,6 +334,15 @@ std::function<int()> add_bench_command(CLI::App& app) {
                    "Percent a figure must change by, at least, to be flagged against the baseline")
       ->check(CLI::Range(0.0, 1000.0))
       ->capture_default_str();
+  command
+      ->add_option("--alpha", options->alpha,
+                   "False-alarm rate per compared figure: the chance that a figure which did not "
+                   "change is flagged")
+      ->check(CLI::Range(0.0001, 0.5))
+      ->capture_default_str();
+  command->add_flag("--strict", options->strict,
+                    "Refuse (exit 2) to compare with a baseline measured with other settings or "
+                    "other cells, instead of warning");
   command->add_option("--bucket", options->bucket,
                       "Use this existing bucket (objects under s3fault-bench/<random>/); "
                       "default: create s3fault-bench-<random>");

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -61,6 +62,92 @@ json number(figure f, double value) {
   return round_to(value, info(f).decimals);
 }
 
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string joined;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    joined += (i == 0 ? "" : separator) + parts[i];
+  }
+  return joined;
+}
+
+/// Per-round values in the CSV: "1234.50;1201.12;1250.00".
+std::string rounds_text(figure f, const std::vector<double>& rounds) {
+  std::vector<std::string> values;
+  for (const double v : rounds) {
+    values.push_back(format_figure(f, v));
+  }
+  return join(values, ";");
+}
+
+std::string p_value_field(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", p);
+  return text;
+}
+
+std::vector<std::string> comparison_fields(figure f, const comparison& c) {
+  if (!c.judged) {
+    return {c.baseline_rounds > 0 ? format_figure(f, c.baseline) : "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            std::string(change_word(f, c)),
+            c.not_judged};
+  }
+  return {format_figure(f, c.baseline),
+          format_percent(c.delta_percent, true),
+          format_percent(c.interval_low_percent, true),
+          format_percent(c.interval_high_percent, true),
+          p_value_field(c.p_value),
+          format_percent(c.detectable_drop_percent, false),
+          format_percent(c.detectable_rise_percent, false),
+          std::string(change_word(f, c)),
+          ""};
+}
+
+// The settings a baseline is checked against, one CSV column each (the same on every row).
+constexpr const char* settings_columns[] = {"duration_ms",     "count",  "rounds", "objects",
+                                            "part_size_bytes", "verify", "control"};
+
+std::vector<std::string> settings_values(const bench_settings& settings) {
+  return {settings.count ? "" : std::to_string(settings.duration.count()),
+          settings.count ? std::to_string(*settings.count) : "",
+          std::to_string(settings.rounds),
+          std::to_string(settings.objects),
+          std::to_string(settings.part_size),
+          settings.verify ? "true" : "false",
+          settings.control ? "true" : "false"};
+}
+
+json comparison_json(figure f, const comparison& c) {
+  json entry{{"rounds", {c.baseline_rounds, c.current_rounds}},
+             {"judged", c.judged},
+             {"change", change_word(f, c)}};
+  if (c.baseline_rounds > 0) {
+    entry["baseline"] = number(f, c.baseline);
+  }
+  if (c.current_rounds > 0) {
+    entry["now"] = number(f, c.current);
+  }
+  if (!c.judged) {
+    entry["not_judged"] = c.not_judged;
+    return entry;
+  }
+  entry["delta_percent"] = round_to(c.delta_percent, 1);
+  entry["ratio_percent"] = round_to(c.ratio_percent, 1);
+  entry["interval_percent"] = {round_to(c.interval_low_percent, 1),
+                               round_to(c.interval_high_percent, 1)};
+  entry["p_value"] = c.p_value;
+  entry["detectable_drop_percent"] = round_to(c.detectable_drop_percent, 1);
+  entry["detectable_rise_percent"] = round_to(c.detectable_rise_percent, 1);
+  entry["flagged"] = c.flagged;
+  entry["regression"] = c.regression;
+  return entry;
+}
+
 std::vector<figure> file_figures(const bench_report& report) {
   std::vector<figure> chosen;
   const bool store = any_store_figures(report.summaries);
@@ -84,6 +171,9 @@ std::string csv_report(const bench_report& report) {
     const std::string key(info(f).key);
     header.insert(header.end(), {key, key + "_min", key + "_max"});
   }
+  for (const auto f : compared) {
+    header.push_back(std::string(info(f).key) + "_rounds");
+  }
   if (noise) {
     for (const auto f : compared) {
       header.push_back(std::string(info(f).key) + "_noise_percent");
@@ -92,9 +182,16 @@ std::string csv_report(const bench_report& report) {
   if (versus) {
     for (const auto f : compared) {
       const std::string key(info(f).key);
-      header.insert(header.end(), {key + "_baseline", key + "_delta_percent",
-                                   key + "_threshold_percent", key + "_change"});
+      header.insert(header.end(),
+                    {key + "_baseline", key + "_delta_percent", key + "_interval_low_percent",
+                     key + "_interval_high_percent", key + "_p_value",
+                     key + "_detectable_drop_percent", key + "_detectable_rise_percent",
+                     key + "_change", key + "_not_judged"});
     }
+    header.push_back("baseline_mismatch");
+  }
+  for (const char* setting : settings_columns) {
+    header.emplace_back(setting);
   }
   header.push_back("first_error");
   header.push_back("note");
@@ -121,6 +218,9 @@ std::string csv_report(const bench_report& report) {
         fields.insert(fields.end(), {"", "", ""});
       }
     }
+    for (const auto f : compared) {
+      fields.push_back(rounds_text(f, summary.rounds[static_cast<std::size_t>(f)]));
+    }
     if (noise) {
       for (const auto f : compared) {
         const auto& band = summary.noise_percent[static_cast<std::size_t>(f)];
@@ -131,14 +231,16 @@ std::string csv_report(const bench_report& report) {
       for (const auto f : compared) {
         const auto& cmp = summary.versus_baseline[static_cast<std::size_t>(f)];
         if (cmp) {
-          fields.insert(fields.end(),
-                        {format_figure(f, cmp->baseline), format_percent(cmp->delta_percent, true),
-                         format_percent(cmp->threshold_percent, false),
-                         std::string(change_word(f, *cmp))});
+          const auto fields_of_comparison = comparison_fields(f, *cmp);
+          fields.insert(fields.end(), fields_of_comparison.begin(), fields_of_comparison.end());
         } else {
-          fields.insert(fields.end(), {"", "", "", ""});
+          fields.insert(fields.end(), 9, "");
         }
       }
+      fields.push_back(join(report.baseline_mismatches, "; "));
+    }
+    for (auto& value : settings_values(*report.settings)) {
+      fields.push_back(std::move(value));
     }
     fields.push_back(summary.first_error);
     fields.push_back(summary.note);
@@ -172,6 +274,8 @@ std::string json_report(const bench_report& report) {
   about["part_size"] = settings.part_size;
   about["verify"] = settings.verify;
   about["control"] = settings.control;
+  about["alpha"] = settings.judging.alpha;
+  about["min_change_percent"] = settings.judging.min_change_percent;
   about["store_pids"] = settings.store_pids;
 
   document["cells"] = json::array();
@@ -193,13 +297,11 @@ std::string json_report(const bench_report& report) {
       if (const auto& band = summary.noise_percent[i]) {
         entry["noise_percent"][std::string(info(f).key)] = round_to(*band, 1);
       }
+      if (!summary.rounds[i].empty() && info(f).compared) {
+        entry["rounds"][std::string(info(f).key)] = summary.rounds[i];
+      }
       if (const auto& cmp = summary.versus_baseline[i]) {
-        entry["baseline"][std::string(info(f).key)] = {
-            {"baseline", number(f, cmp->baseline)},
-            {"now", number(f, cmp->current)},
-            {"delta_percent", round_to(cmp->delta_percent, 1)},
-            {"threshold_percent", round_to(cmp->threshold_percent, 1)},
-            {"change", change_word(f, *cmp)}};
+        entry["baseline"][std::string(info(f).key)] = comparison_json(f, *cmp);
       }
     }
     if (!summary.first_error.empty()) {
@@ -238,12 +340,53 @@ std::string json_report(const bench_report& report) {
   document["interrupted"] = report.interrupted;
   if (!report.baseline_source.empty()) {
     document["baseline"] = report.baseline_source;
+    const auto& rules = settings.judging;
+    document["statistics"] = {
+        {"method", "two-sample Student's t on the logarithms of the per-round values (pooled "
+                   "variance, two-sided)"},
+        {"alpha", rules.alpha},
+        {"power", rules.power},
+        {"min_change_percent", rules.min_change_percent}};
+    document["baseline_mismatches"] = report.baseline_mismatches;
     document["regressions"] = regressions(report.summaries);
+    document["not_judged"] = unjudged(report.summaries);
   }
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 namespace {
+
+/// A file without per-round values (older versions) gives each median as its only round.
+void medians_as_rounds(baseline_cell& cell_figures) {
+  for (std::size_t i = 0; i < figure_count; ++i) {
+    if (cell_figures.rounds[i].empty() && cell_figures.figures[i]) {
+      cell_figures.rounds[i].push_back(cell_figures.figures[i]->median);
+    }
+  }
+}
+
+template <class T> std::optional<T> json_value(const json& object, const char* key) {
+  if (!object.contains(key)) {
+    return std::nullopt;
+  }
+  try {
+    return object[key].get<T>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+baseline_settings json_settings(const json& about) {
+  baseline_settings settings;
+  settings.duration_ms = json_value<std::int64_t>(about, "duration_ms");
+  settings.count = json_value<std::uint64_t>(about, "count");
+  settings.rounds = json_value<unsigned>(about, "rounds");
+  settings.objects = json_value<unsigned>(about, "objects");
+  settings.part_size = json_value<std::uint64_t>(about, "part_size");
+  settings.verify = json_value<bool>(about, "verify");
+  settings.control = json_value<bool>(about, "control");
+  return settings;
+}
 
 std::optional<baseline> parse_json_baseline(const std::string& text, const std::string& source,
                                             std::string& error) {
@@ -255,6 +398,9 @@ std::optional<baseline> parse_json_baseline(const std::string& text, const std::
   }
   baseline result;
   result.source = source;
+  if (document.contains("settings") && document["settings"].is_object()) {
+    result.settings = json_settings(document["settings"]);
+  }
   std::size_t index = 0;
   for (const auto& entry : document["cells"]) {
     ++index;
@@ -295,6 +441,23 @@ std::optional<baseline> parse_json_baseline(const std::string& text, const std::
         }
       }
     }
+    if (entry.contains("rounds") && entry["rounds"].is_object()) {
+      for (const auto& [key, values] : entry["rounds"].items()) {
+        const auto f = figure_named(key);
+        if (!f || !values.is_array()) {
+          continue;
+        }
+        auto& rounds = cell_figures.rounds[static_cast<std::size_t>(*f)];
+        for (const auto& value : values) {
+          if (!value.is_number()) {
+            error = where + ": rounds." + key + " holds a value that is not a number";
+            return std::nullopt;
+          }
+          rounds.push_back(value.get<double>());
+        }
+      }
+    }
+    medians_as_rounds(cell_figures);
     result.cells.push_back(cell_figures);
   }
   return result;
@@ -313,6 +476,36 @@ std::optional<double> number_field(const std::string& text) {
   } catch (const std::exception&) {
   }
   return std::nullopt;
+}
+
+template <class Field> baseline_settings csv_settings(const Field& field) {
+  const auto whole = [&](const char* name) -> std::optional<std::uint64_t> {
+    const auto value = number_field(field(name));
+    return value && *value >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*value))
+                                : std::nullopt;
+  };
+  const auto flag = [&](const char* name) -> std::optional<bool> {
+    const std::string text = field(name);
+    if (text == "true" || text == "false") {
+      return text == "true";
+    }
+    return std::nullopt;
+  };
+  baseline_settings settings;
+  if (const auto ms = whole("duration_ms")) {
+    settings.duration_ms = static_cast<std::int64_t>(*ms);
+  }
+  settings.count = whole("count");
+  if (const auto rounds = whole("rounds")) {
+    settings.rounds = static_cast<unsigned>(*rounds);
+  }
+  if (const auto objects = whole("objects")) {
+    settings.objects = static_cast<unsigned>(*objects);
+  }
+  settings.part_size = whole("part_size_bytes");
+  settings.verify = flag("verify");
+  settings.control = flag("control");
+  return settings;
 }
 
 std::optional<baseline> parse_csv_baseline(const std::string& text, const std::string& source,
@@ -374,6 +567,22 @@ std::optional<baseline> parse_csv_baseline(const std::string& text, const std::s
       s.samples = static_cast<std::size_t>(runs.value_or(1));
       cell_figures.figures[i] = s;
       cell_figures.noise_percent[i] = number_field(field(key + "_noise_percent"));
+      const std::string rounds = field(key + "_rounds");
+      std::size_t start = 0;
+      while (!rounds.empty() && start <= rounds.size()) {
+        const auto end = std::min(rounds.find(';', start), rounds.size());
+        const auto value = number_field(rounds.substr(start, end - start));
+        if (!value) {
+          error = where + ": " + key + "_rounds: '" + rounds + "' is not numbers separated by ;";
+          return std::nullopt;
+        }
+        cell_figures.rounds[i].push_back(*value);
+        start = end + 1;
+      }
+    }
+    medians_as_rounds(cell_figures);
+    if (result.cells.empty()) {
+      result.settings = csv_settings(field);
     }
     result.cells.push_back(cell_figures);
   }

@@ -2,6 +2,7 @@
 // charts, throughput against concurrency per size and latency percentiles per cell, and the
 // same table of medians the terminal shows.
 #include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/comparison_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -240,24 +241,40 @@ std::string summary_table(const bench_report& report) {
 }
 
 std::string baseline_table(const bench_report& report) {
+  const auto& rules = report.settings->judging;
   std::ostringstream html;
-  html << "<h2>Against the baseline " << escape(report.baseline_source) << "</h2>\n<table>\n"
-       << "<tr><th>operation</th><th>size</th><th>conc</th><th>figure</th><th>baseline</th>"
-          "<th>now</th><th>delta %</th><th>threshold %</th><th>change</th></tr>\n";
+  html << "<h2>Against the baseline " << escape(report.baseline_source) << "</h2>\n";
+  for (const auto& mismatch : report.baseline_mismatches) {
+    html << "<p class=\"warning\">warning: not measured as the baseline was: " << escape(mismatch)
+         << "</p>\n";
+  }
+  html << "<p>Student's t on the logarithms of the rounds; false-alarm rate "
+       << format_percent(100 * rules.alpha, false)
+       << " % per figure; flagged when significant, beyond the control band and at least "
+       << format_percent(rules.min_change_percent, false)
+       << " %. 'detectable': the smallest drop and rise these rounds flag "
+       << format_percent(100 * rules.power, false) << " % of the time.</p>\n<table>\n"
+       << "<tr><th>operation</th><th>size</th><th>conc</th><th>figure</th>";
+  for (const auto& title : comparison_titles(rules)) {
+    html << "<th>" << escape(title) << "</th>";
+  }
+  html << "</tr>\n";
   for (const auto& summary : report.summaries) {
     for (const auto f : compared_figures()) {
       const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
       if (!c) {
         continue;
       }
-      const auto word = change_word(f, *c);
-      html << "<tr" << (c->regression ? " class=\"worse\"" : "") << "><td>"
-           << to_string(summary.measured.op) << "</td><td>" << format_size(summary.measured.size)
-           << "</td><td>" << summary.measured.concurrency << "</td><td>" << escape(column_title(f))
-           << "</td><td>" << format_figure(f, c->baseline) << "</td><td>"
-           << format_figure(f, c->current) << "</td><td>" << format_percent(c->delta_percent, true)
-           << "</td><td>" << format_percent(c->threshold_percent, false) << "</td><td>"
-           << (word.empty() ? "within noise" : std::string(word)) << "</td></tr>\n";
+      const char* row_class = c->regression ? " class=\"worse\""
+                              : !c->judged  ? " class=\"unjudged\""
+                                            : "";
+      html << "<tr" << row_class << "><td>" << to_string(summary.measured.op) << "</td><td>"
+           << format_size(summary.measured.size) << "</td><td>" << summary.measured.concurrency
+           << "</td><td>" << escape(column_title(f)) << "</td>";
+      for (const auto& column : comparison_columns(f, *c)) {
+        html << "<td>" << escape(column) << "</td>";
+      }
+      html << "</tr>\n";
     }
   }
   html << "</table>\n";
@@ -276,6 +293,8 @@ std::string html_report(const bench_report& report) {
        << "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
        << "td:first-child,th:first-child{text-align:left}\n"
        << "tr.worse td{background:#fdd}\n"
+       << "tr.unjudged td{background:#ffe8b0}\n"
+       << ".warning{color:#a40}\n"
        << "svg{margin:0.5em 1em 0.5em 0;font-size:11px}\n"
        << "svg .title{font-size:13px;font-weight:bold}\n"
        << "svg .grid{stroke:#e4e4e4}\n</style>\n</head>\n<body>\n"

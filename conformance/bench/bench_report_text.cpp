@@ -1,4 +1,5 @@
 #include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/comparison_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -66,6 +67,48 @@ constexpr figure summary_figures[] = {
 constexpr figure store_figures[] = {figure::store_rss_max_mib,     figure::store_rss_mean_mib,
                                     figure::store_threads_max,     figure::store_threads_mean,
                                     figure::store_cpu_max_percent, figure::store_cpu_mean_percent};
+
+void print_baseline_table(std::ostream& out, const bench_report& report) {
+  for (const auto& mismatch : report.baseline_mismatches) {
+    out << "\nwarning: not measured as the baseline was: " << mismatch;
+  }
+  const auto& rules = report.settings->judging;
+  out << "\nAgainst the baseline " << report.baseline_source
+      << ": Student's t on the logarithms of the rounds, false-alarm rate "
+      << format_percent(100 * rules.alpha, false)
+      << " % per figure (--alpha); flagged when significant, beyond the control band and at "
+         "least "
+      << format_percent(rules.min_change_percent, false)
+      << " % (--min-change). 'detectable': the smallest drop and rise these rounds flag "
+      << format_percent(100 * rules.power, false) << " % of the time\n";
+  row header{"operation", "size", "conc", "figure"};
+  for (auto& title : comparison_titles(rules)) {
+    header.push_back(std::move(title));
+  }
+  std::vector<row> rows;
+  for (const auto& summary : report.summaries) {
+    bool any = false;
+    for (const auto f : compared_figures()) {
+      const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
+      if (!c) {
+        continue;
+      }
+      any = true;
+      row r = cell_columns(summary.measured);
+      r.push_back(column_title(f));
+      for (auto& column : comparison_columns(f, *c)) {
+        r.push_back(std::move(column));
+      }
+      rows.push_back(std::move(r));
+    }
+    if (!any) {
+      row r = cell_columns(summary.measured);
+      r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not in the baseline"});
+      rows.push_back(std::move(r));
+    }
+  }
+  print_table(out, header, rows, 4);
+}
 
 } // namespace
 
@@ -177,37 +220,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
   }
 
   if (!report.baseline_source.empty()) {
-    out << "\nAgainst the baseline " << report.baseline_source
-        << " (flagged only beyond the noise band, at least "
-        << format_percent(settings.min_change_percent, false) << " %)\n";
-    row base_header{"operation", "size",    "conc",        "figure", "baseline",
-                    "now",       "delta %", "threshold %", "change"};
-    std::vector<row> base_rows;
-    for (const auto& summary : report.summaries) {
-      bool any = false;
-      for (const auto f : compared) {
-        const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
-        if (!c) {
-          continue;
-        }
-        any = true;
-        row r = cell_columns(summary.measured);
-        r.push_back(column_title(f));
-        r.push_back(format_figure(f, c->baseline));
-        r.push_back(format_figure(f, c->current));
-        r.push_back(format_percent(c->delta_percent, true));
-        r.push_back(format_percent(c->threshold_percent, false));
-        const auto word = change_word(f, *c);
-        r.push_back(word.empty() ? "within noise" : std::string(word));
-        base_rows.push_back(std::move(r));
-      }
-      if (!any) {
-        row r = cell_columns(summary.measured);
-        r.insert(r.end(), {"-", "-", "-", "-", "-", "not in the baseline"});
-        base_rows.push_back(std::move(r));
-      }
-    }
-    print_table(out, base_header, base_rows, 4);
+    print_baseline_table(out, report);
   }
 
   bool errors_seen = false;
@@ -245,11 +258,19 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed");
   if (!report.baseline_source.empty()) {
     const auto slower = regressions(report.summaries);
+    const auto untold = unjudged(report.summaries);
     out << "; "
-        << (slower.empty() ? "no regression against the baseline"
+        << (slower.empty() ? (untold.empty() ? "no regression against the baseline"
+                                             : "no regression among the judged figures")
                            : std::to_string(slower.size()) + " regressions: ");
     for (std::size_t i = 0; i < slower.size(); ++i) {
       out << (i == 0 ? "" : ", ") << slower[i];
+    }
+    if (!untold.empty()) {
+      out << "; " << untold.size() << " not judged (so the bench does not pass): ";
+      for (std::size_t i = 0; i < untold.size(); ++i) {
+        out << (i == 0 ? "" : "; ") << untold[i];
+      }
     }
   }
   if (report.interrupted) {

@@ -1,5 +1,6 @@
 #include "conformance/bench/bench_runner.hpp"
 
+#include "conformance/bench/baseline_match.hpp"
 #include "conformance/client/run_naming.hpp"
 
 #include <chrono>
@@ -15,6 +16,9 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   report.started_at = client::utc_now_iso8601();
   report.cells = plan_cells(settings);
   report.baseline_source = earlier != nullptr ? earlier->source : "";
+  if (earlier != nullptr) {
+    report.baseline_mismatches = baseline_mismatches(settings, report.cells, *earlier);
+  }
   const std::string suffix = client::random_name_suffix(10);
   const bool bucket_given = !settings.bucket.empty();
   report.bucket = bucket_given ? settings.bucket : "s3fault-bench-" + suffix;
@@ -62,8 +66,7 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
     }
   }
   report.interrupted = stop_requested();
-  report.summaries =
-      summarize_cells(report.cells, report.runs, earlier, settings.min_change_percent);
+  report.summaries = summarize_cells(report.cells, report.runs, earlier, settings.judging);
   if (!settings.keep) {
     fixtures.remove([&](const std::string& problem) {
       if (observer.cleanup_problem) {
@@ -77,7 +80,8 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
 }
 
 int bench_exit_status(const bench_report& report) {
-  if (!regressions(report.summaries).empty()) {
+  // A comparison the rounds could not judge does not pass either: the tool could not tell.
+  if (!regressions(report.summaries).empty() || !unjudged(report.summaries).empty()) {
     return 1;
   }
   for (const auto& run : report.runs) {

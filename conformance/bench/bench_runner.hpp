@@ -29,8 +29,9 @@ struct bench_report {
   std::vector<cell> cells;
   std::vector<run_result> runs; // in the order they ran
   std::vector<cell_summary> summaries;
-  std::string baseline_source; // empty without --baseline
-  bool interrupted = false;    // Ctrl-C: the runs so far are summarized
+  std::string baseline_source;                  // empty without --baseline
+  std::vector<std::string> baseline_mismatches; // settings or cells that differ from the baseline
+  bool interrupted = false;                     // Ctrl-C: the runs so far are summarized
 };
 
 /// Which run is about to start: cell i of n, round r of rounds, leg.
@@ -55,7 +56,8 @@ struct bench_observer {
 bench_report run_bench(const bench_settings& settings, const baseline* earlier,
                        const bench_observer& observer);
 
-/// 0 when every operation succeeded and nothing regressed against the baseline, else 1.
+/// 0 when every operation succeeded and, against a baseline, every compared figure was judged
+/// and none regressed; else 1.
 int bench_exit_status(const bench_report& report);
 
 } // namespace s3fault::bench

@@ -122,8 +122,12 @@ std::vector<std::string> validate(const bench_settings& settings) {
   if (settings.count && *settings.count == 0) {
     problems.emplace_back("--count: must be at least 1");
   }
-  if (!(settings.min_change_percent >= 0 && settings.min_change_percent <= 1000)) {
+  if (!(settings.judging.min_change_percent >= 0 && settings.judging.min_change_percent <= 1000)) {
     problems.emplace_back("--min-change: must be between 0 and 1000 (percent)");
+  }
+  if (!(settings.judging.alpha > 0 && settings.judging.alpha <= 0.5)) {
+    problems.emplace_back("--alpha: must be above 0 and at most 0.5 (the false-alarm rate per "
+                          "figure, e.g. 0.01)");
   }
   if (settings.max_attempts == 0) {
     problems.emplace_back("--attempts: must be at least 1");

@@ -1,6 +1,7 @@
 #pragma once
 // What `s3fault bench` runs: the operations, object sizes and concurrencies whose product is the
 // list of cells, how long each cell runs, how often it is repeated, and the fixtures it reads.
+#include "conformance/bench/bench_statistics.hpp"
 #include "conformance/client/s3_client.hpp"
 
 #include <atomic>
@@ -51,7 +52,7 @@ struct bench_settings {
   std::uint64_t part_size = 8 * 1024 * 1024;  // multipart part size and range size
   bool verify = false;                        // SHA-256 of every read (length is always checked)
   bool control = false;                       // each cell twice per round, in alternation
-  double min_change_percent = 10;             // smaller baseline deltas are never flagged
+  judging_rules judging;                      // --alpha, --min-change (noise_band unused)
   unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};

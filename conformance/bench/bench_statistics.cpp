@@ -1,7 +1,10 @@
 #include "conformance/bench/bench_statistics.hpp"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace s3fault::bench {
 
@@ -34,21 +37,117 @@ std::optional<double> noise_band_percent(const std::vector<double>& first,
   return widest;
 }
 
-comparison compare_with_baseline(double baseline, double current, better direction,
-                                 std::optional<double> noise_percent, double floor_percent) {
-  comparison result;
-  result.baseline = baseline;
-  result.current = current;
-  result.threshold_percent = std::max(noise_percent.value_or(0.0), floor_percent);
-  if (baseline == 0) {
-    // No level to compare against: a change from nothing is flagged when something appeared.
-    result.delta_percent = current == 0 ? 0.0 : 100.0;
-    result.flagged = current != 0;
-  } else {
-    result.delta_percent = (current - baseline) / baseline * 100.0;
-    result.flagged = std::abs(result.delta_percent) > result.threshold_percent;
+double band_as_log_ratio(double band_percent) {
+  // |a - b| / ((a + b) / 2) = band  <=>  a / b = (2 + band) / (2 - band)
+  const double band = std::clamp(band_percent / 100.0, 0.0, 1.999);
+  return std::log((2 + band) / (2 - band));
+}
+
+namespace {
+
+double percent_of_log(double log_ratio) {
+  return std::expm1(log_ratio) * 100.0;
+}
+
+double log_of_percent(double percent) {
+  return std::log1p(percent / 100.0);
+}
+
+struct log_sample {
+  double mean = 0;
+  double squares = 0; // sum of squared deviations from the mean
+  std::size_t count = 0;
+};
+
+log_sample logs_of(const std::vector<double>& values) {
+  log_sample sample;
+  sample.count = values.size();
+  for (const double v : values) {
+    sample.mean += std::log(v);
   }
-  const bool worse = direction == better::higher ? current < baseline : current > baseline;
+  sample.mean /= static_cast<double>(values.size());
+  for (const double v : values) {
+    sample.squares += (std::log(v) - sample.mean) * (std::log(v) - sample.mean);
+  }
+  return sample;
+}
+
+std::string why_not_judged(const std::vector<double>& before, const std::vector<double>& now) {
+  if (before.empty()) {
+    return "the baseline has no value (every operation of the cell failed)";
+  }
+  if (now.empty()) {
+    return "this run has no value (every operation of the cell failed)";
+  }
+  const auto zero = [](const std::vector<double>& v) {
+    return std::any_of(v.begin(), v.end(), [](double x) { return !(x > 0); });
+  };
+  if (zero(before) || zero(now)) {
+    return "a round at 0 cannot be compared as a ratio";
+  }
+  if (before.size() + now.size() < 3) {
+    return "one round on each side: no spread to judge by (use --rounds 3 or more)";
+  }
+  return "";
+}
+
+} // namespace
+
+comparison compare_rounds(const std::vector<double>& baseline_rounds,
+                          const std::vector<double>& current_rounds, better direction,
+                          const judging_rules& rules) {
+  comparison result;
+  result.baseline_rounds = baseline_rounds.size();
+  result.current_rounds = current_rounds.size();
+  if (!baseline_rounds.empty()) {
+    result.baseline = summarize(baseline_rounds).median;
+  }
+  if (!current_rounds.empty()) {
+    result.current = summarize(current_rounds).median;
+  }
+  if (result.baseline > 0) {
+    result.delta_percent = (result.current - result.baseline) / result.baseline * 100.0;
+  }
+  result.not_judged = why_not_judged(baseline_rounds, current_rounds);
+  if (!result.not_judged.empty()) {
+    return result;
+  }
+  result.judged = true;
+
+  const auto before = logs_of(baseline_rounds);
+  const auto now = logs_of(current_rounds);
+  const double df = static_cast<double>(before.count + now.count - 2);
+  const double variance = (before.squares + now.squares) / df;
+  const double standard_error = std::sqrt(
+      variance * (1.0 / static_cast<double>(before.count) + 1.0 / static_cast<double>(now.count)));
+  const double difference = now.mean - before.mean;
+  const boost::math::students_t t(df);
+  const double critical = boost::math::quantile(t, 1 - rules.alpha / 2);
+  const double power_quantile = boost::math::quantile(t, rules.power);
+
+  result.ratio_percent = percent_of_log(difference);
+  result.interval_low_percent = percent_of_log(difference - critical * standard_error);
+  result.interval_high_percent = percent_of_log(difference + critical * standard_error);
+  if (standard_error > 0) {
+    result.p_value =
+        2 * boost::math::cdf(boost::math::complement(t, std::abs(difference) / standard_error));
+  } else {
+    result.p_value = difference == 0 ? 1.0 : 0.0;
+  }
+
+  const double statistical = (critical + power_quantile) * standard_error;
+  const double band = rules.noise_band ? band_as_log_ratio(*rules.noise_band) : 0.0;
+  const double rise = std::max({statistical, band, log_of_percent(rules.min_change_percent)});
+  const double drop_floor = std::min(rules.min_change_percent, 99.9);
+  const double drop = std::max({statistical, band, -log_of_percent(-drop_floor)});
+  result.detectable_rise_percent = percent_of_log(rise);
+  result.detectable_drop_percent = -percent_of_log(-drop);
+
+  const bool significant = result.p_value < rules.alpha;
+  const bool beyond_band = std::abs(difference) > band;
+  const bool beyond_minimum = std::abs(result.delta_percent) >= rules.min_change_percent;
+  result.flagged = significant && beyond_band && beyond_minimum;
+  const bool worse = direction == better::higher ? difference < 0 : difference > 0;
   result.regression = result.flagged && worse;
   return result;
 }

@@ -1,7 +1,14 @@
 #pragma once
 // The arithmetic of `s3fault bench` results, apart from any I/O: the median of a cell's rounds
 // with its range, the noise band from control pairs (the same cell run twice in alternation),
-// and the comparison with a baseline that flags a change only when it is larger than the noise.
+// and the comparison of one figure's rounds with a baseline's rounds.
+//
+// The comparison is a two-sample Student's t-test on the logarithms of the per-round values
+// (pooled variance, two-sided): the ratio of the geometric means of the rounds, with a
+// confidence interval. With nothing changed, a figure is flagged with probability at most
+// `alpha` (the false-alarm rate, per figure). Working on logarithms makes a halving and a
+// doubling equally far from "no change", so a 98 % drop is never hidden by a wide spread on a
+// linear scale.
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,18 +32,44 @@ std::optional<double> noise_band_percent(const std::vector<double>& first,
 
 enum class better { higher, lower }; // throughput: higher; latency: lower
 
-struct comparison {
-  double baseline = 0;
-  double current = 0;
-  double delta_percent = 0;     // (current - baseline) / baseline * 100
-  double threshold_percent = 0; // what a change had to exceed to be flagged
-  bool flagged = false;         // beyond the threshold
-  bool regression = false;      // flagged and in the worse direction
+/// How a change must show to be flagged.
+struct judging_rules {
+  double alpha = 0.01;              // false-alarm rate per figure
+  double power = 0.8;               // for the smallest change the rounds can detect
+  double min_change_percent = 10;   // smaller changes of the medians are never flagged
+  std::optional<double> noise_band; // --control's band (percent): a change within it is noise
 };
 
-/// Compares one figure with its baseline. The threshold is the noise band when one is known,
-/// never below `floor_percent` (a change smaller than that is not reported as a result).
-comparison compare_with_baseline(double baseline, double current, better direction,
-                                 std::optional<double> noise_percent, double floor_percent = 5.0);
+struct comparison {
+  double baseline = 0;      // median of the baseline's rounds
+  double current = 0;       // median of this run's rounds
+  double delta_percent = 0; // of the medians: (current - baseline) / baseline * 100
+  std::size_t baseline_rounds = 0;
+  std::size_t current_rounds = 0;
+  /// Whether the rounds allowed a judgement; when not, `not_judged` says why and nothing is
+  /// flagged, and the bench does not pass.
+  bool judged = false;
+  std::string not_judged;
+  /// The ratio of the geometric means as a change in percent, with its (1 - alpha) interval.
+  double ratio_percent = 0;
+  double interval_low_percent = 0;
+  double interval_high_percent = 0;
+  double p_value = 1;
+  /// The smallest drop and rise that would be flagged with `power` (the statistics, the
+  /// control band and --min-change together): changes under them cannot be told apart.
+  double detectable_drop_percent = 0;
+  double detectable_rise_percent = 0;
+  bool flagged = false;    // significant, beyond the control band and --min-change
+  bool regression = false; // flagged and in the worse direction
+};
+
+/// Compares one figure's per-round values with the baseline's. Rounds must be above zero to be
+/// compared on a ratio scale; a figure with a round at 0 is not judged.
+comparison compare_rounds(const std::vector<double>& baseline_rounds,
+                          const std::vector<double>& current_rounds, better direction,
+                          const judging_rules& rules);
+
+/// A control band (percent of the mean, |a - b| / mean) as the ratio a/b it allows, as a log.
+double band_as_log_ratio(double band_percent);
 
 } // namespace s3fault::bench

@@ -1,6 +1,8 @@
 #include "conformance/bench/bench_summary.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 namespace s3fault::bench {
 namespace {
@@ -21,13 +23,6 @@ const baseline_cell* find_in(const baseline* earlier, const cell& c) {
   return nullptr;
 }
 
-std::optional<double> round_spread_percent(const std::optional<spread>& s) {
-  if (!s || s->samples < 2 || s->median <= 0) {
-    return std::nullopt;
-  }
-  return (s->max - s->min) / s->median * 100.0;
-}
-
 std::optional<double> wider(std::optional<double> a, std::optional<double> b) {
   if (!a) {
     return b;
@@ -38,36 +33,84 @@ std::optional<double> wider(std::optional<double> a, std::optional<double> b) {
   return std::max(*a, *b);
 }
 
-} // namespace
-
-std::optional<double> comparison_noise(const cell_summary& current, const baseline_cell* earlier,
-                                       figure f) {
-  // Control pairs see the noise between back-to-back runs; the rounds' spread also sees drift
-  // over the whole bench. Either may be the larger, so the wider counts.
-  const auto i = static_cast<std::size_t>(f);
-  std::optional<double> noise =
-      wider(current.noise_percent[i], round_spread_percent(current.figures[i]));
-  if (earlier != nullptr) {
-    noise =
-        wider(noise, wider(earlier->noise_percent[i], round_spread_percent(earlier->figures[i])));
+/// One value per round: the geometric mean of the round's legs (a control pair), or the one leg.
+std::vector<double> per_round(const std::map<unsigned, std::vector<double>>& legs_by_round,
+                              int decimals) {
+  std::vector<double> rounds;
+  for (const auto& [round, legs] : legs_by_round) {
+    const bool positive = std::all_of(legs.begin(), legs.end(), [](double v) { return v > 0; });
+    double value = 0;
+    if (positive) {
+      double logs = 0;
+      for (const double v : legs) {
+        logs += std::log(v);
+      }
+      value = std::exp(logs / static_cast<double>(legs.size()));
+    }
+    rounds.push_back(round_to(value, decimals));
   }
-  return noise;
+  return rounds;
 }
+
+void summarize_figures(cell_summary& summary, const std::vector<const run_result*>& runs) {
+  for (std::size_t f = 0; f < figure_count; ++f) {
+    std::vector<double> values;
+    std::vector<double> first_legs;
+    std::vector<double> second_legs;
+    std::map<unsigned, std::vector<double>> by_round;
+    for (const auto* run : runs) {
+      if (!run->values[f]) {
+        continue;
+      }
+      values.push_back(*run->values[f]);
+      (run->leg == 0 ? first_legs : second_legs).push_back(*run->values[f]);
+      by_round[run->round].push_back(*run->values[f]);
+    }
+    if (values.empty()) {
+      continue;
+    }
+    const int decimals = info(figure_at(f)).decimals;
+    auto s = summarize(values);
+    s.median = round_to(s.median, decimals);
+    summary.figures[f] = s;
+    summary.rounds[f] = per_round(by_round, decimals);
+    if (!second_legs.empty()) {
+      // Pairs in run order: round r's first leg with round r's second leg.
+      if (const auto band = noise_band_percent(first_legs, second_legs)) {
+        summary.noise_percent[f] = round_to(*band, 1);
+      }
+    }
+  }
+}
+
+void compare_with(cell_summary& summary, const baseline_cell& before, const judging_rules& rules) {
+  for (const auto which : compared_figures()) {
+    const auto f = static_cast<std::size_t>(which);
+    if (before.rounds[f].empty() && summary.rounds[f].empty()) {
+      continue; // not a figure of this operation (delete has no MiB/s), or failed on both sides
+    }
+    judging_rules figure_rules = rules;
+    figure_rules.noise_band = wider(summary.noise_percent[f], before.noise_percent[f]);
+    summary.versus_baseline[f] =
+        compare_rounds(before.rounds[f], summary.rounds[f], info(which).direction, figure_rules);
+  }
+}
+
+} // namespace
 
 std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
                                           const std::vector<run_result>& runs,
-                                          const baseline* earlier, double min_change_percent) {
+                                          const baseline* earlier, const judging_rules& rules) {
   std::vector<cell_summary> summaries;
   for (std::size_t index = 0; index < cells.size(); ++index) {
     cell_summary summary;
     summary.measured = cells[index];
-    std::array<std::vector<double>, figure_count> values;
-    std::array<std::vector<double>, figure_count> first_legs;
-    std::array<std::vector<double>, figure_count> second_legs;
+    std::vector<const run_result*> of_cell;
     for (const auto& run : runs) {
       if (run.cell_index != index) {
         continue;
       }
+      of_cell.push_back(&run);
       ++summary.runs;
       if (summary.first_error.empty()) {
         summary.first_error = run.first_error;
@@ -78,49 +121,10 @@ std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
       if (summary.note.empty()) {
         summary.note = run.note;
       }
-      for (std::size_t f = 0; f < figure_count; ++f) {
-        if (!run.values[f]) {
-          continue;
-        }
-        values[f].push_back(*run.values[f]);
-        (run.leg == 0 ? first_legs : second_legs)[f].push_back(*run.values[f]);
-      }
     }
-    for (std::size_t f = 0; f < figure_count; ++f) {
-      if (values[f].empty()) {
-        continue;
-      }
-      auto s = summarize(values[f]);
-      const int decimals = info(figure_at(f)).decimals;
-      s.median = round_to(s.median, decimals);
-      summary.figures[f] = s;
-      if (!second_legs[f].empty()) {
-        // Pairs in run order: round r's first leg with round r's second leg.
-        if (const auto band = noise_band_percent(first_legs[f], second_legs[f])) {
-          summary.noise_percent[f] = round_to(*band, 1);
-        }
-      }
-    }
-    const baseline_cell* before = find_in(earlier, summary.measured);
-    if (before != nullptr) {
-      for (std::size_t f = 0; f < figure_count; ++f) {
-        const auto which = figure_at(f);
-        if (!info(which).compared || !summary.figures[f] || !before->figures[f]) {
-          continue;
-        }
-        auto result = compare_with_baseline(
-            before->figures[f]->median, summary.figures[f]->median, info(which).direction,
-            comparison_noise(summary, before, which), min_change_percent);
-        result.delta_percent = round_to(result.delta_percent, 1);
-        result.threshold_percent = round_to(result.threshold_percent, 1);
-        // Decided on the rounded figures, so that what is printed explains the flag.
-        result.flagged = std::abs(result.delta_percent) > result.threshold_percent;
-        const bool worse = info(which).direction == better::higher
-                               ? result.current < result.baseline
-                               : result.current > result.baseline;
-        result.regression = result.flagged && worse;
-        summary.versus_baseline[f] = result;
-      }
+    summarize_figures(summary, of_cell);
+    if (const baseline_cell* before = find_in(earlier, summary.measured)) {
+      compare_with(summary, *before, rules);
     }
     summaries.push_back(std::move(summary));
   }
@@ -128,6 +132,9 @@ std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
 }
 
 std::string_view change_word(figure f, const comparison& c) {
+  if (!c.judged) {
+    return "not judged";
+  }
   if (!c.flagged) {
     return "";
   }
@@ -165,6 +172,20 @@ std::vector<std::string> regressions(const std::vector<cell_summary>& cells) {
       if (c && c->regression) {
         found.push_back(describe(summary.measured) + " " + column_title(figure_at(f)) + " " +
                         format_percent(c->delta_percent, true) + "%");
+      }
+    }
+  }
+  return found;
+}
+
+std::vector<std::string> unjudged(const std::vector<cell_summary>& cells) {
+  std::vector<std::string> found;
+  for (const auto& summary : cells) {
+    for (std::size_t f = 0; f < figure_count; ++f) {
+      const auto& c = summary.versus_baseline[f];
+      if (c && !c->judged) {
+        found.push_back(describe(summary.measured) + " " + column_title(figure_at(f)) + ": " +
+                        c->not_judged);
       }
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 // From the runs of a bench to what it reports per cell: the median of every figure over the
-// rounds with its min and max, the noise band of control pairs, and the comparison with a
-// baseline. Plain functions of plain values (no I/O), so that every rule is tested directly.
+// rounds with its min and max, the per-round values, the noise band of control pairs, and the
+// comparison with a baseline's rounds (bench_statistics.hpp). Plain functions of plain values
+// (no I/O), so that every rule is tested directly.
 #include "conformance/bench/cell_runner.hpp"
 
 #include <array>
@@ -11,6 +12,10 @@
 
 namespace s3fault::bench {
 
+/// Per figure, one value per round (the geometric mean of a round's control pair); empty where
+/// the figure was not measured or every operation failed.
+using round_values = std::array<std::vector<double>, figure_count>;
+
 /// One cell of an earlier bench, read from its CSV or JSON.
 struct baseline_cell {
   operation op = operation::get;
@@ -18,11 +23,25 @@ struct baseline_cell {
   unsigned concurrency = 0;
   std::array<std::optional<spread>, figure_count> figures{};
   std::array<std::optional<double>, figure_count> noise_percent{};
+  /// From the file's per-round values; a file without them gives its median as one round.
+  round_values rounds{};
+};
+
+/// The settings an earlier bench ran with, as far as its file says (a CSV says less than JSON).
+struct baseline_settings {
+  std::optional<std::int64_t> duration_ms;
+  std::optional<std::uint64_t> count;
+  std::optional<unsigned> rounds;
+  std::optional<unsigned> objects;
+  std::optional<std::uint64_t> part_size;
+  std::optional<bool> verify;
+  std::optional<bool> control;
 };
 
 struct baseline {
   std::string source; // the file it came from
   std::vector<baseline_cell> cells;
+  baseline_settings settings;
 };
 
 /// The summary of one cell.
@@ -30,6 +49,7 @@ struct cell_summary {
   cell measured;
   std::size_t runs = 0;
   std::array<std::optional<spread>, figure_count> figures{}; // rounded like the figure
+  round_values rounds{};                                     // rounded like the figure
   /// With --control: the widest relative difference within a pair, in percent (one decimal).
   std::array<std::optional<double>, figure_count> noise_percent{};
   /// With --baseline, for the compared figures of a cell the baseline has.
@@ -40,17 +60,14 @@ struct cell_summary {
 };
 
 /// The summaries, in cell order. `runs` may hold any number of rounds and legs per cell.
-/// Baseline changes are flagged beyond comparison_noise, and never below `min_change_percent`.
+/// Each compared figure of a cell the baseline has is judged by compare_rounds with `rules`;
+/// the control band is the wider of this run's and the baseline's.
 std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
                                           const std::vector<run_result>& runs,
-                                          const baseline* earlier, double min_change_percent = 10);
+                                          const baseline* earlier, const judging_rules& rules = {});
 
-/// The noise a change must exceed to be flagged: the widest of the control noise band (of this
-/// run and of the baseline) and the spread of the rounds, (max - min) / median, of both.
-std::optional<double> comparison_noise(const cell_summary& current, const baseline_cell* earlier,
-                                       figure f);
-
-/// "slower" / "faster" (throughput), "worse" / "better" (latency), or "" when within the noise.
+/// "slower" / "faster" (throughput), "worse" / "better" (latency), "not judged", or "" when the
+/// rounds cannot tell it from no change.
 std::string_view change_word(figure f, const comparison& c);
 
 /// Whether any cell has store figures (--store-pid) or noise bands (--control).
@@ -59,5 +76,7 @@ bool any_noise(const std::vector<cell_summary>& cells);
 
 /// Regressions among the comparisons: "get 1MiB c=4 MiB/s -50.2%".
 std::vector<std::string> regressions(const std::vector<cell_summary>& cells);
+/// Comparisons that could not be judged: "get 1MiB c=4 MiB/s: the baseline has no value (...)".
+std::vector<std::string> unjudged(const std::vector<cell_summary>& cells);
 
 } // namespace s3fault::bench

@@ -68,7 +68,7 @@ void set(figure_values& values, figure f, double value) {
   values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
 }
 
-void fill_figures(run_result& result, run_tally& tally) {
+void fill_rates_and_times(run_result& result, run_tally& tally) {
   auto& v = result.values;
   double seconds = result.seconds > 0 ? result.seconds : 1e-9;
   if (result.measured.op == operation::delete_object) {
@@ -87,6 +87,15 @@ void fill_figures(run_result& result, run_tally& tally) {
   set(v, figure::ttfb_p90_ms, milliseconds(tally.ttfb.quantile(0.90)));
   set(v, figure::ttfb_p99_ms, milliseconds(tally.ttfb.quantile(0.99)));
   set(v, figure::ttfb_max_ms, milliseconds(tally.ttfb.max_micros()));
+}
+
+void fill_figures(run_result& result, run_tally& tally) {
+  // A run in which no operation succeeded has no rate and no latency: those figures stay
+  // empty rather than 0, which a comparison would take for a measurement.
+  if (tally.succeeded > 0) {
+    fill_rates_and_times(result, tally);
+  }
+  auto& v = result.values;
   set(v, figure::operations, static_cast<double>(tally.succeeded));
   set(v, figure::errors, static_cast<double>(tally.errors));
   set(v, figure::retries, static_cast<double>(tally.retries));

@@ -57,87 +57,107 @@ TEST(BenchSummary, ControlPairsGiveTheNoiseBand) {
   EXPECT_EQ(cells[0].runs, 4u);
 }
 
-baseline baseline_of(double mib_per_second, double p50_ms) {
+baseline baseline_of(std::vector<double> mib_per_second, std::vector<double> p50_ms) {
   baseline earlier;
   earlier.source = "base.csv";
   baseline_cell c;
   c.op = get_1mib.op;
   c.size = get_1mib.size;
   c.concurrency = get_1mib.concurrency;
-  c.figures[static_cast<std::size_t>(figure::mib_per_second)] =
-      spread{mib_per_second, mib_per_second, mib_per_second, 3};
-  c.figures[static_cast<std::size_t>(figure::latency_p50_ms)] = spread{p50_ms, p50_ms, p50_ms, 3};
+  const auto mib = static_cast<std::size_t>(figure::mib_per_second);
+  const auto p50 = static_cast<std::size_t>(figure::latency_p50_ms);
+  c.figures[mib] = summarize(mib_per_second);
+  c.figures[p50] = summarize(p50_ms);
+  c.rounds[mib] = std::move(mib_per_second);
+  c.rounds[p50] = std::move(p50_ms);
   earlier.cells.push_back(c);
   return earlier;
 }
 
-TEST(BenchSummary, AHalvedThroughputIsFlaggedAsSlower) {
-  const auto earlier = baseline_of(200, 1);
+const comparison& versus(const cell_summary& summary, figure f) {
+  return *summary.versus_baseline[static_cast<std::size_t>(f)];
+}
+
+TEST(BenchSummary, RoundsAreKeptAndAControlPairIsOneRound) {
+  // Round 1: 100 and 121 (geometric mean 110); round 2: 200 alone.
   const auto cells = summarize_cells(
-      {get_1mib}, {run_of(100, 2, 1), run_of(101, 2, 2), run_of(99, 2, 3)}, &earlier);
-  const auto& throughput =
-      *cells[0].versus_baseline[static_cast<std::size_t>(figure::mib_per_second)];
+      {get_1mib}, {run_of(100, 1, 1, 0), run_of(121, 1, 1, 1), run_of(200, 1, 2, 0)}, nullptr);
+  const auto& rounds = cells[0].rounds[static_cast<std::size_t>(figure::mib_per_second)];
+  ASSERT_EQ(rounds.size(), 2u);
+  EXPECT_DOUBLE_EQ(rounds[0], 110);
+  EXPECT_DOUBLE_EQ(rounds[1], 200);
+}
+
+TEST(BenchSummary, AHalvedThroughputIsFlaggedAsSlower) {
+  const auto earlier = baseline_of({200, 204, 198}, {1, 1.01, 0.99});
+  const auto cells = summarize_cells(
+      {get_1mib}, {run_of(100, 2, 1), run_of(101, 2.02, 2), run_of(99, 1.98, 3)}, &earlier);
+  const auto& throughput = versus(cells[0], figure::mib_per_second);
   EXPECT_TRUE(throughput.flagged);
   EXPECT_TRUE(throughput.regression);
   EXPECT_DOUBLE_EQ(throughput.delta_percent, -50);
   EXPECT_EQ(change_word(figure::mib_per_second, throughput), "slower");
-  const auto& latency = *cells[0].versus_baseline[static_cast<std::size_t>(figure::latency_p50_ms)];
-  EXPECT_EQ(change_word(figure::latency_p50_ms, latency), "worse");
+  EXPECT_EQ(change_word(figure::latency_p50_ms, versus(cells[0], figure::latency_p50_ms)), "worse");
   const auto found = regressions(cells);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0], "get 1MiB c=4 MiB/s -50.0%");
+  EXPECT_TRUE(unjudged(cells).empty());
 }
 
-TEST(BenchSummary, ChangesWithinTheRoundsSpreadAreNotFlagged) {
-  // Rounds 180..218 around 190: a spread of 20 %, so 200 -> 190 (-5 %) is noise.
-  const auto earlier = baseline_of(200, 1);
+TEST(BenchSummary, ARerunWithinItsNoiseIsNotFlagged) {
+  const auto earlier = baseline_of({180, 200, 220}, {1, 1.1, 0.9});
   const auto cells = summarize_cells(
-      {get_1mib}, {run_of(180, 1, 1), run_of(190, 1, 2), run_of(218, 1, 3)}, &earlier, 5);
-  const auto& throughput =
-      *cells[0].versus_baseline[static_cast<std::size_t>(figure::mib_per_second)];
+      {get_1mib}, {run_of(185, 1, 1), run_of(215, 1.05, 2), run_of(196, 0.95, 3)}, &earlier);
+  const auto& throughput = versus(cells[0], figure::mib_per_second);
+  EXPECT_TRUE(throughput.judged);
   EXPECT_FALSE(throughput.flagged);
-  EXPECT_DOUBLE_EQ(throughput.threshold_percent, 20);
   EXPECT_EQ(change_word(figure::mib_per_second, throughput), "");
   EXPECT_TRUE(regressions(cells).empty());
 }
 
-TEST(BenchSummary, ChangesBelowTheMinimumAreNotFlagged) {
-  // Tight rounds (no noise to speak of), 200 -> 184: -8 %, below the default 10 % minimum and
-  // above a 5 % one.
-  const auto earlier = baseline_of(200, 1);
-  const std::vector<run_result> runs{run_of(184, 1, 1), run_of(184, 1, 2)};
-  const auto by_default = summarize_cells({get_1mib}, runs, &earlier);
-  EXPECT_FALSE(by_default[0].versus_baseline[0]->flagged);
-  EXPECT_DOUBLE_EQ(by_default[0].versus_baseline[0]->threshold_percent, 10);
-  const auto stricter = summarize_cells({get_1mib}, runs, &earlier, 5);
-  EXPECT_TRUE(stricter[0].versus_baseline[0]->flagged);
+TEST(BenchSummary, TheWiderControlBandOfBothRunsCounts) {
+  // This run's pairs differ by 2 %; the baseline's band is 30 %: a -20 % change is noise.
+  auto earlier = baseline_of({140, 141, 139}, {1, 1, 1});
+  const auto mib = static_cast<std::size_t>(figure::mib_per_second);
+  earlier.cells[0].noise_percent[mib] = 30;
+  const std::vector<run_result> runs{run_of(112, 1, 1, 0),   run_of(114, 1, 1, 1),
+                                     run_of(112.5, 1, 2, 0), run_of(110.3, 1, 2, 1),
+                                     run_of(111, 1, 3, 0),   run_of(113, 1, 3, 1)};
+  const auto cells = summarize_cells({get_1mib}, runs, &earlier);
+  EXPECT_FALSE(versus(cells[0], figure::mib_per_second).flagged);
+  earlier.cells[0].noise_percent[mib] = 3;
+  EXPECT_TRUE(
+      versus(summarize_cells({get_1mib}, runs, &earlier)[0], figure::mib_per_second).regression);
 }
 
-TEST(BenchSummary, ControlNoiseAndRoundSpreadTheWiderCounts) {
-  // Control pairs differ by 2 %, but the rounds spread 100..130 (26 %): a -20 % change is noise.
-  const auto earlier = baseline_of(140, 1);
+TEST(BenchSummary, ABaselineWhoseOperationsAllFailedIsNotJudged) {
+  // The failed cell has no MiB/s or latency at all (not 0), so a healthy run is not "+100 %".
+  auto earlier = baseline_of({}, {});
+  earlier.cells[0].figures = {};
   const auto cells = summarize_cells(
-      {get_1mib},
-      {run_of(100, 1, 1, 0), run_of(102, 1, 1, 1), run_of(130, 1, 2, 0), run_of(127.4, 1, 2, 1)},
-      &earlier);
-  const auto& throughput = *cells[0].versus_baseline[0];
-  EXPECT_GT(throughput.threshold_percent, 25);
-  EXPECT_FALSE(throughput.flagged);
+      {get_1mib}, {run_of(100, 1, 1), run_of(101, 1, 2), run_of(99, 1, 3)}, &earlier);
+  const auto& throughput = versus(cells[0], figure::mib_per_second);
+  EXPECT_FALSE(throughput.judged);
+  EXPECT_FALSE(throughput.regression);
+  EXPECT_EQ(change_word(figure::mib_per_second, throughput), "not judged");
+  EXPECT_TRUE(regressions(cells).empty());
+  const auto told = unjudged(cells);
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_EQ(told[0], "get 1MiB c=4 MiB/s: the baseline has no value (every operation of the "
+                     "cell failed)");
 }
 
-TEST(BenchSummary, AnImprovementIsFlaggedButIsNoRegression) {
-  const auto earlier = baseline_of(100, 2);
-  const auto cells = summarize_cells({get_1mib}, {run_of(200, 1, 1)}, &earlier);
-  const auto& throughput =
-      *cells[0].versus_baseline[static_cast<std::size_t>(figure::mib_per_second)];
-  EXPECT_TRUE(throughput.flagged);
-  EXPECT_FALSE(throughput.regression);
-  EXPECT_EQ(change_word(figure::mib_per_second, throughput), "faster");
-  EXPECT_TRUE(regressions(cells).empty());
+TEST(BenchSummary, AFigureNeitherSideHasIsNotCompared) {
+  // ops/s was measured by neither run: nothing to judge, and nothing held against the run.
+  const auto earlier = baseline_of({200, 204, 198}, {1, 1, 1});
+  const auto cells = summarize_cells(
+      {get_1mib}, {run_of(200, 1, 1), run_of(202, 1, 2), run_of(199, 1, 3)}, &earlier);
+  EXPECT_FALSE(cells[0].versus_baseline[static_cast<std::size_t>(figure::ops_per_second)]);
+  EXPECT_TRUE(unjudged(cells).empty());
 }
 
 TEST(BenchSummary, ACellTheBaselineLacksIsNotCompared) {
-  auto earlier = baseline_of(100, 2);
+  auto earlier = baseline_of({100}, {2});
   earlier.cells[0].concurrency = 8;
   const auto cells = summarize_cells({get_1mib}, {run_of(50, 1, 1)}, &earlier);
   for (const auto& c : cells[0].versus_baseline) {

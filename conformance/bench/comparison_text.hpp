@@ -1,0 +1,19 @@
+#pragma once
+// One baseline comparison as the columns the terminal and the HTML page show, so both say the
+// same thing with the same digits.
+#include "conformance/bench/bench_summary.hpp"
+
+#include <string>
+#include <vector>
+
+namespace s3fault::bench {
+
+/// "baseline", "now", "delta %", "rounds", "ratio 99.0 % interval", "p", "detectable %", "change"
+std::vector<std::string> comparison_titles(const judging_rules& rules);
+/// The columns under comparison_titles: "-" where a figure could not be judged, and the change
+/// as "slower", "worse", ..., "cannot tell" or "not judged: WHY".
+std::vector<std::string> comparison_columns(figure f, const comparison& c);
+/// "0.034", "<0.001"
+std::string p_value_text(double p);
+
+} // namespace s3fault::bench
