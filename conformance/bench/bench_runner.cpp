@@ -16,6 +16,7 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   report.started_at = client::utc_now_iso8601();
   report.cells = plan_cells(settings);
   report.baseline_source = earlier != nullptr ? earlier->source : "";
+  report.earlier = earlier;
   if (earlier != nullptr) {
     report.baseline_mismatches = baseline_mismatches(settings, report.cells, *earlier);
   }

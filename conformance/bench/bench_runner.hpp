@@ -29,7 +29,8 @@ struct bench_report {
   std::vector<cell> cells;
   std::vector<run_result> runs; // in the order they ran
   std::vector<cell_summary> summaries;
-  std::string baseline_source;                  // empty without --baseline
+  std::string baseline_source;       // empty without --baseline
+  const baseline* earlier = nullptr; // the baseline's cells (for the HTML overlays); outlives it
   std::vector<std::string> baseline_mismatches; // settings or cells that differ from the baseline
   bool interrupted = false;                     // Ctrl-C: the runs so far are summarized
 };
