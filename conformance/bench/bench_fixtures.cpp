@@ -1,5 +1,7 @@
 #include "conformance/bench/bench_fixtures.hpp"
 
+#include "conformance/s3/content_hash.hpp"
+
 #include "conformance/s3/hashing.hpp"
 
 #include <algorithm>
@@ -65,14 +67,14 @@ const bench_fixtures::digests& bench_fixtures::digests_of(std::uint64_t index, s
   auto found = digests_.find(key);
   if (found == digests_.end()) {
     const auto bytes = std::string_view(buffer_).substr(window_offset(index) + offset, length);
-    found = digests_.emplace(key, digests{s3::sha256_hex(bytes), s3::md5_hex(bytes)}).first;
+    found = digests_.emplace(key, digests{s3::content_hash(bytes), s3::md5_hex(bytes)}).first;
   }
   return found->second;
 }
 
-const std::string& bench_fixtures::sha256_of(std::uint64_t index, std::uint64_t offset,
-                                             std::uint64_t length) const {
-  return digests_of(index, offset, length).sha256;
+std::uint64_t bench_fixtures::content_hash_of(std::uint64_t index, std::uint64_t offset,
+                                              std::uint64_t length) const {
+  return digests_of(index, offset, length).content_hash;
 }
 
 const std::string& bench_fixtures::md5_of(std::uint64_t index, std::uint64_t offset,

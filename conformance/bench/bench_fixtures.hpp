@@ -32,10 +32,11 @@ public:
 
   /// The bytes of object `index` (taken modulo --objects) of `size`.
   std::string_view content(std::uint64_t size, std::uint64_t index) const;
-  /// Hex SHA-256 and MD5 of `length` bytes at `offset` of object `index` (computed once and
-  /// kept; `create` computes those the cells check, so none is computed inside a timed cell).
-  const std::string& sha256_of(std::uint64_t index, std::uint64_t offset,
-                               std::uint64_t length) const;
+  /// s3::content_hash and hex MD5 of `length` bytes at `offset` of object `index` (computed
+  /// once and kept; `create` computes those the cells check, so none is computed inside a timed
+  /// cell).
+  std::uint64_t content_hash_of(std::uint64_t index, std::uint64_t offset,
+                                std::uint64_t length) const;
   const std::string& md5_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;
 
   std::string single_key(std::uint64_t size, std::uint64_t index) const;
@@ -66,7 +67,7 @@ private:
   unsigned objects_;
   std::string buffer_;
   struct digests {
-    std::string sha256;
+    std::uint64_t content_hash = 0;
     std::string md5;
   };
   mutable std::mutex digest_mutex_;

@@ -273,6 +273,7 @@ std::string json_report(const bench_report& report) {
   about["objects"] = settings.objects;
   about["part_size"] = settings.part_size;
   about["verify"] = settings.verify;
+  about["verification"] = verification_text(settings);
   about["control"] = settings.control;
   about["alpha"] = settings.judging.alpha;
   about["min_change_percent"] = settings.judging.min_change_percent;

@@ -112,6 +112,11 @@ void print_baseline_table(std::ostream& out, const bench_report& report) {
 
 } // namespace
 
+std::string verification_text(const bench_settings& settings) {
+  return settings.verify ? "content verified (a hash of every byte read, the ETag of every put)"
+                         : "content NOT verified, lengths only (--no-verify)";
+}
+
 std::string run_line(const run_position& position, const run_result& result) {
   auto figure_text = [&](figure f) {
     const auto& value = result.values[static_cast<std::size_t>(f)];
@@ -255,7 +260,8 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << report.runs.size() << (report.runs.size() == 1 ? " run of " : " runs of ")
       << report.cells.size() << (report.cells.size() == 1 ? " cell in " : " cells in ")
       << seconds_text(report.seconds) << "; "
-      << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed");
+      << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed")
+      << "; " << verification_text(settings);
   if (!report.baseline_source.empty()) {
     const auto slower = regressions(report.summaries);
     const auto untold = unjudged(report.summaries);

@@ -16,6 +16,9 @@ std::string run_line(const run_position& position, const run_result& result);
 std::string progress_line(const run_position& position, const run_progress& progress,
                           const bench_settings& settings);
 
+/// What was checked of the content: "content verified (...)" or "content NOT verified, ...".
+std::string verification_text(const bench_settings& settings);
+
 /// The tables after the last run: medians with the throughput range, store usage (with
 /// --store-pid), noise bands (with --control), the baseline comparison (with --baseline), the
 /// first error of each cell with errors, and a closing line.

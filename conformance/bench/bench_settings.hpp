@@ -48,12 +48,12 @@ struct bench_settings {
   std::chrono::milliseconds duration{10'000}; // per cell and round, unless `count` is set
   std::optional<std::uint64_t> count;         // operations per cell and round instead
   unsigned rounds = 3;
-  unsigned objects = 8;                       // fixtures per size (and keys PUT rotates over)
-  std::uint64_t part_size = 8 * 1024 * 1024;  // multipart part size and range size
-  bool verify = false;                        // SHA-256 of every read (length is always checked)
-  bool control = false;                       // each cell twice per round, in alternation
-  judging_rules judging;                      // --alpha, --min-change (noise_band unused)
-  unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
+  unsigned objects = 8;                      // fixtures per size (and keys PUT rotates over)
+  std::uint64_t part_size = 8 * 1024 * 1024; // multipart part size and range size
+  bool verify = true;        // content hash of every read, ETag of every put (length: always)
+  bool control = false;      // each cell twice per round, in alternation
+  judging_rules judging;     // --alpha, --min-change (noise_band unused)
+  unsigned max_attempts = 5; // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};
   std::vector<int> store_pids;                       // sampled during every cell

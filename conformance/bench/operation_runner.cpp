@@ -29,7 +29,7 @@ bool retryable(const client::response& answer) {
 client::read_options discard_body(bool hash) {
   client::read_options read;
   read.target = client::body_target::discard();
-  read.sha256 = hash;
+  read.content_hash = hash;
   return read;
 }
 
@@ -141,8 +141,8 @@ void operation_runner::run_get(const cell& c, std::uint64_t index, operation_out
                     std::to_string(c.size) + " bytes";
     return;
   }
-  if (settings_.verify && answer.body_sha256 != fixtures_.sha256_of(index, 0, c.size)) {
-    outcome.error = "GET " + key + ": the body's SHA-256 differs from the object's";
+  if (settings_.verify && answer.body_content_hash != fixtures_.content_hash_of(index, 0, c.size)) {
+    outcome.error = "GET " + key + ": the body's bytes differ from the object's (content hash)";
     return;
   }
   outcome.ok = true;
@@ -204,9 +204,9 @@ void operation_runner::run_get_parts(const cell& c, std::uint64_t index,
       }
     }
     if (settings_.verify &&
-        answer.body_sha256 != fixtures_.sha256_of(index, first, answer.body_bytes)) {
-      outcome.error = what + "the body's SHA-256 differs from the object's bytes " +
-                      std::to_string(first) + "-" + std::to_string(first + answer.body_bytes);
+        answer.body_content_hash != fixtures_.content_hash_of(index, first, answer.body_bytes)) {
+      outcome.error = what + "the body differs from the object's bytes " + std::to_string(first) +
+                      "-" + std::to_string(first + answer.body_bytes);
       return;
     }
     received += answer.body_bytes;
@@ -246,8 +246,9 @@ void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
                       "; expected 206 with " + std::to_string(length) + " bytes";
       return;
     }
-    if (settings_.verify && answer.body_sha256 != fixtures_.sha256_of(index, offset, length)) {
-      outcome.error = what + "the body's SHA-256 differs from the object's";
+    if (settings_.verify &&
+        answer.body_content_hash != fixtures_.content_hash_of(index, offset, length)) {
+      outcome.error = what + "the body's bytes differ from the object's (content hash)";
       return;
     }
   }

@@ -1,5 +1,6 @@
 #include "conformance/client/http_connection.hpp"
 
+#include "conformance/s3/content_hash.hpp"
 #include "conformance/s3/hashing.hpp"
 #include "text/text.hpp"
 
@@ -115,6 +116,9 @@ public:
     if (options.md5) {
       md5_.emplace(s3::digest_stream::kind::md5);
     }
+    if (options.content_hash) {
+      content_hash_.emplace();
+    }
   }
   ~body_writer() {
     if (fd_ >= 0) {
@@ -143,6 +147,9 @@ public:
     }
     if (md5_) {
       md5_->update(data);
+    }
+    if (content_hash_) {
+      content_hash_->update(data);
     }
     switch (kind_) {
     case body_target::kind::memory:
@@ -189,6 +196,9 @@ public:
     if (md5_) {
       out_.body_md5 = s3::to_hex(md5_->finish_raw());
     }
+    if (content_hash_) {
+      out_.body_content_hash = content_hash_->digest();
+    }
   }
 
 private:
@@ -198,6 +208,7 @@ private:
   const read_options& options_;
   std::optional<s3::digest_stream> sha256_;
   std::optional<s3::digest_stream> md5_;
+  std::optional<s3::content_hasher> content_hash_;
   int fd_ = -1;
 };
 

@@ -51,6 +51,7 @@ struct read_options {
   body_target target{};
   bool sha256 = false; // running hashes of the response body
   bool md5 = false;
+  bool content_hash = false; // s3::content_hash (XXH3) of the body: cheap enough for every read
 };
 
 /// Counters over the life of a connection object (STYLE: count what you do).

@@ -147,8 +147,9 @@ struct response {
   std::uint64_t body_bytes = 0;                // body bytes received (all targets)
   std::optional<std::uint64_t> content_length; // as announced
   bool chunked = false;
-  std::optional<std::string> body_sha256; // hex, when asked for
-  std::optional<std::string> body_md5;    // hex, when asked for
+  std::optional<std::string> body_sha256;         // hex, when asked for
+  std::optional<std::string> body_md5;            // hex, when asked for
+  std::optional<std::uint64_t> body_content_hash; // s3::content_hash, when asked for
   /// Bytes that were already received past the end of this message (the store sent more than
   /// it framed); the connection is dropped when this is not zero.
   std::uint64_t bytes_after_message = 0;

@@ -217,6 +217,24 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(older.returncode, 2, older.stdout + older.stderr)
         self.assertIn("does not say how it was measured", older.stderr)
 
+    def test_a_corrupted_read_is_an_error_unless_verification_is_off(self):
+        # Every GET body with one flipped byte and the right length: only the content check
+        # sees it. --no-verify (length only) must then pass, and say that it did not look.
+        proxy = harness.ProxyProcess(self.origin.url, ["--fault", "corrupt 1000 op=GetObject"])
+        proxy.start()
+        self.addCleanup(harness.stop_and_check, proxy)
+        args = ["--endpoint", proxy.url, "--ops", "get", "--sizes", "64KiB", "--concurrency",
+                "1", "--count", "5", "--rounds", "1", "--attempts", "1"]
+        checked = run_bench(*args)
+        self.assertEqual(checked.returncode, 1, checked.stdout + checked.stderr)
+        self.assertIn("5 operations failed", checked.stdout)
+        self.assertIn("the body's bytes differ from the object's (content hash)", checked.stdout)
+        self.assertIn("content verified (a hash of every byte read", checked.stdout)
+        unchecked = run_bench(*args, "--no-verify")
+        self.assertEqual(unchecked.returncode, 0, unchecked.stdout + unchecked.stderr)
+        self.assertIn("no operation failed; content NOT verified, lengths only (--no-verify)",
+                      unchecked.stdout)
+
     def test_proxy_counts_the_requests_the_bench_made(self):
         proxy = harness.ProxyProcess(self.origin.url, ["--admin", "127.0.0.1:0"])
         proxy.start()

@@ -129,17 +129,19 @@ TEST(BenchRun, AShortBodyWithAMatchingLengthIsAnError) {
       << summary.first_error;
 }
 
-TEST(BenchRun, VerifyFindsCorruptBytes) {
+TEST(BenchRun, VerificationIsOnByDefaultAndFindsCorruptBytes) {
   origin::embedded_origin origin;
   auto proxy = proxy_with(origin.url(), {"corrupt count=1 op=GetObject"});
   auto settings = small_bench(proxy->url());
   settings.count = 3;
-  const auto unverified = run_bench(settings, nullptr, {});
-  EXPECT_EQ(figure_value(unverified.summaries[0], figure::errors), 0); // the length is right
-  settings.verify = true;
   const auto verified = run_bench(settings, nullptr, {});
   EXPECT_EQ(figure_value(verified.summaries[0], figure::errors), 3);
-  EXPECT_NE(verified.summaries[0].first_error.find("SHA-256"), std::string::npos);
+  EXPECT_NE(verified.summaries[0].first_error.find("differ from the object's (content hash)"),
+            std::string::npos)
+      << verified.summaries[0].first_error;
+  settings.verify = false; // --no-verify: lengths only, and the length is right
+  const auto unverified = run_bench(settings, nullptr, {});
+  EXPECT_EQ(figure_value(unverified.summaries[0], figure::errors), 0);
 }
 
 TEST(BenchRun, AMissingPartsCountIsAnErrorOfGetParts) {

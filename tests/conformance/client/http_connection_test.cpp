@@ -2,6 +2,7 @@
 // alive and reconnects, deadlines, body targets and hashes, TLS verification and SNI.
 #include "conformance/client/http_connection.hpp"
 #include "conformance/client/s3_client.hpp"
+#include "conformance/s3/content_hash.hpp"
 #include "conformance/s3/hashing.hpp"
 #include "tests/conformance/client/scripted_server.hpp"
 
@@ -369,12 +370,14 @@ TEST(HttpConnection, CallbackFileAndDiscardTargetsWithHashes) {
   });
   read.md5 = true;
   read.sha256 = true;
+  read.content_hash = true;
   auto out = connection.exchange(get_request(server), {}, read);
   ASSERT_TRUE(out.ok()) << out.describe();
   EXPECT_EQ(collected, body);
   EXPECT_TRUE(out.body.empty());
   EXPECT_EQ(out.body_md5, s3::md5_hex(body));
   EXPECT_EQ(out.body_sha256, s3::sha256_hex(body));
+  EXPECT_EQ(out.body_content_hash, s3::content_hash(body));
 
   const std::string path = temp_path("target.bin");
   read.target = body_target::file(path);
