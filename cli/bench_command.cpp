@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -23,7 +24,9 @@ namespace {
 struct bench_options {
   std::string endpoint;
   store_access access;
-  std::vector<std::string> ops{"get"};
+  std::vector<std::string> ops; // default: get (or mix with --mix)
+  std::vector<std::string> mix;
+  std::string warmup = "0s";
   std::vector<std::string> sizes{"1MiB"};
   std::vector<std::string> concurrency{"1,8,32"};
   std::string duration = "10s";
@@ -48,18 +51,56 @@ struct bench_options {
   std::string progress = "auto";
 };
 
+/// "get=70,put=20,delete=10" as operations and weights; each mistake named.
+std::vector<std::pair<bench::operation, unsigned>>
+parse_mix(const std::vector<std::string>& entries, std::vector<std::string>& problems) {
+  std::vector<std::pair<bench::operation, unsigned>> mix;
+  for (const auto& entry : entries) {
+    const auto equals = entry.find('=');
+    const auto op = bench::parse_operation(entry.substr(0, equals));
+    const std::uint64_t weight =
+        equals == std::string::npos
+            ? 0
+            : text::parse_whole_number(entry.substr(equals + 1)).value_or(std::uint64_t{0});
+    if (!op || *op == bench::operation::mix || weight == 0 || weight > 1000000) {
+      problems.push_back("--mix: '" + entry +
+                         "' is not OPERATION=WEIGHT with an operation of --ops (not mix) and a "
+                         "weight from 1 to 1000000, e.g. get=70");
+      continue;
+    }
+    mix.emplace_back(*op, static_cast<unsigned>(weight));
+  }
+  return mix;
+}
+
 /// The command line as bench settings; every problem is collected, one line each.
 bench::bench_settings make_settings(const bench_options& options,
                                     std::vector<std::string>& problems) {
   bench::bench_settings settings;
   settings.operations.clear();
-  for (const auto& name : split_commas(options.ops)) {
+  auto ops = split_commas(options.ops);
+  if (ops.empty()) {
+    ops.emplace_back(options.mix.empty() ? "get" : "mix");
+  }
+  for (const auto& name : ops) {
     if (const auto op = bench::parse_operation(name)) {
       settings.operations.push_back(*op);
     } else {
       problems.push_back("--ops: '" + name +
-                         "' is not an operation (put, get, get-parts, get-ranges, list, delete)");
+                         "' is not an operation (put, get, get-parts, get-ranges, list, delete, "
+                         "put-multipart, mix)");
     }
+  }
+  settings.mix = parse_mix(split_commas(options.mix), problems);
+  if (!settings.mix.empty() && std::find(settings.operations.begin(), settings.operations.end(),
+                                         bench::operation::mix) == settings.operations.end()) {
+    problems.emplace_back("--mix: --ops has no 'mix' cell to run it in (leave --ops out, or add "
+                          "mix to it)");
+  }
+  if (const auto warmup = parse_duration(options.warmup)) {
+    settings.warmup = *warmup;
+  } else {
+    problems.push_back("--warmup: '" + options.warmup + "' is not a duration like 2s or 500ms");
   }
   settings.sizes.clear();
   for (const auto& text : split_commas(options.sizes)) {
@@ -286,10 +327,17 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "Store URL http(s)://HOST[:PORT]; default: an embedded origin in this "
                       "process");
   add_store_access_options(command, options->access, true);
+  command->add_option("--ops", options->ops,
+                      "Operations, comma-separated: put, get, get-parts (?partNumber of multipart "
+                      "objects), get-ranges (ranged GETs of --part-size), list (every page of the "
+                      "--objects), delete, put-multipart (parts of --part-size), mix (see --mix); "
+                      "default: get, or mix with --mix");
+  command->add_option("--mix", options->mix,
+                      "The operations of a mix cell with weights, e.g. get=70,put=20,delete=10: "
+                      "each operation is drawn by weight (the same sequence every round)");
   command
-      ->add_option("--ops", options->ops,
-                   "Operations, comma-separated: put, get, get-parts (?partNumber of multipart "
-                   "objects), get-ranges (ranged GETs of --part-size), list, delete")
+      ->add_option("--warmup", options->warmup,
+                   "Run every cell this long before the first round, unmeasured, e.g. 2s")
       ->capture_default_str();
   command->add_option("--sizes", options->sizes, "Object sizes, e.g. 4KiB,1MiB,8MiB,64MiB")
       ->capture_default_str();

@@ -64,6 +64,11 @@ std::vector<std::string> baseline_mismatches(const bench_settings& settings,
           [](std::uint64_t bytes) { return format_size(bytes); });
   compare(found, "verification", settings.verify, there.verify, flag_text);
   compare(found, "--control", settings.control, there.control, flag_text);
+  const std::string mix = describe_mix(settings.mix);
+  if (mix != there.mix) {
+    const auto text = [](const std::string& m) { return m.empty() ? std::string("none") : m; };
+    found.push_back("--mix: " + text(mix) + " here, " + text(there.mix) + " in the baseline");
+  }
   for (const auto& c : cells) {
     const bool present =
         std::any_of(earlier.cells.begin(), earlier.cells.end(), [&](const baseline_cell& b) {

@@ -1,5 +1,6 @@
 #include "conformance/bench/bench_fixtures.hpp"
 
+#include "conformance/bench/splitmix.hpp"
 #include "conformance/s3/content_hash.hpp"
 
 #include "conformance/s3/hashing.hpp"
@@ -17,13 +18,6 @@ namespace {
 // Objects start this far apart in the buffer: not a multiple of any block size, so no two
 // objects share aligned blocks a store could deduplicate.
 constexpr std::uint64_t window_stride = 4157;
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 std::string seeded_bytes(std::uint64_t length, std::uint64_t seed) {
   std::string bytes(length, '\0');
@@ -92,6 +86,10 @@ std::string bench_fixtures::single_key(std::uint64_t size, std::uint64_t index) 
 
 std::string bench_fixtures::multipart_key(std::uint64_t size, std::uint64_t index) const {
   return prefix_ + std::to_string(size) + "/mp-" + std::to_string(index % objects_);
+}
+
+std::string bench_fixtures::multipart_put_key(std::uint64_t size, std::uint64_t index) const {
+  return prefix_ + format_size(size) + "/mpput-" + std::to_string(index % objects_);
 }
 
 std::string bench_fixtures::put_key(std::uint64_t size, std::uint64_t index) const {
@@ -164,11 +162,13 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
   std::set<std::uint64_t> single_sizes;
   std::set<std::uint64_t> multipart_sizes;
   for (const auto& c : cells) {
-    if (c.op == operation::get || c.op == operation::get_ranges || c.op == operation::list) {
-      single_sizes.insert(c.size);
-    }
-    if (c.op == operation::get_parts) {
-      multipart_sizes.insert(c.size);
+    for (const auto op : operations_of(c, settings_)) {
+      if (op == operation::get || op == operation::get_ranges || op == operation::list) {
+        single_sizes.insert(c.size);
+      }
+      if (op == operation::get_parts) {
+        multipart_sizes.insert(c.size);
+      }
     }
   }
   struct upload {
@@ -188,15 +188,18 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
     }
   }
   // Digests are computed now, not in the middle of a timed cell: whole objects, and the
-  // --part-size pieces that get-parts and get-ranges receive.
+  // --part-size pieces that get-parts and get-ranges receive and put-multipart sends.
   if (settings_.verify) {
     for (const auto& c : cells) {
+      const auto ops = operations_of(c, settings_);
+      const bool in_parts = std::any_of(ops.begin(), ops.end(), [](operation op) {
+        return op == operation::get_parts || op == operation::get_ranges ||
+               op == operation::put_multipart;
+      });
       for (unsigned i = 0; i < objects_; ++i) {
         digests_of(i, 0, c.size);
-        if (c.op == operation::get_parts || c.op == operation::get_ranges) {
-          for (std::uint64_t at = 0; at < c.size; at += settings_.part_size) {
-            digests_of(i, at, std::min(settings_.part_size, c.size - at));
-          }
+        for (std::uint64_t at = 0; in_parts && at < c.size; at += settings_.part_size) {
+          digests_of(i, at, std::min(settings_.part_size, c.size - at));
         }
       }
     }

@@ -6,6 +6,7 @@
 //   <prefix><size>/obj-<i>    single PUT, read by get and get-ranges, listed by list
 //   <prefix><size>/mp-<i>     multipart in --part-size parts, read by get-parts
 //   <prefix><size>/put-<i>    overwritten by put (i rotates over --objects)
+//   <prefix><size>/mpput-<i>  overwritten by put-multipart
 //   <prefix><size>/del-<w>-<n> written and deleted by delete
 #include "conformance/bench/bench_settings.hpp"
 
@@ -42,6 +43,7 @@ public:
   std::string single_key(std::uint64_t size, std::uint64_t index) const;
   std::string multipart_key(std::uint64_t size, std::uint64_t index) const;
   std::string put_key(std::uint64_t size, std::uint64_t index) const;
+  std::string multipart_put_key(std::uint64_t size, std::uint64_t index) const;
   std::string delete_key(std::uint64_t size, unsigned worker, std::uint64_t n) const;
   /// The prefix ListObjectsV2 uses for the single-PUT objects of a size.
   std::string single_prefix(std::uint64_t size) const;

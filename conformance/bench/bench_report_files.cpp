@@ -119,7 +119,8 @@ std::vector<std::string> settings_values(const bench_settings& settings) {
           std::to_string(settings.objects),
           std::to_string(settings.part_size),
           settings.verify ? "true" : "false",
-          settings.control ? "true" : "false"};
+          settings.control ? "true" : "false",
+          describe_mix(settings.mix)};
 }
 
 json comparison_json(figure f, const comparison& c) {
@@ -276,6 +277,10 @@ std::string json_report(const bench_report& report) {
   about["verification"] = verification_text(settings);
   about["control"] = settings.control;
   about["alpha"] = settings.judging.alpha;
+  about["warmup_ms"] = settings.warmup.count();
+  if (!settings.mix.empty()) {
+    about["mix"] = describe_mix(settings.mix);
+  }
   about["min_change_percent"] = settings.judging.min_change_percent;
   about["store_pids"] = settings.store_pids;
 
@@ -386,6 +391,7 @@ baseline_settings json_settings(const json& about) {
   settings.part_size = json_value<std::uint64_t>(about, "part_size");
   settings.verify = json_value<bool>(about, "verify");
   settings.control = json_value<bool>(about, "control");
+  settings.mix = json_value<std::string>(about, "mix").value_or("");
   return settings;
 }
 
@@ -506,6 +512,7 @@ template <class Field> baseline_settings csv_settings(const Field& field) {
   settings.part_size = whole("part_size_bytes");
   settings.verify = flag("verify");
   settings.control = flag("control");
+  settings.mix = field("mix");
   return settings;
 }
 

@@ -162,7 +162,8 @@ void print_summary(std::ostream& out, const bench_report& report) {
                     : "Medians of " + std::to_string(runs) + " runs per cell")
       << (settings.control ? " (" + std::to_string(settings.rounds) + " rounds x 2 control runs)"
                            : "")
-      << "; throughput [min..max]; latency and TTFB in ms\n";
+      << "; throughput [min..max]; latency and TTFB in ms"
+      << (settings.mix.empty() ? "" : "; mix: " + describe_mix(settings.mix)) << "\n";
   row header{"operation", "size",
              "conc",      column_title(figure::mib_per_second),
              "",          column_title(figure::ops_per_second),

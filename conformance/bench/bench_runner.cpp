@@ -6,6 +6,29 @@
 #include <chrono>
 
 namespace s3fault::bench {
+namespace {
+
+/// --warmup: every cell runs once for that long before round 1, its figures thrown away, so
+/// that connections, caches and the store's own warm-up do not land in the first round.
+template <class Stop>
+void warm_up(const bench_settings& settings, worker_pool& workers, const std::vector<cell>& cells,
+             const Stop& stop_requested) {
+  if (settings.warmup.count() <= 0) {
+    return;
+  }
+  bench_settings warming = settings;
+  warming.duration = settings.warmup;
+  warming.count.reset();
+  warming.store_pids.clear();
+  for (const auto& c : cells) {
+    if (stop_requested()) {
+      return;
+    }
+    run_cell(warming, workers, c, {});
+  }
+}
+
+} // namespace
 
 bench_report run_bench(const bench_settings& settings, const baseline* earlier,
                        const bench_observer& observer) {
@@ -39,6 +62,7 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
     return settings.stop_requested != nullptr && settings.stop_requested->load();
   };
   worker_pool workers(settings, fixtures);
+  warm_up(settings, workers, report.cells, stop_requested);
   const unsigned legs = settings.control ? 2 : 1;
   for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
     for (std::size_t index = 0; index < report.cells.size() && !stop_requested(); ++index) {

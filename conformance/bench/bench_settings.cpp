@@ -1,5 +1,8 @@
 #include "conformance/bench/bench_settings.hpp"
 
+#include "conformance/bench/splitmix.hpp"
+
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <utility>
@@ -7,13 +10,15 @@
 namespace s3fault::bench {
 namespace {
 
-constexpr std::array<std::pair<operation, std::string_view>, 6> operation_names{{
+constexpr std::array<std::pair<operation, std::string_view>, 8> operation_names{{
     {operation::put, "put"},
     {operation::get, "get"},
     {operation::get_parts, "get-parts"},
     {operation::get_ranges, "get-ranges"},
     {operation::list, "list"},
     {operation::delete_object, "delete"},
+    {operation::put_multipart, "put-multipart"},
+    {operation::mix, "mix"},
 }};
 
 } // namespace
@@ -37,6 +42,7 @@ std::optional<operation> parse_operation(std::string_view text) {
 }
 
 bool reads_fixtures(operation op) {
+  // A mix cell's fixtures follow from its operations (operations_of).
   return op == operation::get || op == operation::get_parts || op == operation::get_ranges ||
          op == operation::list;
 }
@@ -65,6 +71,46 @@ std::string format_size(std::uint64_t bytes) {
 std::string describe(const cell& c) {
   return std::string(to_string(c.op)) + " " + format_size(c.size) +
          " c=" + std::to_string(c.concurrency);
+}
+
+std::vector<operation> operations_of(const cell& c, const bench_settings& settings) {
+  if (c.op != operation::mix) {
+    return {c.op};
+  }
+  std::vector<operation> ops;
+  for (const auto& [op, weight] : settings.mix) {
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, std::uint64_t index,
+                        std::uint64_t seed) {
+  std::uint64_t total = 0;
+  for (const auto& entry : mix) {
+    total += entry.second;
+  }
+  if (total == 0) {
+    return operation::get;
+  }
+  std::uint64_t seed_state = seed;
+  std::uint64_t state = index ^ splitmix64(seed_state);
+  std::uint64_t draw = splitmix64(state) % total;
+  for (const auto& [op, weight] : mix) {
+    if (draw < weight) {
+      return op;
+    }
+    draw -= weight;
+  }
+  return mix.back().first;
+}
+
+std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix) {
+  std::string text;
+  for (const auto& [op, weight] : mix) {
+    text += (text.empty() ? "" : ",") + std::string(to_string(op)) + "=" + std::to_string(weight);
+  }
+  return text;
 }
 
 std::vector<cell> plan_cells(const bench_settings& settings) {
@@ -108,9 +154,25 @@ std::vector<std::string> validate(const bench_settings& settings) {
   if (settings.rounds == 0) {
     problems.emplace_back("--rounds: must be at least 1");
   }
-  if (settings.objects == 0 || settings.objects > 1000) {
+  if (settings.objects == 0 || settings.objects > 10000) {
     problems.emplace_back("--objects: " + std::to_string(settings.objects) +
-                          ": must be between 1 and 1000 (list reads them in one page)");
+                          ": must be between 1 and 10000");
+  }
+  std::uint64_t mix_weight = 0;
+  for (const auto& [op, weight] : settings.mix) {
+    mix_weight += weight;
+    if (op == operation::mix) {
+      problems.emplace_back("--mix: mix cannot be one of its own operations");
+    }
+  }
+  const bool mix_cell = std::find(settings.operations.begin(), settings.operations.end(),
+                                  operation::mix) != settings.operations.end();
+  if (mix_cell && mix_weight == 0) {
+    problems.emplace_back("--mix: a mix cell needs operations with weights, e.g. "
+                          "--mix get=70,put=20,delete=10");
+  }
+  if (settings.warmup.count() < 0) {
+    problems.emplace_back("--warmup: must not be negative");
   }
   if (settings.part_size < 5 * 1024 * 1024) {
     problems.emplace_back("--part-size: " + format_size(settings.part_size) +

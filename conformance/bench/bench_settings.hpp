@@ -19,12 +19,15 @@ enum class operation {
   get,           // GetObject of a single-PUT object
   get_parts,     // ?partNumber=1..N of a multipart object, N from x-amz-mp-parts-count
   get_ranges,    // ranged GETs of --part-size bytes, one after another, until the end
-  list,          // ListObjectsV2 of the --objects fixtures of that size
+  list,          // ListObjectsV2 of the --objects fixtures of that size, every page
   delete_object, // DeleteObject of an object PUT just before (not timed; ops/s is over the
                  // time spent deleting)
+  put_multipart, // CreateMultipartUpload, UploadPart of --part-size parts, Complete
+  mix,           // each operation one of --mix's, drawn by weight
 };
 std::string_view to_string(operation op);
-/// "put", "get", "get-parts", "get-ranges", "list", "delete"; nullopt otherwise.
+/// "put", "get", "get-parts", "get-ranges", "list", "delete", "put-multipart", "mix"; nullopt
+/// otherwise.
 std::optional<operation> parse_operation(std::string_view text);
 /// Operations that need read fixtures (objects written before the first cell).
 bool reads_fixtures(operation op);
@@ -48,6 +51,9 @@ struct bench_settings {
   std::chrono::milliseconds duration{10'000}; // per cell and round, unless `count` is set
   std::optional<std::uint64_t> count;         // operations per cell and round instead
   unsigned rounds = 3;
+  std::chrono::milliseconds warmup{0}; // every cell runs this long, unmeasured, before round 1
+  /// --mix: the operations of a mix cell with their weights, e.g. get 70, put 20, delete 10.
+  std::vector<std::pair<operation, unsigned>> mix;
   unsigned objects = 8;                      // fixtures per size (and keys PUT rotates over)
   std::uint64_t part_size = 8 * 1024 * 1024; // multipart part size and range size
   bool verify = true;        // content hash of every read, ETag of every put (length: always)
@@ -62,6 +68,15 @@ struct bench_settings {
   std::uint64_t seed = 1;                            // fixture bytes and backoff jitter
   const std::atomic<bool>* stop_requested = nullptr; // Ctrl-C: finish the run in progress
 };
+
+/// The operations a cell's workers run: the mix's for a mix cell, else the cell's own.
+std::vector<operation> operations_of(const cell& c, const bench_settings& settings);
+/// The operation of a mix cell's operation number `index`: drawn by weight from a hash of the
+/// index and the seed, so every round runs the same sequence.
+operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, std::uint64_t index,
+                        std::uint64_t seed);
+/// "get=70,put=20,delete=10"
+std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix);
 
 /// The cells in the order they run: operations outermost (in the order given), then sizes,
 /// then concurrencies.

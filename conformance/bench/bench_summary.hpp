@@ -36,6 +36,7 @@ struct baseline_settings {
   std::optional<std::uint64_t> part_size;
   std::optional<bool> verify;
   std::optional<bool> control;
+  std::string mix; // describe_mix of --mix; empty without one
 };
 
 struct baseline {

@@ -68,7 +68,9 @@ operation_outcome operation_runner::run(const cell& c, std::uint64_t index) {
   operation_outcome outcome;
   started_ = clock::now();
   first_byte_seen_ = false;
-  switch (c.op) {
+  const operation op =
+      c.op == operation::mix ? pick_from_mix(settings_.mix, index, settings_.seed) : c.op;
+  switch (op) {
   case operation::put:
     run_put(c, index, outcome);
     break;
@@ -86,6 +88,12 @@ operation_outcome operation_runner::run(const cell& c, std::uint64_t index) {
     break;
   case operation::delete_object:
     run_delete(c, index, outcome);
+    break;
+  case operation::put_multipart:
+    run_put_multipart(c, index, outcome);
+    break;
+  case operation::mix: // validate() keeps mix out of its own operations
+    outcome.error = "mix inside a mix";
     break;
   }
   outcome.latency = clock::now() - started_;
@@ -258,23 +266,37 @@ void operation_runner::run_get_ranges(const cell& c, std::uint64_t index,
 void operation_runner::run_list(const cell& c, operation_outcome& outcome) {
   client::list_objects_options options;
   options.prefix = fixtures_.single_prefix(c.size);
-  client::parsed_response<client::list_objects_result> listed;
-  send_with_retries(
-      [&] {
-        listed = client_.list_objects_v2(fixtures_.bucket(), options);
-        return listed.raw;
-      },
-      outcome);
-  outcome.bytes = listed.raw.body_bytes;
   const std::string what = "LIST " + options.prefix + ": ";
-  if (!listed.ok()) {
-    outcome.error = what + listed.raw.describe() +
-                    (listed.parse_error.empty() ? "" : ", " + listed.parse_error);
-    return;
+  std::size_t keys = 0;
+  // Every page: one operation lists the whole prepared set (--objects may exceed a page).
+  for (int page = 1;; ++page) {
+    client::parsed_response<client::list_objects_result> listed;
+    send_with_retries(
+        [&] {
+          listed = client_.list_objects_v2(fixtures_.bucket(), options);
+          return listed.raw;
+        },
+        outcome);
+    outcome.bytes += listed.raw.body_bytes;
+    if (!listed.ok()) {
+      outcome.error = what + "page " + std::to_string(page) + ": " + listed.raw.describe() +
+                      (listed.parse_error.empty() ? "" : ", " + listed.parse_error);
+      return;
+    }
+    keys += listed.value->contents.size();
+    if (!listed.value->is_truncated) {
+      break;
+    }
+    if (listed.value->next_continuation_token.empty() || page == 100000) {
+      outcome.error =
+          what + "page " + std::to_string(page) + " is truncated without a NextContinuationToken";
+      return;
+    }
+    options.continuation_token = listed.value->next_continuation_token;
   }
-  if (listed.value->contents.size() != fixtures_.objects()) {
-    outcome.error = what + std::to_string(listed.value->contents.size()) + " keys, " +
-                    std::to_string(fixtures_.objects()) + " were written";
+  if (keys != fixtures_.objects()) {
+    outcome.error = what + std::to_string(keys) + " keys, " + std::to_string(fixtures_.objects()) +
+                    " were written";
     return;
   }
   outcome.ok = true;
@@ -296,6 +318,84 @@ void operation_runner::run_delete(const cell& c, std::uint64_t index, operation_
     outcome.error = "DELETE " + key + ": " + answer.describe();
     return;
   }
+  outcome.ok = true;
+}
+
+} // namespace s3fault::bench
+
+namespace s3fault::bench {
+
+void operation_runner::run_put_multipart(const cell& c, std::uint64_t index,
+                                         operation_outcome& outcome) {
+  const auto key = fixtures_.multipart_put_key(c.size, index);
+  client::parsed_response<client::initiate_multipart_result> created;
+  send_with_retries(
+      [&] {
+        created = client_.create_multipart_upload(fixtures_.bucket(), key);
+        return created.raw;
+      },
+      outcome);
+  if (!created.ok()) {
+    outcome.error = "CreateMultipartUpload " + key + ": " + created.raw.describe();
+    return;
+  }
+  const auto upload_id = created.value->upload_id;
+  const auto abort_with = [&](std::string error) {
+    outcome.error = std::move(error);
+    client_.abort_multipart_upload(fixtures_.bucket(), key, upload_id);
+  };
+  const auto bytes = fixtures_.content(c.size, index);
+  client::upload_part_options part_options;
+  part_options.payload = client::payload_signing::unsigned_payload;
+  std::vector<client::completed_part> parts;
+  for (std::uint64_t offset = 0; offset < c.size; offset += settings_.part_size) {
+    const int number = static_cast<int>(parts.size()) + 1;
+    const auto length = std::min(settings_.part_size, c.size - offset);
+    const auto answer = send_with_retries(
+        [&] {
+          return client_.upload_part(fixtures_.bucket(), key, upload_id, number,
+                                     client::body_source::from_view(bytes.substr(offset, length)),
+                                     part_options);
+        },
+        outcome);
+    const std::string what = "UploadPart " + std::to_string(number) + " of " + key + ": ";
+    if (!answer.ok()) {
+      return abort_with(what + answer.describe());
+    }
+    const std::string etag(answer.header("ETag").value_or(""));
+    if (settings_.verify && etag != "\"" + fixtures_.md5_of(index, offset, length) + "\"") {
+      return abort_with(what + "ETag " + etag + ", the part's MD5 is \"" +
+                        fixtures_.md5_of(index, offset, length) + "\"");
+    }
+    client::completed_part part;
+    part.part_number = number;
+    part.etag = etag;
+    parts.push_back(std::move(part));
+  }
+  client::parsed_response<client::complete_multipart_result> completed;
+  send_with_retries(
+      [&] {
+        completed = client_.complete_multipart_upload(fixtures_.bucket(), key, upload_id, parts);
+        return completed.raw;
+      },
+      outcome);
+  if (!completed.ok()) {
+    return abort_with("CompleteMultipartUpload " + key + ": " + completed.raw.describe() +
+                      (completed.parse_error.empty() ? "" : ", " + completed.parse_error));
+  }
+  // A multipart ETag ends in -N, N the count of parts (S3-CONTRACT: multipart ETags).
+  const std::string suffix = "-" + std::to_string(parts.size());
+  std::string_view etag = completed.value->etag;
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {
+    etag = etag.substr(1, etag.size() - 2);
+  }
+  if (settings_.verify &&
+      (etag.size() < suffix.size() || etag.substr(etag.size() - suffix.size()) != suffix)) {
+    outcome.error = "CompleteMultipartUpload " + key + ": ETag " + completed.value->etag +
+                    " does not end in " + suffix + " (the count of parts)";
+    return;
+  }
+  outcome.bytes = c.size;
   outcome.ok = true;
 }
 

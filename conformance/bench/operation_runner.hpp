@@ -45,6 +45,7 @@ private:
   void run_get_ranges(const cell& c, std::uint64_t index, operation_outcome& outcome);
   void run_list(const cell& c, operation_outcome& outcome);
   void run_delete(const cell& c, std::uint64_t index, operation_outcome& outcome);
+  void run_put_multipart(const cell& c, std::uint64_t index, operation_outcome& outcome);
 
   const bench_settings& settings_;
   const bench_fixtures& fixtures_;

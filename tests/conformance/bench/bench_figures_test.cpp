@@ -73,7 +73,7 @@ TEST(BenchSettings, ProblemsNameTheOption) {
   settings.sizes = {0};
   settings.concurrencies = {0};
   settings.rounds = 0;
-  settings.objects = 1001;
+  settings.objects = 10001;
   settings.part_size = 1024;
   settings.count = 0;
   const auto problems = validate(settings);
@@ -88,7 +88,7 @@ TEST(BenchSettings, ProblemsNameTheOption) {
   EXPECT_TRUE(mentions("--sizes: 0 bytes"));
   EXPECT_TRUE(mentions("--concurrency: 0"));
   EXPECT_TRUE(mentions("--rounds"));
-  EXPECT_TRUE(mentions("--objects: 1001"));
+  EXPECT_TRUE(mentions("--objects: 10001"));
   EXPECT_TRUE(mentions("--part-size: 1KiB"));
   EXPECT_TRUE(mentions("--count"));
   EXPECT_TRUE(validate(bench_settings{}).empty());

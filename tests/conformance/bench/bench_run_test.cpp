@@ -51,12 +51,14 @@ bool bucket_exists(const std::string& endpoint, const std::string& bucket) {
 TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
   origin::embedded_origin origin;
   auto settings = small_bench(origin.url());
-  settings.operations = {operation::put,        operation::get,  operation::get_parts,
-                         operation::get_ranges, operation::list, operation::delete_object};
+  settings.operations = {operation::put,           operation::get,  operation::get_parts,
+                         operation::get_ranges,    operation::list, operation::delete_object,
+                         operation::put_multipart, operation::mix};
+  settings.mix = {{operation::get, 3}, {operation::put, 1}, {operation::put_multipart, 1}};
   settings.sizes = {mib, 6 * mib}; // 6 MiB: two parts, two ranges of 5 MiB + 1 MiB
   settings.verify = true;
   const auto report = run_bench(settings, nullptr, {});
-  ASSERT_EQ(report.summaries.size(), 12u);
+  ASSERT_EQ(report.summaries.size(), 16u);
   for (const auto& summary : report.summaries) {
     SCOPED_TRACE(describe(summary.measured));
     EXPECT_EQ(summary.first_error, "");
@@ -71,6 +73,75 @@ TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
   }
   EXPECT_EQ(bench_exit_status(report), 0);
   EXPECT_FALSE(bucket_exists(origin.url(), report.bucket));
+}
+
+TEST(BenchRun, ListReadsEveryPageOfManyObjects) {
+  origin::embedded_origin origin;
+  auto settings = small_bench(origin.url());
+  settings.operations = {operation::list};
+  settings.sizes = {16};
+  settings.objects = 2500; // three pages of at most 1000 keys
+  settings.count = 2;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(summary.first_error, "");
+  EXPECT_EQ(figure_value(summary, figure::operations), 2);
+}
+
+TEST(BenchRun, AListThatLosesAPageIsAnError) {
+  // The store's first page claims to be the last: 1000 of 2500 keys.
+  origin::embedded_origin origin;
+  auto proxy =
+      proxy_with(origin.url(), {"xml-set ListBucketResult/IsTruncated false op=ListObjectsV2"});
+  auto settings = small_bench(proxy->url());
+  settings.operations = {operation::list};
+  settings.sizes = {16};
+  settings.objects = 2500;
+  settings.count = 2;
+  const auto report = run_bench(settings, nullptr, {});
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(figure_value(summary, figure::errors), 2);
+  EXPECT_NE(summary.first_error.find("1000 keys, 2500 were written"), std::string::npos)
+      << summary.first_error;
+}
+
+TEST(BenchRun, AMultipartPutWithAWrongETagIsAnError) {
+  origin::embedded_origin origin;
+  auto corrupt_part = proxy_with(origin.url(), {"set-header ETag \"0123\" op=UploadPart"});
+  auto settings = small_bench(corrupt_part->url());
+  settings.operations = {operation::put_multipart};
+  settings.sizes = {6 * mib};
+  settings.count = 2;
+  const auto wrong_part = run_bench(settings, nullptr, {});
+  const auto& parts = wrong_part.summaries[0];
+  EXPECT_EQ(figure_value(parts, figure::errors), 2);
+  EXPECT_NE(parts.first_error.find("UploadPart 1 of"), std::string::npos) << parts.first_error;
+
+  auto plain_etag = proxy_with(
+      origin.url(),
+      {"xml-set CompleteMultipartUploadResult/ETag \"0123\" op=CompleteMultipartUpload"});
+  settings.client.endpoint = plain_etag->url();
+  const auto wrong_whole = run_bench(settings, nullptr, {});
+  const auto& whole = wrong_whole.summaries[0];
+  EXPECT_EQ(figure_value(whole, figure::errors), 2);
+  EXPECT_NE(whole.first_error.find("does not end in -2 (the count of parts)"), std::string::npos)
+      << whole.first_error;
+}
+
+TEST(BenchRun, WarmUpRunsEveryCellBeforeTheRoundsAndIsNotReported) {
+  origin::embedded_origin origin;
+  std::atomic<unsigned> gets{0};
+  proxy::embedded_proxy proxy(origin.url(), [&](const proxy::exchange_record& r) {
+    gets += r.method == "GET" && r.target.find("/obj-") != std::string::npos ? 1 : 0;
+  });
+  auto settings = small_bench(proxy.url());
+  settings.warmup = std::chrono::milliseconds(200);
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.runs.size(), 1u);
+  ASSERT_TRUE(proxy.wait_reported(std::chrono::seconds(10)));
+  // 8 GETs measured; the warm-up's 200 ms of GETs came first and are not in the figures.
+  EXPECT_GT(gets.load(), 8u);
+  EXPECT_EQ(figure_value(report.summaries[0], figure::operations), 8);
 }
 
 TEST(BenchRun, ThroughputCountsTheBytesRead) {
