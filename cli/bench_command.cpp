@@ -26,6 +26,7 @@ struct bench_options {
   store_access access;
   std::vector<std::string> ops; // default: get (or mix with --mix)
   std::vector<std::string> mix;
+  std::vector<std::string> prefill;
   std::string warmup = "0s";
   std::vector<std::string> sizes{"1MiB"};
   std::vector<std::string> concurrency{"1,8,32"};
@@ -108,6 +109,13 @@ bench::bench_settings make_settings(const bench_options& options,
       settings.sizes.push_back(*size);
     } else {
       problems.push_back("--sizes: '" + text + "' is not a size like 4KiB, 10MiB or 1048576");
+    }
+  }
+  for (const auto& text : split_commas(options.prefill)) {
+    if (const auto size = text::parse_size(text)) {
+      settings.prefill.push_back(*size);
+    } else {
+      problems.push_back("--prefill: '" + text + "' is not a size like 0, 1GiB or 500MiB");
     }
   }
   settings.concurrencies.clear();
@@ -264,6 +272,11 @@ int run_bench_command(const bench_options& options) {
     std::cout << (live_progress ? "\r\x1b[2K" : "") << bench::run_line(position, result) << "\n"
               << std::flush;
   };
+  observer.filling = [](std::uint64_t stored) {
+    std::cout << "s3fault bench: --prefill: filling the bucket up to " << bench::format_size(stored)
+              << " of filler objects\n"
+              << std::flush;
+  };
   observer.cleanup_problem = [](const std::string& problem) {
     std::cerr << "s3fault bench: left behind: " << problem << "\n";
   };
@@ -335,6 +348,9 @@ std::function<int()> add_bench_command(CLI::App& app) {
   command->add_option("--mix", options->mix,
                       "The operations of a mix cell with weights, e.g. get=70,put=20,delete=10: "
                       "each operation is drawn by weight (the same sequence every round)");
+  command->add_option("--prefill", options->prefill,
+                      "Stored-volume sweep, e.g. 0,1GiB,4GiB: the bucket is filled with 8 MiB "
+                      "filler objects up to each volume in turn, and every cell runs at each");
   command
       ->add_option("--warmup", options->warmup,
                    "Run every cell this long before the first round, unmeasured, e.g. 2s")

@@ -19,7 +19,8 @@ build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libssl-dev lib
 # (start-swift.sh).
 store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-container swift-account
   memcached)
-client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2)
+client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2
+  chromium)
 
 log=$(mktemp /tmp/s3fault-deps.XXXXXX.log)
 # Print the log of the failing step and the step's name, then exit non-zero.

@@ -70,11 +70,7 @@ std::vector<std::string> baseline_mismatches(const bench_settings& settings,
     found.push_back("--mix: " + text(mix) + " here, " + text(there.mix) + " in the baseline");
   }
   for (const auto& c : cells) {
-    const bool present =
-        std::any_of(earlier.cells.begin(), earlier.cells.end(), [&](const baseline_cell& b) {
-          return b.op == c.op && b.size == c.size && b.concurrency == c.concurrency;
-        });
-    if (!present) {
+    if (find_in(&earlier, c) == nullptr) {
       found.push_back(describe(c) + ": not in the baseline");
     }
   }

@@ -18,6 +18,8 @@ namespace {
 // Objects start this far apart in the buffer: not a multiple of any block size, so no two
 // objects share aligned blocks a store could deduplicate.
 constexpr std::uint64_t window_stride = 4157;
+// --prefill writes objects of this size (the last one of a step smaller).
+constexpr std::uint64_t filler_size = 8 * 1024 * 1024;
 
 std::string seeded_bytes(std::uint64_t length, std::uint64_t seed) {
   std::string bytes(length, '\0');
@@ -42,7 +44,10 @@ bench_fixtures::bench_fixtures(const bench_settings& settings, std::string bucke
                                bool bucket_given, std::string prefix)
     : settings_(settings), bucket_(std::move(bucket)), bucket_given_(bucket_given),
       prefix_(std::move(prefix)), objects_(settings.objects) {
-  const std::uint64_t largest = *std::max_element(settings.sizes.begin(), settings.sizes.end());
+  std::uint64_t largest = *std::max_element(settings.sizes.begin(), settings.sizes.end());
+  if (!settings.prefill.empty()) {
+    largest = std::max(largest, filler_size);
+  }
   buffer_ = seeded_bytes(largest + window_stride * objects_, settings.seed);
 }
 
@@ -204,25 +209,33 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
       }
     }
   }
+  upload_all(uploads.size(), parallel, [&](client::s3_client& store, std::size_t i) {
+    const auto& item = uploads[i];
+    if (item.multipart) {
+      upload_multipart(store, item.size, item.index);
+    } else {
+      upload_single(store, item.size, item.index);
+    }
+  });
+}
+
+void bench_fixtures::upload_all(
+    std::size_t count, unsigned parallel,
+    const std::function<void(client::s3_client&, std::size_t)>& upload) const {
   std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;
   std::string failure;
   auto uploader = [&] {
     try {
       client::s3_client own(settings_.client);
-      for (std::size_t i = next++; i < uploads.size(); i = next++) {
+      for (std::size_t i = next++; i < count; i = next++) {
         {
           const std::lock_guard lock(failure_mutex);
           if (!failure.empty()) {
             return;
           }
         }
-        const auto& item = uploads[i];
-        if (item.multipart) {
-          upload_multipart(own, item.size, item.index);
-        } else {
-          upload_single(own, item.size, item.index);
-        }
+        upload(own, i);
       }
     } catch (const std::exception& error) {
       const std::lock_guard lock(failure_mutex);
@@ -241,6 +254,30 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
   if (!failure.empty()) {
     throw std::runtime_error(failure);
   }
+}
+
+void bench_fixtures::fill_to(std::uint64_t bytes, unsigned parallel) {
+  if (bytes <= filled_) {
+    return;
+  }
+  const std::uint64_t remaining = bytes - filled_;
+  const std::uint64_t count = (remaining + filler_size - 1) / filler_size;
+  upload_all(static_cast<std::size_t>(count), parallel,
+             [&](client::s3_client& store, std::size_t i) {
+               const std::uint64_t length = std::min(filler_size, remaining - i * filler_size);
+               const std::uint64_t n = fillers_ + i;
+               const auto key = prefix_ + "fill/" + std::to_string(n);
+               client::put_options options;
+               options.payload = client::payload_signing::unsigned_payload;
+               const auto answer = store.put_object(
+                   bucket_, key, client::body_source::from_view(content(length, n)), options);
+               if (!answer.ok()) {
+                 throw std::runtime_error("writing filler " + key +
+                                          " for --prefill: " + describe_answer(answer));
+               }
+             });
+  fillers_ += count;
+  filled_ = bytes;
 }
 
 void bench_fixtures::remove(const std::function<void(const std::string&)>& problem) {

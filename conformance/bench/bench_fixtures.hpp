@@ -8,6 +8,7 @@
 //   <prefix><size>/put-<i>    overwritten by put (i rotates over --objects)
 //   <prefix><size>/mpput-<i>  overwritten by put-multipart
 //   <prefix><size>/del-<w>-<n> written and deleted by delete
+//   <prefix>fill/<n>          filler for --prefill (8 MiB each, the last one smaller)
 #include "conformance/bench/bench_settings.hpp"
 
 #include <functional>
@@ -52,6 +53,12 @@ public:
   /// to `parallel` uploads at once. Throws std::runtime_error naming the object and the store's
   /// answer when one cannot be written.
   void create(const std::vector<cell>& cells, unsigned parallel);
+  /// --prefill: writes new filler objects under the prefix's fill/ until `bytes` of filler are
+  /// stored in all (earlier calls' included), with up to `parallel` uploads at once. Throws
+  /// like create.
+  void fill_to(std::uint64_t bytes, unsigned parallel);
+  std::uint64_t filled() const { return filled_; }
+
   /// Deletes every object under the prefix and the bucket when it was created here. Problems
   /// are reported to `problem` and do not stop the rest.
   void remove(const std::function<void(const std::string&)>& problem);
@@ -60,11 +67,17 @@ private:
   std::uint64_t window_offset(std::uint64_t index) const;
   void upload_single(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
   void upload_multipart(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
+  /// Runs `upload(store, i)` for i in [0, count) on `parallel` clients; the first failure
+  /// stops the rest and is thrown.
+  void upload_all(std::size_t count, unsigned parallel,
+                  const std::function<void(client::s3_client&, std::size_t)>& upload) const;
 
   const bench_settings& settings_;
   std::string bucket_;
   bool bucket_given_;
   bool bucket_created_ = false;
+  std::uint64_t filled_ = 0;  // bytes of filler written
+  std::uint64_t fillers_ = 0; // filler objects written
   std::string prefix_;
   unsigned objects_;
   std::string buffer_;

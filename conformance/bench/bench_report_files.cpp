@@ -167,7 +167,8 @@ std::string csv_report(const bench_report& report) {
   const auto compared = compared_figures();
   const bool noise = any_noise(report.summaries);
   const bool versus = !report.baseline_source.empty();
-  std::vector<std::string> header{"operation", "size", "size_bytes", "concurrency", "runs"};
+  std::vector<std::string> header{"operation",   "size",         "size_bytes",
+                                  "concurrency", "stored_bytes", "runs"};
   for (const auto f : figures) {
     const std::string key(info(f).key);
     header.insert(header.end(), {key, key + "_min", key + "_max"});
@@ -208,8 +209,8 @@ std::string csv_report(const bench_report& report) {
   for (const auto& summary : report.summaries) {
     const auto& c = summary.measured;
     std::vector<std::string> fields{std::string(to_string(c.op)), format_size(c.size),
-                                    std::to_string(c.size), std::to_string(c.concurrency),
-                                    std::to_string(summary.runs)};
+                                    std::to_string(c.size),       std::to_string(c.concurrency),
+                                    std::to_string(c.stored),     std::to_string(summary.runs)};
     for (const auto f : figures) {
       const auto& s = summary.figures[static_cast<std::size_t>(f)];
       if (s) {
@@ -265,6 +266,7 @@ std::string json_report(const bench_report& report) {
   }
   about["sizes"] = settings.sizes;
   about["concurrency"] = settings.concurrencies;
+  about["prefill"] = settings.prefill;
   if (settings.count) {
     about["count"] = *settings.count;
   } else {
@@ -287,11 +289,9 @@ std::string json_report(const bench_report& report) {
   document["cells"] = json::array();
   for (const auto& summary : report.summaries) {
     const auto& c = summary.measured;
-    json entry{{"operation", to_string(c.op)},
-               {"size", format_size(c.size)},
-               {"size_bytes", c.size},
-               {"concurrency", c.concurrency},
-               {"runs", summary.runs}};
+    json entry{{"operation", to_string(c.op)}, {"size", format_size(c.size)},
+               {"size_bytes", c.size},         {"concurrency", c.concurrency},
+               {"stored_bytes", c.stored},     {"runs", summary.runs}};
     entry["figures"] = json::object();
     for (std::size_t i = 0; i < figure_count; ++i) {
       const auto f = figure_at(i);
@@ -327,6 +327,7 @@ std::string json_report(const bench_report& report) {
     json entry{{"operation", to_string(run.measured.op)},
                {"size_bytes", run.measured.size},
                {"concurrency", run.measured.concurrency},
+               {"stored_bytes", run.measured.stored},
                {"round", run.round},
                {"leg", run.leg},
                {"seconds", round_to(run.seconds, 3)},
@@ -427,6 +428,7 @@ std::optional<baseline> parse_json_baseline(const std::string& text, const std::
     cell_figures.op = *op;
     cell_figures.size = entry["size_bytes"].get<std::uint64_t>();
     cell_figures.concurrency = entry["concurrency"].get<unsigned>();
+    cell_figures.stored = json_value<std::uint64_t>(entry, "stored_bytes").value_or(0);
     if (entry.contains("figures") && entry["figures"].is_object()) {
       for (const auto& [key, value] : entry["figures"].items()) {
         const auto f = figure_named(key);
@@ -561,6 +563,8 @@ std::optional<baseline> parse_csv_baseline(const std::string& text, const std::s
     cell_figures.op = *op;
     cell_figures.size = static_cast<std::uint64_t>(*size);
     cell_figures.concurrency = static_cast<unsigned>(*concurrency);
+    cell_figures.stored =
+        static_cast<std::uint64_t>(number_field(field("stored_bytes")).value_or(0));
     const auto runs = number_field(field("runs"));
     for (std::size_t i = 0; i < figure_count; ++i) {
       const std::string key(info(figure_at(i)).key);

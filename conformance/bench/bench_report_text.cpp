@@ -49,8 +49,21 @@ std::string range_of(const cell_summary& summary, figure f) {
   return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
 }
 
-row cell_columns(const cell& c) {
-  return {std::string(to_string(c.op)), format_size(c.size), std::to_string(c.concurrency)};
+/// The columns that name a cell: operation, size, conc, and with --prefill the stored volume.
+row cell_titles(const bench_report& report) {
+  row titles{"operation", "size", "conc"};
+  if (!report.settings->prefill.empty()) {
+    titles.emplace_back("stored");
+  }
+  return titles;
+}
+
+row cell_columns(const cell& c, const bench_report& report) {
+  row columns{std::string(to_string(c.op)), format_size(c.size), std::to_string(c.concurrency)};
+  if (!report.settings->prefill.empty()) {
+    columns.push_back(format_size(c.stored));
+  }
+  return columns;
 }
 
 std::string seconds_text(double seconds) {
@@ -81,7 +94,8 @@ void print_baseline_table(std::ostream& out, const bench_report& report) {
       << format_percent(rules.min_change_percent, false)
       << " % (--min-change). 'detectable': the smallest drop and rise these rounds flag "
       << format_percent(100 * rules.power, false) << " % of the time\n";
-  row header{"operation", "size", "conc", "figure"};
+  row header = cell_titles(report);
+  header.emplace_back("figure");
   for (auto& title : comparison_titles(rules)) {
     header.push_back(std::move(title));
   }
@@ -94,7 +108,7 @@ void print_baseline_table(std::ostream& out, const bench_report& report) {
         continue;
       }
       any = true;
-      row r = cell_columns(summary.measured);
+      row r = cell_columns(summary.measured, report);
       r.push_back(column_title(f));
       for (auto& column : comparison_columns(f, *c)) {
         r.push_back(std::move(column));
@@ -102,12 +116,12 @@ void print_baseline_table(std::ostream& out, const bench_report& report) {
       rows.push_back(std::move(r));
     }
     if (!any) {
-      row r = cell_columns(summary.measured);
+      row r = cell_columns(summary.measured, report);
       r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not in the baseline"});
       rows.push_back(std::move(r));
     }
   }
-  print_table(out, header, rows, 4);
+  print_table(out, header, rows, cell_titles(report).size() + 1);
 }
 
 } // namespace
@@ -164,16 +178,15 @@ void print_summary(std::ostream& out, const bench_report& report) {
                            : "")
       << "; throughput [min..max]; latency and TTFB in ms"
       << (settings.mix.empty() ? "" : "; mix: " + describe_mix(settings.mix)) << "\n";
-  row header{"operation", "size",
-             "conc",      column_title(figure::mib_per_second),
-             "",          column_title(figure::ops_per_second),
-             ""};
+  row header = cell_titles(report);
+  header.insert(header.end(), {column_title(figure::mib_per_second), "",
+                               column_title(figure::ops_per_second), ""});
   for (const auto f : summary_figures) {
     header.push_back(column_title(f));
   }
   std::vector<row> rows;
   for (const auto& summary : report.summaries) {
-    row r = cell_columns(summary.measured);
+    row r = cell_columns(summary.measured, report);
     r.push_back(value_of(summary, figure::mib_per_second));
     r.push_back(range_of(summary, figure::mib_per_second));
     r.push_back(value_of(summary, figure::ops_per_second));
@@ -191,13 +204,13 @@ void print_summary(std::ostream& out, const bench_report& report) {
       out << (i == 0 ? " " : ", ") << settings.store_pids[i];
     }
     out << "), medians over the runs of each cell\n";
-    row store_header{"operation", "size", "conc"};
+    row store_header = cell_titles(report);
     for (const auto f : store_figures) {
       store_header.push_back(column_title(f));
     }
     std::vector<row> store_rows;
     for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary.measured);
+      row r = cell_columns(summary.measured, report);
       for (const auto f : store_figures) {
         r.push_back(value_of(summary, f));
       }
@@ -209,13 +222,13 @@ void print_summary(std::ostream& out, const bench_report& report) {
   const auto compared = compared_figures();
   if (any_noise(report.summaries)) {
     out << "\nNoise band (widest difference within a control pair, % of the level)\n";
-    row noise_header{"operation", "size", "conc"};
+    row noise_header = cell_titles(report);
     for (const auto f : compared) {
       noise_header.push_back(column_title(f) + " ±%");
     }
     std::vector<row> noise_rows;
     for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary.measured);
+      row r = cell_columns(summary.measured, report);
       for (const auto f : compared) {
         const auto& noise = summary.noise_percent[static_cast<std::size_t>(f)];
         r.push_back(noise ? format_percent(*noise, false) : "-");

@@ -28,6 +28,40 @@ void warm_up(const bench_settings& settings, worker_pool& workers, const std::ve
   }
 }
 
+/// Every round of cells [begin, end), with --control twice per round in alternating order.
+template <class Stop>
+void run_rounds(const bench_settings& settings, worker_pool& workers, bench_report& report,
+                std::size_t begin, std::size_t end, const bench_observer& observer,
+                const Stop& stop_requested) {
+  const unsigned legs = settings.control ? 2 : 1;
+  for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
+    for (std::size_t index = begin; index < end && !stop_requested(); ++index) {
+      for (unsigned step = 0; step < legs && !stop_requested(); ++step) {
+        // Alternate which leg goes first, so that neither always runs on a warmer store.
+        const unsigned leg = legs == 2 && round % 2 == 0 ? 1 - step : step;
+        const run_position position{&report.cells[index], index, report.cells.size(), round,
+                                    settings.rounds,      leg};
+        if (observer.run_started) {
+          observer.run_started(position);
+        }
+        auto result =
+            run_cell(settings, workers, report.cells[index], [&](const run_progress& now) {
+              if (observer.progress) {
+                observer.progress(position, now);
+              }
+            });
+        result.cell_index = index;
+        result.round = round;
+        result.leg = leg;
+        if (observer.run_done) {
+          observer.run_done(position, result);
+        }
+        report.runs.push_back(std::move(result));
+      }
+    }
+  }
+}
+
 } // namespace
 
 bench_report run_bench(const bench_settings& settings, const baseline* earlier,
@@ -63,32 +97,28 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   };
   worker_pool workers(settings, fixtures);
   warm_up(settings, workers, report.cells, stop_requested);
-  const unsigned legs = settings.control ? 2 : 1;
-  for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
-    for (std::size_t index = 0; index < report.cells.size() && !stop_requested(); ++index) {
-      for (unsigned step = 0; step < legs && !stop_requested(); ++step) {
-        // Alternate which leg goes first, so that neither always runs on a warmer store.
-        const unsigned leg = legs == 2 && round % 2 == 0 ? 1 - step : step;
-        const run_position position{&report.cells[index], index, report.cells.size(), round,
-                                    settings.rounds,      leg};
-        if (observer.run_started) {
-          observer.run_started(position);
-        }
-        auto result =
-            run_cell(settings, workers, report.cells[index], [&](const run_progress& now) {
-              if (observer.progress) {
-                observer.progress(position, now);
-              }
-            });
-        result.cell_index = index;
-        result.round = round;
-        result.leg = leg;
-        if (observer.run_done) {
-          observer.run_done(position, result);
-        }
-        report.runs.push_back(std::move(result));
+  // With --prefill the volume only grows: each level's cells run all their rounds before the
+  // bucket is filled up to the next level.
+  std::size_t begin = 0;
+  while (begin < report.cells.size() && !stop_requested()) {
+    const std::uint64_t stored = report.cells[begin].stored;
+    std::size_t end = begin;
+    while (end < report.cells.size() && report.cells[end].stored == stored) {
+      ++end;
+    }
+    if (stored > 0) {
+      if (observer.filling) {
+        observer.filling(stored);
+      }
+      try {
+        fixtures.fill_to(stored, 4);
+      } catch (const std::exception& error) {
+        fixtures.remove([](const std::string&) {});
+        throw store_unusable(error.what());
       }
     }
+    run_rounds(settings, workers, report, begin, end, observer, stop_requested);
+    begin = end;
   }
   report.interrupted = stop_requested();
   report.summaries = summarize_cells(report.cells, report.runs, earlier, settings.judging);

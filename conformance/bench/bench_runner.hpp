@@ -51,6 +51,7 @@ struct bench_observer {
   std::function<void(const run_position&, const run_progress&)> progress;
   std::function<void(const run_position&, const run_result&)> run_done;
   std::function<void(const std::string&)> cleanup_problem;
+  std::function<void(std::uint64_t)> filling; // --prefill: the bucket is filled up to this
 };
 
 /// Throws store_unusable when the bucket or fixtures cannot be created.

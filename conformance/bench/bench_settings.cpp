@@ -70,7 +70,8 @@ std::string format_size(std::uint64_t bytes) {
 
 std::string describe(const cell& c) {
   return std::string(to_string(c.op)) + " " + format_size(c.size) +
-         " c=" + std::to_string(c.concurrency);
+         " c=" + std::to_string(c.concurrency) +
+         (c.stored > 0 ? " stored=" + format_size(c.stored) : "");
 }
 
 std::vector<operation> operations_of(const cell& c, const bench_settings& settings) {
@@ -115,10 +116,13 @@ std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix)
 
 std::vector<cell> plan_cells(const bench_settings& settings) {
   std::vector<cell> cells;
-  for (const auto op : settings.operations) {
-    for (const auto size : settings.sizes) {
-      for (const auto concurrency : settings.concurrencies) {
-        cells.push_back({op, size, concurrency});
+  const auto levels = settings.prefill.empty() ? std::vector<std::uint64_t>{0} : settings.prefill;
+  for (const auto stored : levels) {
+    for (const auto op : settings.operations) {
+      for (const auto size : settings.sizes) {
+        for (const auto concurrency : settings.concurrencies) {
+          cells.push_back({op, size, concurrency, stored});
+        }
       }
     }
   }
@@ -170,6 +174,15 @@ std::vector<std::string> validate(const bench_settings& settings) {
   if (mix_cell && mix_weight == 0) {
     problems.emplace_back("--mix: a mix cell needs operations with weights, e.g. "
                           "--mix get=70,put=20,delete=10");
+  }
+  if (!std::is_sorted(settings.prefill.begin(), settings.prefill.end()) ||
+      std::adjacent_find(settings.prefill.begin(), settings.prefill.end()) !=
+          settings.prefill.end()) {
+    problems.emplace_back("--prefill: the stored volumes must grow, e.g. 0,1GiB,4GiB (the "
+                          "bucket is filled up to each in turn)");
+  }
+  if (!settings.prefill.empty() && settings.prefill.back() > std::uint64_t{1} << 40) {
+    problems.emplace_back("--prefill: at most 1TiB");
   }
   if (settings.warmup.count() < 0) {
     problems.emplace_back("--warmup: must not be negative");

@@ -37,8 +37,9 @@ struct cell {
   operation op = operation::get;
   std::uint64_t size = 0;
   unsigned concurrency = 1;
+  std::uint64_t stored = 0; // --prefill: bytes of filler objects in the bucket while it runs
 };
-/// "get 10MiB c=32"
+/// "get 10MiB c=32", with --prefill "get 10MiB c=32 stored=4GiB"
 std::string describe(const cell& c);
 /// "4KiB", "10MiB", "1.5MiB", "1000B": the shortest exact spelling in powers of 1024.
 std::string format_size(std::uint64_t bytes);
@@ -48,6 +49,9 @@ struct bench_settings {
   std::vector<operation> operations{operation::get};
   std::vector<std::uint64_t> sizes{1024 * 1024};
   std::vector<unsigned> concurrencies{1, 8, 32};
+  /// --prefill: stored volumes in ascending order; the bucket is filled up to each in turn and
+  /// every cell runs at each (empty: no filler, one step at 0).
+  std::vector<std::uint64_t> prefill;
   std::chrono::milliseconds duration{10'000}; // per cell and round, unless `count` is set
   std::optional<std::uint64_t> count;         // operations per cell and round instead
   unsigned rounds = 3;
@@ -78,8 +82,8 @@ operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, 
 /// "get=70,put=20,delete=10"
 std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix);
 
-/// The cells in the order they run: operations outermost (in the order given), then sizes,
-/// then concurrencies.
+/// The cells in the order they run: stored volumes outermost, then operations (in the order
+/// given), then sizes, then concurrencies.
 std::vector<cell> plan_cells(const bench_settings& settings);
 
 /// Problems with the settings, one line each (empty when usable).

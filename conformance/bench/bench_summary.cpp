@@ -7,22 +7,6 @@
 namespace s3fault::bench {
 namespace {
 
-bool same_cell(const cell& a, const baseline_cell& b) {
-  return a.op == b.op && a.size == b.size && a.concurrency == b.concurrency;
-}
-
-const baseline_cell* find_in(const baseline* earlier, const cell& c) {
-  if (earlier == nullptr) {
-    return nullptr;
-  }
-  for (const auto& candidate : earlier->cells) {
-    if (same_cell(c, candidate)) {
-      return &candidate;
-    }
-  }
-  return nullptr;
-}
-
 std::optional<double> wider(std::optional<double> a, std::optional<double> b) {
   if (!a) {
     return b;
@@ -97,6 +81,22 @@ void compare_with(cell_summary& summary, const baseline_cell& before, const judg
 }
 
 } // namespace
+
+bool same_cell(const cell& a, const baseline_cell& b) {
+  return a.op == b.op && a.size == b.size && a.concurrency == b.concurrency && a.stored == b.stored;
+}
+
+const baseline_cell* find_in(const baseline* earlier, const cell& c) {
+  if (earlier == nullptr) {
+    return nullptr;
+  }
+  for (const auto& candidate : earlier->cells) {
+    if (same_cell(c, candidate)) {
+      return &candidate;
+    }
+  }
+  return nullptr;
+}
 
 std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
                                           const std::vector<run_result>& runs,

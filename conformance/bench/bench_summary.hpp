@@ -21,6 +21,7 @@ struct baseline_cell {
   operation op = operation::get;
   std::uint64_t size = 0;
   unsigned concurrency = 0;
+  std::uint64_t stored = 0;
   std::array<std::optional<spread>, figure_count> figures{};
   std::array<std::optional<double>, figure_count> noise_percent{};
   /// From the file's per-round values; a file without them gives its median as one round.
@@ -44,6 +45,11 @@ struct baseline {
   std::vector<baseline_cell> cells;
   baseline_settings settings;
 };
+
+/// Whether the baseline's cell is this cell (operation, size, concurrency and stored volume).
+bool same_cell(const cell& a, const baseline_cell& b);
+/// The baseline's cell that is `c`, or nullptr (also without a baseline).
+const baseline_cell* find_in(const baseline* earlier, const cell& c);
 
 /// The summary of one cell.
 struct cell_summary {

@@ -46,7 +46,8 @@ TEST(BenchSettings, SizesPrintInTheirExactUnit) {
 }
 
 TEST(BenchSettings, OperationsByName) {
-  for (const auto* name : {"put", "get", "get-parts", "get-ranges", "list", "delete"}) {
+  for (const auto* name :
+       {"put", "get", "get-parts", "get-ranges", "list", "delete", "put-multipart", "mix"}) {
     const auto op = parse_operation(name);
     ASSERT_TRUE(op) << name;
     EXPECT_EQ(to_string(*op), name);
@@ -66,6 +67,12 @@ TEST(BenchSettings, CellsRunOperationsThenSizesThenConcurrency) {
   EXPECT_EQ(describe(cells[1]), "put 4KiB c=8");
   EXPECT_EQ(describe(cells[2]), "put 1MiB c=1");
   EXPECT_EQ(describe(cells[7]), "get 1MiB c=8");
+  // --prefill is the outermost loop: every cell at each stored volume.
+  settings.prefill = {0, 1ull << 30};
+  const auto swept = plan_cells(settings);
+  ASSERT_EQ(swept.size(), 16u);
+  EXPECT_EQ(describe(swept[7]), "get 1MiB c=8");
+  EXPECT_EQ(describe(swept[8]), "put 4KiB c=1 stored=1GiB");
 }
 
 TEST(BenchSettings, ProblemsNameTheOption) {
@@ -76,6 +83,9 @@ TEST(BenchSettings, ProblemsNameTheOption) {
   settings.objects = 10001;
   settings.part_size = 1024;
   settings.count = 0;
+  settings.prefill = {1 << 30, 1 << 20};
+  settings.operations = {operation::mix};
+  settings.judging.alpha = 0.9;
   const auto problems = validate(settings);
   auto mentions = [&](const std::string& text) {
     for (const auto& problem : problems) {
@@ -91,6 +101,9 @@ TEST(BenchSettings, ProblemsNameTheOption) {
   EXPECT_TRUE(mentions("--objects: 10001"));
   EXPECT_TRUE(mentions("--part-size: 1KiB"));
   EXPECT_TRUE(mentions("--count"));
+  EXPECT_TRUE(mentions("--prefill: the stored volumes must grow"));
+  EXPECT_TRUE(mentions("--mix: a mix cell needs operations with weights"));
+  EXPECT_TRUE(mentions("--alpha: must be above 0 and at most 0.5"));
   EXPECT_TRUE(validate(bench_settings{}).empty());
 }
 

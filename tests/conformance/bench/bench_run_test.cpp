@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <mutex>
+
 namespace s3fault::bench {
 namespace {
 
@@ -142,6 +145,39 @@ TEST(BenchRun, WarmUpRunsEveryCellBeforeTheRoundsAndIsNotReported) {
   // 8 GETs measured; the warm-up's 200 ms of GETs came first and are not in the figures.
   EXPECT_GT(gets.load(), 8u);
   EXPECT_EQ(figure_value(report.summaries[0], figure::operations), 8);
+}
+
+TEST(BenchRun, PrefillFillsTheBucketUpToEachVolumeBeforeItsCells) {
+  origin::embedded_origin origin;
+  std::mutex mutex;
+  std::vector<std::string> order; // "fill" or "get", as the proxy saw them
+  std::uint64_t filler_bytes = 0;
+  proxy::embedded_proxy proxy(origin.url(), [&](const proxy::exchange_record& r) {
+    const std::lock_guard lock(mutex);
+    if (r.method == "PUT" && r.target.find("/fill/") != std::string::npos) {
+      filler_bytes += r.request_bytes;
+      if (order.empty() || order.back() != "fill") {
+        order.emplace_back("fill");
+      }
+    } else if (r.method == "GET" && r.target.find("/obj-") != std::string::npos) {
+      if (order.empty() || order.back() != "get") {
+        order.emplace_back("get");
+      }
+    }
+  });
+  auto settings = small_bench(proxy.url());
+  settings.prefill = {0, 20 * mib, 36 * mib}; // 3 fillers, then 2 more (the last one 4 MiB)
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_TRUE(proxy.wait_reported(std::chrono::seconds(10)));
+  ASSERT_EQ(report.summaries.size(), 3u);
+  EXPECT_EQ(describe(report.summaries[2].measured), "get 1MiB c=2 stored=36MiB");
+  EXPECT_EQ(filler_bytes, 36 * mib);
+  const std::vector<std::string> expected{"get", "fill", "get", "fill", "get"};
+  EXPECT_EQ(order, expected);
+  for (const auto& summary : report.summaries) {
+    EXPECT_EQ(figure_value(summary, figure::errors), 0) << summary.first_error;
+  }
+  EXPECT_FALSE(bucket_exists(origin.url(), report.bucket));
 }
 
 TEST(BenchRun, ThroughputCountsTheBytesRead) {
