@@ -529,8 +529,9 @@ std::string html_report(const bench_report& report) {
        << settings.rounds << " rounds" << (settings.control ? " with control runs" : "") << ", "
        << (settings.count ? std::to_string(*settings.count) + " operations"
                           : num(settings.duration.count() / 1000.0) + " s")
-       << " per run" << (report.interrupted ? "; interrupted" : "") << "; "
-       << escape(verification_text(settings)) << ".</p>\n";
+       << " per run" << (settings.mix.empty() ? "" : "; mix " + escape(describe_mix(settings.mix)))
+       << (report.interrupted ? "; interrupted" : "") << "; " << escape(verification_text(settings))
+       << ".</p>\n";
   if (report.earlier != nullptr) {
     html << "<p>Dashed lines with hollow dots, and light bars with a dashed outline: the "
             "medians of the baseline "
