@@ -2,8 +2,8 @@
 # The README's test command: installs what is missing, builds incrementally, checks formatting,
 # then runs every test (unit tests, and integration tests that start Ceph RGW, s3rver and
 # OpenStack Swift on 127.0.0.1 and drive real clients through the proxy). Then the sanitizer pass
-# (tests/run-sanitizers.sh): the same tests (but one, see there) against an ASan + UBSan build, the fuzz corpora, and
-# a short run of every fuzz target. Safe to re-run.
+# (tests/run-sanitizers.sh): the same tests (but one, see there) against an ASan + UBSan build,
+# the fuzz corpora, and a short run of every fuzz target. Safe to re-run.
 #
 #   tests/run-all.sh                  everything
 #   tests/run-all.sh -R hostile       only the matching tests of the normal build (ctest args)
