@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <set>
+#include <shared_mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -61,8 +62,16 @@ std::string_view bench_fixtures::content(std::uint64_t size, std::uint64_t index
 
 const bench_fixtures::digests& bench_fixtures::digests_of(std::uint64_t index, std::uint64_t offset,
                                                           std::uint64_t length) const {
-  const std::lock_guard lock(digest_mutex_);
   const auto key = std::make_tuple(index % objects_, offset, length);
+  {
+    // Every timed read looks its digests up: `create` computed them, so this is the path that
+    // must not serialize 64 workers on one lock.
+    const std::shared_lock reading(digest_mutex_);
+    if (const auto found = digests_.find(key); found != digests_.end()) {
+      return found->second;
+    }
+  }
+  const std::unique_lock writing(digest_mutex_);
   auto found = digests_.find(key);
   if (found == digests_.end()) {
     const auto bytes = std::string_view(buffer_).substr(window_offset(index) + offset, length);

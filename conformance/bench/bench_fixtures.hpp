@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -85,7 +86,7 @@ private:
     std::uint64_t content_hash = 0;
     std::string md5;
   };
-  mutable std::mutex digest_mutex_;
+  mutable std::shared_mutex digest_mutex_;
   // (object index, offset, length) -> digests
   mutable std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, digests> digests_;
   const digests& digests_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The bench's own ceiling: `s3fault bench` against wrk on the same loads against the same
+# `s3fault origin --anonymous` (memory storage), so that what the bench reports is known to be
+# the store's limit and not the bench's. Prints one line per load with both rates and the ratio;
+# a benchmark that prints figures, not a pass/fail test. Debian 12, as root (installs wrk).
+#
+#   tests/perf/bench-ceiling.sh [SECONDS]     each run lasts SECONDS (default 5), 3 runs per side
+#
+# Loads: GET 4 KiB at 64 in flight, GET 10 MiB at 32 (the bench signs its requests with SigV4
+# and the anonymous origin ignores the signature; wrk sends unsigned GETs). The bench runs with
+# its default content check, and once more with --no-verify to show what the check costs.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+seconds=${1:-5}
+bash "$root/tests/perf/deps-perf.sh"
+bash "$root/tests/build.sh" >/dev/null
+s3fault=${S3FAULT_BIN:-$root/build/s3fault}
+work=$(mktemp -d /tmp/s3fault-ceiling.XXXXXX)
+origin_pid=
+cleanup() {
+  [ -n "$origin_pid" ] && kill "$origin_pid" 2>/dev/null && wait "$origin_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$s3fault" origin --listen 127.0.0.1:0 --anonymous >"$work/origin.log" 2>&1 &
+origin_pid=$!
+for _ in $(seq 100); do
+  grep -q '^listening on ' "$work/origin.log" && break
+  sleep 0.1
+done
+url=$(sed -n 's/^listening on //p' "$work/origin.log" | head -n 1)
+[ -n "$url" ] || { echo "bench-ceiling: the origin did not start" >&2; exit 1; }
+curl -sf -X PUT "$url/ceiling" >/dev/null
+
+# The median of three numbers, one per line.
+median() { sort -g | sed -n 2p; }
+
+measure() { # SIZE_BYTES SIZE_NAME CONCURRENCY
+  local bytes=$1 name=$2 conc=$3
+  head -c "$bytes" /dev/urandom >"$work/body"
+  curl -sf -X PUT --data-binary @"$work/body" "$url/ceiling/obj-$name" >/dev/null
+  local wrk_rates bench_rates plain_rates
+  wrk_rates=$(for _ in 1 2 3; do
+    wrk -t2 -c"$conc" -d"${seconds}s" "$url/ceiling/obj-$name" |
+      sed -n 's/^Requests\/sec: *//p'
+  done | median)
+  bench_rate() {
+    for _ in 1 2 3; do
+      "$s3fault" bench --endpoint "$url" --ops get --sizes "$name" --concurrency "$conc" \
+        --duration "${seconds}s" --rounds 1 --objects 1 --progress never --json "$work/b.json" "$@" \
+        >/dev/null
+      /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cells"][0]["figures"]["ops_per_second"]["median"])' "$work/b.json"
+    done | median
+  }
+  bench_rates=$(bench_rate)
+  plain_rates=$(bench_rate --no-verify)
+  /usr/bin/python3 - "$name" "$conc" "$wrk_rates" "$bench_rates" "$plain_rates" <<'EOF'
+import sys
+name, conc, wrk, bench, plain = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+print(f"GET {name:6} c={conc:<3} wrk {wrk:10.1f} req/s   s3fault bench {bench:10.1f} ops/s "
+      f"({bench / wrk:.2f}x)   --no-verify {plain:10.1f} ops/s ({plain / wrk:.2f}x)")
+EOF
+}
+
+echo "bench-ceiling: $url, medians of 3 runs of ${seconds}s per side"
+measure 4096 4KiB 64
+measure $((10 * 1024 * 1024)) 10MiB 32
