@@ -467,32 +467,26 @@ std::string baseline_table(const bench_report& report) {
     html << "<th>" << escape(title) << "</th>";
   }
   html << "</tr>\n";
-  for (const auto& summary : report.summaries) {
-    bool any = false;
-    for (const auto f : compared_figures()) {
-      const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
-      if (!c) {
-        continue;
-      }
-      any = true;
-      const char* row_class = c->regression ? " class=\"worse\""
-                              : !c->judged  ? " class=\"unjudged\""
-                                            : "";
-      html << "<tr" << row_class << ">" << cell_tds(summary.measured) << "<td class=\"name\">"
-           << escape(column_title(f)) << "</td>";
-      const auto columns = comparison_columns(f, *c);
-      for (std::size_t i = 0; i < columns.size(); ++i) {
-        html << figure_td(summary.measured, f, comparison_keys[i], columns[i]);
-      }
-      html << "</tr>\n";
-    }
-    if (!any) {
-      html << "<tr class=\"absent\">" << cell_tds(summary.measured)
-           << "<td class=\"name\">-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>"
-           << "<td>-</td><td>-</td>"
-           << "<td>not in the baseline</td></tr>\n";
-    }
-  }
+  for_each_comparison(
+      report.summaries,
+      [&](const cell_summary& summary, figure f, const comparison& c) {
+        const char* row_class = c.regression ? " class=\"worse\""
+                                : !c.judged  ? " class=\"unjudged\""
+                                             : "";
+        html << "<tr" << row_class << ">" << cell_tds(summary.measured) << "<td class=\"name\">"
+             << escape(column_title(f)) << "</td>";
+        const auto columns = comparison_columns(f, c);
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+          html << figure_td(summary.measured, f, comparison_keys[i], columns[i]);
+        }
+        html << "</tr>\n";
+      },
+      [&](const cell_summary& summary) {
+        html << "<tr class=\"absent\">" << cell_tds(summary.measured)
+             << "<td class=\"name\">-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>"
+             << "<td>-</td><td>-</td>"
+             << "<td>not in the baseline</td></tr>\n";
+      });
   html << "</table></div>\n";
   return html.str();
 }

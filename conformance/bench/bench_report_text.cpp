@@ -100,27 +100,21 @@ void print_baseline_table(std::ostream& out, const bench_report& report) {
     header.push_back(std::move(title));
   }
   std::vector<row> rows;
-  for (const auto& summary : report.summaries) {
-    bool any = false;
-    for (const auto f : compared_figures()) {
-      const auto& c = summary.versus_baseline[static_cast<std::size_t>(f)];
-      if (!c) {
-        continue;
-      }
-      any = true;
-      row r = cell_columns(summary.measured, report);
-      r.push_back(column_title(f));
-      for (auto& column : comparison_columns(f, *c)) {
-        r.push_back(std::move(column));
-      }
-      rows.push_back(std::move(r));
-    }
-    if (!any) {
-      row r = cell_columns(summary.measured, report);
-      r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not in the baseline"});
-      rows.push_back(std::move(r));
-    }
-  }
+  for_each_comparison(
+      report.summaries,
+      [&](const cell_summary& summary, figure f, const comparison& c) {
+        row r = cell_columns(summary.measured, report);
+        r.push_back(column_title(f));
+        for (auto& column : comparison_columns(f, c)) {
+          r.push_back(std::move(column));
+        }
+        rows.push_back(std::move(r));
+      },
+      [&](const cell_summary& summary) {
+        row r = cell_columns(summary.measured, report);
+        r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not in the baseline"});
+        rows.push_back(std::move(r));
+      });
   print_table(out, header, rows, cell_titles(report).size() + 1);
 }
 
