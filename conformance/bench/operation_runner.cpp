@@ -64,6 +64,18 @@ client::response operation_runner::send_with_retries(Send&& send, operation_outc
   }
 }
 
+template <class Send>
+auto operation_runner::send_parsed_with_retries(Send&& send, operation_outcome& outcome) {
+  decltype(send()) parsed;
+  send_with_retries(
+      [&] {
+        parsed = send();
+        return parsed.raw;
+      },
+      outcome);
+  return parsed;
+}
+
 operation_outcome operation_runner::run(const cell& c, std::uint64_t index) {
   operation_outcome outcome;
   started_ = clock::now();
@@ -270,13 +282,8 @@ void operation_runner::run_list(const cell& c, operation_outcome& outcome) {
   std::size_t keys = 0;
   // Every page: one operation lists the whole prepared set (--objects may exceed a page).
   for (int page = 1;; ++page) {
-    client::parsed_response<client::list_objects_result> listed;
-    send_with_retries(
-        [&] {
-          listed = client_.list_objects_v2(fixtures_.bucket(), options);
-          return listed.raw;
-        },
-        outcome);
+    const auto listed = send_parsed_with_retries(
+        [&] { return client_.list_objects_v2(fixtures_.bucket(), options); }, outcome);
     outcome.bytes += listed.raw.body_bytes;
     if (!listed.ok()) {
       outcome.error = what + "page " + std::to_string(page) + ": " + listed.raw.describe() +
@@ -321,20 +328,11 @@ void operation_runner::run_delete(const cell& c, std::uint64_t index, operation_
   outcome.ok = true;
 }
 
-} // namespace s3fault::bench
-
-namespace s3fault::bench {
-
 void operation_runner::run_put_multipart(const cell& c, std::uint64_t index,
                                          operation_outcome& outcome) {
   const auto key = fixtures_.multipart_put_key(c.size, index);
-  client::parsed_response<client::initiate_multipart_result> created;
-  send_with_retries(
-      [&] {
-        created = client_.create_multipart_upload(fixtures_.bucket(), key);
-        return created.raw;
-      },
-      outcome);
+  const auto created = send_parsed_with_retries(
+      [&] { return client_.create_multipart_upload(fixtures_.bucket(), key); }, outcome);
   if (!created.ok()) {
     outcome.error = "CreateMultipartUpload " + key + ": " + created.raw.describe();
     return;
@@ -372,12 +370,8 @@ void operation_runner::run_put_multipart(const cell& c, std::uint64_t index,
     part.etag = etag;
     parts.push_back(std::move(part));
   }
-  client::parsed_response<client::complete_multipart_result> completed;
-  send_with_retries(
-      [&] {
-        completed = client_.complete_multipart_upload(fixtures_.bucket(), key, upload_id, parts);
-        return completed.raw;
-      },
+  const auto completed = send_parsed_with_retries(
+      [&] { return client_.complete_multipart_upload(fixtures_.bucket(), key, upload_id, parts); },
       outcome);
   if (!completed.ok()) {
     return abort_with("CompleteMultipartUpload " + key + ": " + completed.raw.describe() +

@@ -34,6 +34,8 @@ private:
   /// Sends with retries, counts them into `outcome`, and takes the time to first byte from the
   /// operation's first answer (the attempt that gave it started after any retries).
   template <class Send> client::response send_with_retries(Send&& send, operation_outcome& outcome);
+  /// The same for a request whose answer is parsed (parsed_response): returns the last answer.
+  template <class Send> auto send_parsed_with_retries(Send&& send, operation_outcome& outcome);
   /// PUTs object `index` of the cell's size at `key`, unsigned, with retries.
   client::response put_content(const std::string& key, const cell& c, std::uint64_t index,
                                operation_outcome& outcome);
