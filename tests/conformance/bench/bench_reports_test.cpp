@@ -138,6 +138,14 @@ TEST(BenchReports, TheHtmlIsOneFileWithChartsAndNoScripts) {
   EXPECT_NE(html.find(format_figure(figure::mib_per_second,
                                     sample.report.summaries[0].figures[0]->median)),
             std::string::npos);
+  // What was checked of the content, and a mix's operations, are on the page.
+  EXPECT_NE(html.find("content verified (a hash of every byte read"), std::string::npos);
+  EXPECT_EQ(html.find("mix get="), std::string::npos);
+  sample.settings.mix = {{operation::get, 70}, {operation::put, 30}};
+  sample.settings.verify = false;
+  const auto mixed = html_report(sample.report);
+  EXPECT_NE(mixed.find("; mix get=70,put=30"), std::string::npos);
+  EXPECT_NE(mixed.find("content NOT verified, lengths only (--no-verify)"), std::string::npos);
 }
 
 TEST(BenchReports, BadBaselinesAreRefusedWithWhere) {
