@@ -41,12 +41,6 @@ std::optional<operation> parse_operation(std::string_view text) {
   return std::nullopt;
 }
 
-bool reads_fixtures(operation op) {
-  // A mix cell's fixtures follow from its operations (operations_of).
-  return op == operation::get || op == operation::get_parts || op == operation::get_ranges ||
-         op == operation::list;
-}
-
 std::string format_size(std::uint64_t bytes) {
   static constexpr std::array<std::string_view, 5> units{"B", "KiB", "MiB", "GiB", "TiB"};
   std::size_t unit = 0;

@@ -29,8 +29,6 @@ std::string_view to_string(operation op);
 /// "put", "get", "get-parts", "get-ranges", "list", "delete", "put-multipart", "mix"; nullopt
 /// otherwise.
 std::optional<operation> parse_operation(std::string_view text);
-/// Operations that need read fixtures (objects written before the first cell).
-bool reads_fixtures(operation op);
 
 /// One cell of the matrix.
 struct cell {
