@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -49,6 +50,89 @@ namespace {
 
 constexpr std::size_t write_chunk_bytes = 256 * 1024; // per write, so deadlines measure progress
 constexpr std::size_t read_chunk_bytes = 64 * 1024;
+
+/// Waits until `fd` is ready for `events` or `deadline` passes (then beast's timeout error).
+error_code wait_ready(int fd, short events, steady::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now());
+    if (left.count() <= 0) {
+      return beast::error::timeout;
+    }
+    pollfd ready{fd, events, 0};
+    const int n = ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
+    if (n > 0) {
+      return {};
+    }
+    if (n < 0 && errno != EINTR) {
+      return error_code(errno, boost::system::system_category());
+    }
+  }
+}
+
+/// The error of a failed send or recv; false for "try again after a wait".
+bool failed(ssize_t n, error_code& ec) {
+  if (n >= 0 || errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+    return false;
+  }
+  ec = error_code(errno, boost::system::system_category());
+  return true;
+}
+
+/// Writes every byte of `pieces` to a plain TCP socket within `timeout`. Plain connections do
+/// their I/O with send, recv and poll directly: Asio's reactor costs a timer update and an
+/// epoll round per operation, and a bench worker makes tens of thousands of them a second.
+error_code send_all(int fd, std::span<iovec> pieces, steady::duration timeout) {
+  const auto deadline = steady::now() + timeout;
+  while (!pieces.empty()) {
+    msghdr message{};
+    message.msg_iov = pieces.data();
+    message.msg_iovlen = pieces.size();
+    ssize_t n = ::sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    error_code ec;
+    if (failed(n, ec)) {
+      return ec;
+    }
+    if (n < 0) {
+      if (auto waited = wait_ready(fd, POLLOUT, deadline)) {
+        return waited;
+      }
+      continue;
+    }
+    auto sent = static_cast<std::size_t>(n);
+    while (!pieces.empty() && sent >= pieces.front().iov_len) {
+      sent -= pieces.front().iov_len;
+      pieces = pieces.subspan(1);
+    }
+    if (!pieces.empty()) {
+      pieces.front().iov_base = static_cast<char*>(pieces.front().iov_base) + sent;
+      pieces.front().iov_len -= sent;
+    }
+  }
+  return {};
+}
+
+/// Reads what a plain TCP socket has (at least one byte) within `timeout`; 0 bytes with
+/// `ec` set on failure, asio's eof when the store closed.
+std::size_t receive_some(int fd, asio::mutable_buffer space, steady::duration timeout,
+                         error_code& ec) {
+  const auto deadline = steady::now() + timeout;
+  for (;;) {
+    const ssize_t n = ::recv(fd, space.data(), space.size(), MSG_DONTWAIT);
+    if (n > 0) {
+      return static_cast<std::size_t>(n);
+    }
+    if (n == 0) {
+      ec = asio::error::eof;
+      return 0;
+    }
+    if (failed(n, ec)) {
+      return 0;
+    }
+    if ((ec = wait_ready(fd, POLLIN, deadline))) {
+      return 0;
+    }
+  }
+}
 
 /// A file descriptor closed when it goes out of scope.
 class unique_fd {
@@ -342,6 +426,17 @@ struct http_connection::impl {
   /// Beast's ssl_stream writes only the first buffer of a large sequence, an empty one writes 0
   /// bytes, and async_write takes a 0-byte write as the end (the rest would be lost silently).
   error_code write_buffers(std::string_view head, std::string_view data) {
+    if (plain) {
+      std::array<iovec, 2> pieces;
+      std::size_t count = 0;
+      for (const auto piece : {head, data}) {
+        if (!piece.empty()) {
+          pieces[count++] = iovec{const_cast<char*>(piece.data()), piece.size()};
+        }
+      }
+      return send_all(plain->socket().native_handle(), std::span(pieces.data(), count),
+                      options.timeouts.write);
+    }
     lowest().expires_after(options.timeouts.write);
     std::array<asio::const_buffer, 2> buffers;
     std::size_t count = 0;
@@ -444,8 +539,13 @@ struct http_connection::impl {
 
   /// Reads more bytes into `buffer`; returns the count (0 with `ec` set on failure).
   std::size_t read_more(steady::duration timeout, error_code& ec) {
-    lowest().expires_after(timeout);
     auto space = buffer.prepare(read_chunk_bytes);
+    if (plain) {
+      const std::size_t got = receive_some(plain->socket().native_handle(), space, timeout, ec);
+      buffer.commit(got);
+      return got;
+    }
+    lowest().expires_after(timeout);
     std::size_t n = 0;
     auto done = [&](error_code e, std::size_t bytes) {
       ec = e;

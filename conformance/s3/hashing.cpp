@@ -19,17 +19,51 @@ void require(bool ok, const char* what) {
   }
 }
 
-std::string digest_raw(const EVP_MD* md, std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
-  unsigned int size = 0;
-  require(EVP_Digest(data.data(), data.size(), out.data(), &size, md, nullptr) == 1, "EVP_Digest");
-  return std::string(reinterpret_cast<const char*>(out.data()), size);
-}
-
 struct md_ctx_deleter {
   void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
 };
 using md_ctx_ptr = std::unique_ptr<EVP_MD_CTX, md_ctx_deleter>;
+
+/// An algorithm fetched once for the life of the process. OpenSSL 3 looks up EVP_sha256() and
+/// the name given to EVP_Q_mac in its provider store, under a lock, on every call; a bench
+/// worker signs tens of thousands of requests a second and that lookup was most of the signing.
+const EVP_MD* fetched(const char* name) {
+  const EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
+  require(md != nullptr, name);
+  return md;
+}
+const EVP_MD* sha256_md() {
+  static const EVP_MD* const md = fetched("SHA256");
+  return md;
+}
+const EVP_MD* sha1_md() {
+  static const EVP_MD* const md = fetched("SHA1");
+  return md;
+}
+const EVP_MD* md5_md() {
+  static const EVP_MD* const md = fetched("MD5");
+  return md;
+}
+
+/// One digest context per thread, initialised again for each one-shot digest.
+EVP_MD_CTX* thread_context() {
+  thread_local md_ctx_ptr ctx(EVP_MD_CTX_new());
+  require(ctx != nullptr, "EVP_MD_CTX_new");
+  return ctx.get();
+}
+
+/// The digest of the pieces, one after the other.
+std::string digest_raw(const EVP_MD* md, std::initializer_list<std::string_view> pieces) {
+  EVP_MD_CTX* ctx = thread_context();
+  require(EVP_DigestInit_ex(ctx, md, nullptr) == 1, "EVP_DigestInit_ex");
+  for (const auto piece : pieces) {
+    require(EVP_DigestUpdate(ctx, piece.data(), piece.size()) == 1, "EVP_DigestUpdate");
+  }
+  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
+  unsigned int size = 0;
+  require(EVP_DigestFinal_ex(ctx, out.data(), &size) == 1, "EVP_DigestFinal_ex");
+  return std::string(reinterpret_cast<const char*>(out.data()), size);
+}
 
 md_ctx_ptr new_digest_context(const EVP_MD* md) {
   md_ctx_ptr ctx(EVP_MD_CTX_new());
@@ -102,27 +136,35 @@ bool is_base64_alphabet(char c) {
 } // namespace
 
 std::string sha256_raw(std::string_view data) {
-  return digest_raw(EVP_sha256(), data);
+  return digest_raw(sha256_md(), {data});
 }
 std::string sha256_hex(std::string_view data) {
   return to_hex(sha256_raw(data));
 }
 std::string md5_raw(std::string_view data) {
-  return digest_raw(EVP_md5(), data);
+  return digest_raw(md5_md(), {data});
 }
 std::string md5_hex(std::string_view data) {
   return to_hex(md5_raw(data));
 }
 
+/// HMAC-SHA256 as RFC 2104 defines it: H((K ^ opad) || H((K ^ ipad) || data)), with a key
+/// longer than the 64-byte block hashed first.
 std::string hmac_sha256_raw(std::string_view key, std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
-  std::size_t size = 0;
-  const unsigned char* mac =
-      EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, key.data(), key.size(),
-                reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(),
-                out.size(), &size);
-  require(mac != nullptr, "EVP_Q_mac");
-  return std::string(reinterpret_cast<const char*>(out.data()), size);
+  constexpr std::size_t block = 64;
+  std::string hashed_key;
+  if (key.size() > block) {
+    hashed_key = sha256_raw(key);
+    key = hashed_key;
+  }
+  std::string inner_pad(block, '\x36');
+  std::string outer_pad(block, '\x5c');
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    inner_pad[i] = static_cast<char>(inner_pad[i] ^ key[i]);
+    outer_pad[i] = static_cast<char>(outer_pad[i] ^ key[i]);
+  }
+  const auto inner = digest_raw(sha256_md(), {inner_pad, data});
+  return digest_raw(sha256_md(), {outer_pad, inner});
 }
 
 std::string to_hex(std::string_view raw) {
@@ -183,10 +225,10 @@ std::unique_ptr<checksum> checksum::create(std::string_view algorithm) {
     return std::make_unique<crc32c_checksum>();
   }
   if (text::iequal(algorithm, "sha1")) {
-    return std::make_unique<evp_checksum>(EVP_sha1(), "sha1");
+    return std::make_unique<evp_checksum>(sha1_md(), "sha1");
   }
   if (text::iequal(algorithm, "sha256")) {
-    return std::make_unique<evp_checksum>(EVP_sha256(), "sha256");
+    return std::make_unique<evp_checksum>(sha256_md(), "sha256");
   }
   return nullptr;
 }
@@ -197,7 +239,7 @@ struct digest_stream::impl {
 
 digest_stream::digest_stream(kind k)
     : impl_(std::make_unique<impl>(
-          impl{new_digest_context(k == kind::md5 ? EVP_md5() : EVP_sha256())})) {}
+          impl{new_digest_context(k == kind::md5 ? md5_md() : sha256_md())})) {}
 
 digest_stream::~digest_stream() = default;
 

@@ -207,13 +207,35 @@ std::string canonical_request(const http_request_view& request,
       detail::canonical_query(parts.query, false), request.headers, signed_headers, payload_hash);
 }
 
-std::string signing_key(std::string_view secret_key, std::string_view date, std::string_view region,
-                        std::string_view service) {
+namespace {
+
+std::string derive_signing_key(std::string_view secret_key, std::string_view date,
+                               std::string_view region, std::string_view service) {
   const auto date_key = hmac_sha256_raw("AWS4" + std::string(secret_key), date);
   const auto region_key = hmac_sha256_raw(date_key, region);
   const auto service_key = hmac_sha256_raw(region_key, service);
   return hmac_sha256_raw(service_key, "aws4_request");
 }
+
+} // namespace
+
+std::string signing_key(std::string_view secret_key, std::string_view date, std::string_view region,
+                        std::string_view service) {
+  // The key changes once a day per secret and scope; deriving it is four HMACs, which was most
+  // of the cost of signing (or verifying) one small request. The last key per thread is kept.
+  struct derived {
+    std::string secret_key, date, region, service, key;
+  };
+  thread_local derived last;
+  if (!last.key.empty() && last.secret_key == secret_key && last.date == date &&
+      last.region == region && last.service == service) {
+    return last.key;
+  }
+  last = derived{std::string(secret_key), std::string(date), std::string(region),
+                 std::string(service), derive_signing_key(secret_key, date, region, service)};
+  return last.key;
+}
+
 
 void sign_request(http_request_view& request, const credentials& creds, std::string_view region,
                   std::string_view payload_hash, std::chrono::system_clock::time_point now) {

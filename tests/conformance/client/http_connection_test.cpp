@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <unistd.h>
 
@@ -285,6 +286,29 @@ TEST(HttpConnection, BodyIdleDeadlineKeepsWhatArrived) {
   EXPECT_EQ(out.failure.where, stage::read_body);
   EXPECT_EQ(out.failure.body_bytes, 5u);
   EXPECT_EQ(out.body, "12345");
+}
+
+TEST(HttpConnection, WriteDeadlineWhenTheStoreStopsReading) {
+  // The store reads the head, then nothing until the exchange is over: the body fills the
+  // socket buffers and stops.
+  std::promise<void> exchange_over;
+  std::shared_future<void> over = exchange_over.get_future().share();
+  scripted_server server([over](peer& connection, int) {
+    connection.read_some_bytes();
+    over.wait();
+  });
+  auto options = options_for(server);
+  options.timeouts.write = 200ms;
+  http_connection connection(options);
+  const std::string body(64 * 1024 * 1024, 'x');
+  s3::http_request_view request{
+      "PUT", "/b/k", {{"Host", "h"}, {"Content-Length", std::to_string(body.size())}}};
+  const auto out = connection.exchange(request, body_source::from_view(body), {});
+  EXPECT_EQ(out.failure.ec, boost::beast::error::timeout) << out.describe();
+  EXPECT_EQ(out.failure.where, stage::send_request);
+  EXPECT_NE(out.failure.message.find("no progress for"), std::string::npos) << out.describe();
+  EXPECT_FALSE(out.ok());
+  exchange_over.set_value();
 }
 
 TEST(HttpConnection, ClosedInsideTheHeadKeepsTheRawBytes) {

@@ -18,6 +18,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <set>
+#include <vector>
+
 namespace s3fault::s3 {
 namespace {
 
@@ -228,6 +232,29 @@ TEST(AwsExamples, StreamingUploadWithSignedTrailer) {
   EXPECT_EQ(last, "2ca2aba2005185cf7159c6277faf83795951dd77a3a99e6e65d5c9f85863f992");
   EXPECT_EQ(trailer_signature(context, last, "x-amz-checksum-crc32c:sOO8/Q==\n"),
             "d81f82fc3505edab99d459891051a732e8730629a2e4a59689829ca17fe2e435");
+}
+
+TEST(AwsExamples, TheSigningKeyFollowsEachInputNotTheLastKeyDerived) {
+  // signing_key keeps the last key per thread: each input must still lead to its own key.
+  auto derived = [](std::string_view secret, std::string_view date, std::string_view region,
+                    std::string_view service) {
+    const auto date_key = hmac_sha256_raw("AWS4" + std::string(secret), date);
+    return hmac_sha256_raw(hmac_sha256_raw(hmac_sha256_raw(date_key, region), service),
+                           "aws4_request");
+  };
+  const std::vector<std::array<std::string_view, 4>> inputs{
+      {"secret-a", "20130524", "us-east-1", "s3"}, {"secret-b", "20130524", "us-east-1", "s3"},
+      {"secret-b", "20130525", "us-east-1", "s3"}, {"secret-b", "20130525", "eu-west-1", "s3"},
+      {"secret-b", "20130525", "eu-west-1", "sts"}, {"secret-a", "20130524", "us-east-1", "s3"}};
+  std::set<std::string> keys;
+  for (const auto& [secret, date, region, service] : inputs) {
+    const auto key = signing_key(secret, date, region, service);
+    EXPECT_EQ(to_hex(key), to_hex(derived(secret, date, region, service)))
+        << secret << " " << date << " " << region << " " << service;
+    EXPECT_EQ(signing_key(secret, date, region, service), key); // asked again: the kept key
+    keys.insert(key);
+  }
+  EXPECT_EQ(keys.size(), 5u); // the last input repeats the first
 }
 
 } // namespace
