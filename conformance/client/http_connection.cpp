@@ -616,9 +616,73 @@ struct http_connection::impl {
     }
   }
 
-  /// Reads the body according to its framing; false with `out.failure` set on failure. Sets
-  /// `peer_closed` when the store closed the connection (the end of an until-close body).
+  transport_error short_body_failure(const response& out) const {
+    return make_failure(client_errc::short_body, stage::read_body,
+                        "connection closed after " + std::to_string(out.body_bytes) + " of " +
+                            std::to_string(out.content_length.value_or(0)) +
+                            " body bytes (Content-Length)",
+                        out.body_bytes);
+  }
+
+  transport_error body_read_failure(error_code ec, const response& out) const {
+    const std::string why = ec == beast::error::timeout
+                                ? "no body byte for " + seconds_text(options.timeouts.read_idle)
+                                : ec.message();
+    return make_failure(ec, stage::read_body,
+                        why + " after " + std::to_string(out.body_bytes) + " body bytes",
+                        out.body_bytes);
+  }
+
+  /// A Content-Length body on plain TCP, read straight into the body chunk: through the parser
+  /// every byte would be copied once more, from the read buffer into the chunk. Reads are as
+  /// large as on the parser path, and bytes past the body are left in `buffer` as it leaves them.
+  bool read_counted_body(std::uint64_t remaining, response& out, body_writer& writer,
+                         bool& peer_closed) {
+    while (remaining > 0) {
+      std::string_view piece;
+      std::size_t got = 0;
+      if (buffer.size() > 0) {
+        piece = std::string_view(static_cast<const char*>(buffer.data().data()), buffer.size());
+      } else {
+        error_code ec;
+        got = receive_some(plain->socket().native_handle(), asio::buffer(body_chunk),
+                           options.timeouts.read_idle, ec);
+        if (ec == asio::error::eof) {
+          peer_closed = true;
+          out.failure = short_body_failure(out);
+          return false;
+        }
+        if (ec) {
+          out.failure = body_read_failure(ec, out);
+          return false;
+        }
+        piece = std::string_view(body_chunk.data(), got);
+      }
+      const auto body_part = piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(
+                                                 piece.size(), remaining)));
+      if (auto failure = writer.deliver(body_part)) {
+        out.failure = std::move(failure);
+        return false;
+      }
+      remaining -= body_part.size();
+      if (got == 0) {
+        buffer.consume(body_part.size());
+      } else if (got > body_part.size()) { // what follows the body stays unparsed
+        const auto rest = piece.substr(body_part.size());
+        asio::buffer_copy(buffer.prepare(rest.size()), asio::buffer(rest.data(), rest.size()));
+        buffer.commit(rest.size());
+      }
+    }
+    return true;
+  }
+
+  /// Reads the body according to its framing: true when it ended where the framing says, false
+  /// with `out.failure` set on failure. Sets `peer_closed` when the store closed the connection
+  /// (the end of an until-close body).
   bool read_body(response_parser& parser, response& out, body_writer& writer, bool& peer_closed) {
+    if (plain && !parser.is_done() && !parser.chunked() && parser.content_length()) {
+      return read_counted_body(*parser.content_length_remaining(), out, writer, peer_closed);
+    }
     bool need_read = buffer.size() == 0;
     while (!parser.is_done()) {
       if (need_read) {
@@ -637,21 +701,12 @@ struct http_connection::impl {
                                            std::to_string(out.body_bytes) + " body bytes",
                                        out.body_bytes);
           } else {
-            out.failure = make_failure(client_errc::short_body, stage::read_body,
-                                       "connection closed after " + std::to_string(out.body_bytes) +
-                                           " of " + std::to_string(out.content_length.value_or(0)) +
-                                           " body bytes (Content-Length)",
-                                       out.body_bytes);
+            out.failure = short_body_failure(out);
           }
           return false;
         }
         if (ec) {
-          std::string why = ec == beast::error::timeout
-                                ? "no body byte for " + seconds_text(options.timeouts.read_idle)
-                                : ec.message();
-          out.failure = make_failure(
-              ec, stage::read_body,
-              why + " after " + std::to_string(out.body_bytes) + " body bytes", out.body_bytes);
+          out.failure = body_read_failure(ec, out);
           return false;
         }
       }
@@ -721,17 +776,18 @@ struct http_connection::impl {
     no_body.target = body_target::discard();
     body_writer writer(out, head_request ? no_body : read, success, options.max_error_body_bytes);
     bool peer_closed = false;
+    bool complete = false; // the body ended where its framing says
     if (auto failure = writer.open()) {
       out.failure = std::move(failure);
     } else {
-      read_body(*parser, out, writer, peer_closed);
+      complete = read_body(*parser, out, writer, peer_closed);
     }
     writer.finish();
-    if (!out.failure && parser->is_done()) {
+    if (!out.failure && complete) {
       out.bytes_after_message = buffer.size();
     }
-    const bool reusable = !out.failure && !peer_closed && parser->is_done() &&
-                          parser->keep_alive() && buffer.size() == 0;
+    const bool reusable = !out.failure && !peer_closed && complete && parser->keep_alive() &&
+                          buffer.size() == 0;
     if (!reusable) {
       close();
     }

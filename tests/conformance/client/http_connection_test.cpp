@@ -14,6 +14,7 @@
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace s3fault::client {
@@ -332,6 +333,53 @@ TEST(HttpConnection, MalformedHeadIsABadResponse) {
   const auto out = connection.exchange(get_request(server), {}, {});
   EXPECT_EQ(out.failure.ec, client_errc::bad_response);
   EXPECT_EQ(out.failure.where, stage::read_head);
+}
+
+TEST(HttpConnection, ABodyInPiecesAfterTheHeadArrivesWholeAndKeepsTheConnection) {
+  // The body comes in sends of its own, so that reads of it do not also hold the head.
+  std::string body(1024 * 1024 + 7, '\0');
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    body[i] = static_cast<char>((i * 131) >> 3);
+  }
+  scripted_server server([&body](peer& connection, int) {
+    while (!connection.read_request().empty()) {
+      connection.send("HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) +
+                      "\r\n\r\n");
+      std::this_thread::sleep_for(20ms);
+      connection.send(std::string_view(body).substr(0, 1000));
+      std::this_thread::sleep_for(20ms);
+      connection.send(std::string_view(body).substr(1000));
+    }
+  });
+  http_connection connection(options_for(server));
+  read_options read;
+  read.sha256 = true;
+  for (int i = 0; i < 2; ++i) {
+    const auto out = connection.exchange(get_request(server), {}, read);
+    ASSERT_TRUE(out.ok()) << out.describe();
+    EXPECT_EQ(out.body_bytes, body.size());
+    EXPECT_EQ(out.body_sha256, s3::sha256_hex(body));
+    EXPECT_EQ(out.bytes_after_message, 0u);
+    EXPECT_EQ(out.connection_reused, i == 1);
+  }
+}
+
+TEST(HttpConnection, BytesPastABodyThatCameAfterTheHeadAreCountedToo) {
+  scripted_server server([](peer& connection, int) {
+    connection.read_request();
+    connection.send("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n");
+    std::this_thread::sleep_for(20ms);
+    connection.send("hel");
+    std::this_thread::sleep_for(20ms);
+    connection.send("loEXTRA");
+    connection.wait_for_close();
+  });
+  http_connection connection(options_for(server));
+  const auto out = connection.exchange(get_request(server), {}, {});
+  ASSERT_TRUE(out.ok()) << out.describe();
+  EXPECT_EQ(out.body, "hello");
+  EXPECT_EQ(out.bytes_after_message, 5u);
+  EXPECT_FALSE(connection.is_open());
 }
 
 TEST(HttpConnection, BytesPastTheFramedBodyAreCountedAndTheConnectionDropped) {
