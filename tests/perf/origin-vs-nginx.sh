@@ -6,6 +6,9 @@
 # not a pass/fail test. Debian 12, as root (installs wrk and nginx through deps-perf.sh).
 #
 #   tests/perf/origin-vs-nginx.sh [SECONDS]     each run lasts SECONDS (default 5), 3 runs per side
+#
+# WITH_RGW=1 adds a third side: a throw-away Ceph RADOS Gateway (tests/stores/start-rgw.sh,
+# memstore) holding the same objects with a public-read ACL, so that wrk's unsigned GETs work.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 seconds=${1:-5}
@@ -15,9 +18,11 @@ s3fault=${S3FAULT_BIN:-$root/build/s3fault}
 work=$(mktemp -d /tmp/s3fault-origin-vs.XXXXXX)
 origin_pid=
 nginx_pid=
+rgw_url=
 cleanup() {
   [ -n "$origin_pid" ] && kill "$origin_pid" 2>/dev/null && wait "$origin_pid" 2>/dev/null
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
+  [ -f "$work/rgw/pids" ] && RGW_DIR="$work/rgw" bash "$root/tests/stores/stop-rgw.sh" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -53,12 +58,36 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
+if [ "${WITH_RGW:-}" = 1 ]; then
+  RGW_DIR="$work/rgw" bash "$root/tests/stores/start-rgw.sh" >"$work/rgw.log" 2>&1 || {
+    echo "origin-vs-nginx: RGW did not start:" >&2
+    tail -n 20 "$work/rgw.log" >&2
+    exit 1
+  }
+  # shellcheck disable=SC1091
+  . "$work/rgw/endpoint.env"
+  rgw_url=$S3_ENDPOINT
+  rgw_aws() {
+    AWS_ACCESS_KEY_ID=$S3_ACCESS_KEY AWS_SECRET_ACCESS_KEY=$S3_SECRET_KEY AWS_DEFAULT_REGION=us-east-1 \
+      aws --endpoint-url "$rgw_url" s3api "$@" >/dev/null
+  }
+  rgw_aws create-bucket --bucket same
+fi
+
 # The median of three numbers, one per line.
 median() { sort -g | sed -n 2p; }
 
 wrk_rate() { # URL CONCURRENCY
-  for _ in 1 2 3; do
-    wrk -t2 -c"$2" -d"${seconds}s" "$1" | sed -n 's/^Requests\/sec: *//p'
+  local run out
+  for run in 1 2 3; do
+    out=$(wrk -t2 -c"$2" -d"${seconds}s" "$1")
+    # A rate of error answers or broken connections is not the server's rate.
+    if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
+      echo "origin-vs-nginx: $1 at c=$2, run $run: not every answer was a success:" >&2
+      echo "$out" >&2
+      exit 1
+    fi
+    sed -n 's/^Requests\/sec: *//p' <<<"$out"
   done | median
 }
 
@@ -66,23 +95,37 @@ measure() { # SIZE_BYTES SIZE_NAME CONCURRENCY
   local bytes=$1 name=$2 conc=$3
   head -c "$bytes" /dev/urandom >"$work/data/same/obj-$name"
   curl -sf -X PUT --data-binary @"$work/data/same/obj-$name" "$origin_url/same/obj-$name" >/dev/null
-  # Both serve the same bytes, or the comparison means nothing.
-  cmp -s <(curl -sf "$origin_url/same/obj-$name") "$work/data/same/obj-$name" &&
-    cmp -s <(curl -sf "$nginx_url/same/obj-$name") "$work/data/same/obj-$name" || {
-    echo "origin-vs-nginx: the two servers do not return the same $name object" >&2
-    exit 1
-  }
-  local origin nginx
-  origin=$(wrk_rate "$origin_url/same/obj-$name" "$conc")
-  nginx=$(wrk_rate "$nginx_url/same/obj-$name" "$conc")
-  /usr/bin/python3 - "$name" "$conc" "$origin" "$nginx" <<'EOF'
+  local servers=("$origin_url" "$nginx_url")
+  if [ -n "$rgw_url" ]; then
+    rgw_aws put-object --bucket same --key "obj-$name" --body "$work/data/same/obj-$name" \
+      --acl public-read
+    servers+=("$rgw_url")
+  fi
+  # Every side serves the same bytes, or the comparison means nothing.
+  local server rates=()
+  for server in "${servers[@]}"; do
+    cmp -s <(curl -sf "$server/same/obj-$name") "$work/data/same/obj-$name" || {
+      echo "origin-vs-nginx: $server does not return the $name object that was stored" >&2
+      exit 1
+    }
+  done
+  local rate
+  for server in "${servers[@]}"; do
+    rate=$(wrk_rate "$server/same/obj-$name" "$conc")
+    rates+=("$rate")
+  done
+  /usr/bin/python3 - "$name" "$conc" "${rates[@]}" <<'EOF'
 import sys
-name, conc, origin, nginx = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
-print(f"GET {name:6} c={conc:<3} s3fault origin {origin:10.1f} req/s   nginx {nginx:10.1f} req/s   "
-      f"origin/nginx {origin / nginx:.2f}x")
+name, conc, origin, nginx, *rgw = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+line = (f"GET {name:6} c={conc:<3} s3fault origin {origin:10.1f} req/s   nginx {nginx:10.1f} req/s "
+        f"({origin / nginx:.2f}x)")
+if rgw:
+    line += f"   RGW {rgw[0]:10.1f} req/s ({origin / rgw[0]:.2f}x)"
+print(line)
 EOF
 }
 
-echo "origin-vs-nginx: wrk -t2, medians of 3 runs of ${seconds}s per side; nginx 1 worker, sendfile"
+echo "origin-vs-nginx: wrk -t2, medians of 3 runs of ${seconds}s per side; nginx 1 worker, sendfile;" \
+  "(Nx): the origin's rate over that side's"
 measure 4096 4KiB 64
 measure $((10 * 1024 * 1024)) 10MiB 32
