@@ -22,19 +22,12 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# shellcheck source=tests/perf/perf-common.sh
+. "$root/tests/perf/perf-common.sh"
 
-"$s3fault" origin --listen 127.0.0.1:0 --anonymous >"$work/origin.log" 2>&1 &
-origin_pid=$!
-for _ in $(seq 100); do
-  grep -q '^listening on ' "$work/origin.log" && break
-  sleep 0.1
-done
-url=$(sed -n 's/^listening on //p' "$work/origin.log" | head -n 1)
-[ -n "$url" ] || { echo "bench-ceiling: the origin did not start" >&2; exit 1; }
+start_anonymous_origin "$s3fault" "$work" bench-ceiling
+url=$origin_url
 curl -sf -X PUT "$url/ceiling" >/dev/null
-
-# The median of three numbers, one per line.
-median() { sort -g | sed -n 2p; }
 
 measure() { # SIZE_BYTES SIZE_NAME CONCURRENCY
   local bytes=$1 name=$2 conc=$3

@@ -26,15 +26,10 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# shellcheck source=tests/perf/perf-common.sh
+. "$root/tests/perf/perf-common.sh"
 
-"$s3fault" origin --listen 127.0.0.1:0 --anonymous >"$work/origin.log" 2>&1 &
-origin_pid=$!
-for _ in $(seq 100); do
-  grep -q '^listening on ' "$work/origin.log" && break
-  sleep 0.1
-done
-origin_url=$(sed -n 's/^listening on //p' "$work/origin.log" | head -n 1)
-[ -n "$origin_url" ] || { echo "origin-vs-nginx: the origin did not start" >&2; exit 1; }
+start_anonymous_origin "$s3fault" "$work" origin-vs-nginx
 curl -sf -X PUT "$origin_url/same" >/dev/null
 
 # A free port for nginx: bind port 0 once and give it back.
@@ -73,9 +68,6 @@ if [ "${WITH_RGW:-}" = 1 ]; then
   }
   rgw_aws create-bucket --bucket same
 fi
-
-# The median of three numbers, one per line.
-median() { sort -g | sed -n 2p; }
 
 wrk_rate() { # URL CONCURRENCY
   local run out

@@ -1,0 +1,19 @@
+# shellcheck shell=bash
+# Helpers of the shell benchmarks in tests/perf/; sourced, not run.
+
+# Starts `s3fault origin --anonymous` (memory storage) on a free port of 127.0.0.1 and sets
+# origin_pid and origin_url; exits naming SCRIPT when it does not start.
+start_anonymous_origin() { # S3FAULT_BINARY WORK_DIR SCRIPT
+  "$1" origin --listen 127.0.0.1:0 --anonymous >"$2/origin.log" 2>&1 &
+  # shellcheck disable=SC2034 # origin_pid is read by the sourcing script
+  origin_pid=$!
+  for _ in $(seq 100); do
+    grep -q '^listening on ' "$2/origin.log" && break
+    sleep 0.1
+  done
+  origin_url=$(sed -n 's/^listening on //p' "$2/origin.log" | head -n 1)
+  [ -n "$origin_url" ] || { echo "$3: the origin did not start" >&2; exit 1; }
+}
+
+# The median of three numbers, one per line.
+median() { sort -g | sed -n 2p; }
