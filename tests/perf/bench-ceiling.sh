@@ -12,9 +12,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 seconds=${1:-5}
-bash "$root/tests/perf/deps-perf.sh"
-bash "$root/tests/build.sh" >/dev/null
-s3fault=${S3FAULT_BIN:-$root/build/s3fault}
+# shellcheck source=tests/perf/perf-common.sh
+. "$root/tests/perf/perf-common.sh"
+prepare_perf_run "$root"
 work=$(mktemp -d /tmp/s3fault-ceiling.XXXXXX)
 origin_pid=
 cleanup() {
@@ -22,8 +22,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# shellcheck source=tests/perf/perf-common.sh
-. "$root/tests/perf/perf-common.sh"
 
 start_anonymous_origin "$s3fault" "$work" bench-ceiling
 url=$origin_url

@@ -12,9 +12,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 seconds=${1:-5}
-bash "$root/tests/perf/deps-perf.sh"
-bash "$root/tests/build.sh" >/dev/null
-s3fault=${S3FAULT_BIN:-$root/build/s3fault}
+# shellcheck source=tests/perf/perf-common.sh
+. "$root/tests/perf/perf-common.sh"
+prepare_perf_run "$root"
 work=$(mktemp -d /tmp/s3fault-origin-vs.XXXXXX)
 origin_pid=
 nginx_pid=
@@ -26,8 +26,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# shellcheck source=tests/perf/perf-common.sh
-. "$root/tests/perf/perf-common.sh"
 
 start_anonymous_origin "$s3fault" "$work" origin-vs-nginx
 curl -sf -X PUT "$origin_url/same" >/dev/null

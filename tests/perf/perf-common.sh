@@ -1,6 +1,15 @@
 # shellcheck shell=bash
 # Helpers of the shell benchmarks in tests/perf/; sourced, not run.
 
+# Installs wrk, nginx and the rest (deps-perf.sh), builds s3fault incrementally and sets s3fault
+# to the binary (S3FAULT_BIN when given).
+prepare_perf_run() { # ROOT
+  bash "$1/tests/perf/deps-perf.sh"
+  bash "$1/tests/build.sh" >/dev/null
+  # shellcheck disable=SC2034 # s3fault is read by the sourcing script
+  s3fault=${S3FAULT_BIN:-$1/build/s3fault}
+}
+
 # Starts `s3fault origin --anonymous` (memory storage) on a free port of 127.0.0.1 and sets
 # origin_pid and origin_url; exits naming SCRIPT when it does not start.
 start_anonymous_origin() { # S3FAULT_BINARY WORK_DIR SCRIPT
