@@ -59,7 +59,8 @@ error_code wait_ready(int fd, short events, steady::time_point deadline) {
       return beast::error::timeout;
     }
     pollfd ready{fd, events, 0};
-    const int n = ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
+    const int n =
+        ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
     if (n > 0) {
       return {};
     }
@@ -658,8 +659,8 @@ struct http_connection::impl {
         }
         piece = std::string_view(body_chunk.data(), got);
       }
-      const auto body_part = piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(
-                                                 piece.size(), remaining)));
+      const auto body_part = piece.substr(
+          0, static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), remaining)));
       if (auto failure = writer.deliver(body_part)) {
         out.failure = std::move(failure);
         return false;
@@ -786,8 +787,8 @@ struct http_connection::impl {
     if (!out.failure && complete) {
       out.bytes_after_message = buffer.size();
     }
-    const bool reusable = !out.failure && !peer_closed && complete && parser->keep_alive() &&
-                          buffer.size() == 0;
+    const bool reusable =
+        !out.failure && !peer_closed && complete && parser->keep_alive() && buffer.size() == 0;
     if (!reusable) {
       close();
     }

@@ -236,7 +236,6 @@ std::string signing_key(std::string_view secret_key, std::string_view date, std:
   return last.key;
 }
 
-
 void sign_request(http_request_view& request, const credentials& creds, std::string_view region,
                   std::string_view payload_hash, std::chrono::system_clock::time_point now) {
   // Re-signing (a retry, or a test re-using a request) must not sign stale auth headers.

@@ -243,8 +243,8 @@ TEST(AwsExamples, TheSigningKeyFollowsEachInputNotTheLastKeyDerived) {
                            "aws4_request");
   };
   const std::vector<std::array<std::string_view, 4>> inputs{
-      {"secret-a", "20130524", "us-east-1", "s3"}, {"secret-b", "20130524", "us-east-1", "s3"},
-      {"secret-b", "20130525", "us-east-1", "s3"}, {"secret-b", "20130525", "eu-west-1", "s3"},
+      {"secret-a", "20130524", "us-east-1", "s3"},  {"secret-b", "20130524", "us-east-1", "s3"},
+      {"secret-b", "20130525", "us-east-1", "s3"},  {"secret-b", "20130525", "eu-west-1", "s3"},
       {"secret-b", "20130525", "eu-west-1", "sts"}, {"secret-a", "20130524", "us-east-1", "s3"}};
   std::set<std::string> keys;
   for (const auto& [secret, date, region, service] : inputs) {
