@@ -48,6 +48,7 @@ struct bench_options {
   std::string bucket;
   bool keep = false;
   unsigned attempts = 5;
+  unsigned client_threads = 0;
   std::uint64_t seed = 1;
   std::string progress = "auto";
 };
@@ -147,6 +148,7 @@ bench::bench_settings make_settings(const bench_options& options,
   settings.judging.min_change_percent = options.min_change;
   settings.judging.alpha = options.alpha;
   settings.max_attempts = options.attempts;
+  settings.client_threads = options.client_threads;
   settings.seed = options.seed;
   settings.bucket = options.bucket;
   settings.keep = options.keep;
@@ -411,6 +413,13 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "Use this existing bucket (objects under s3fault-bench/<random>/); "
                       "default: create s3fault-bench-<random>");
   command->add_flag("--keep", options->keep, "Leave the bucket and objects in place");
+  command
+      ->add_option("--client-threads", options->client_threads,
+                   "Threads the bench's clients run on, each an event loop with its share of the "
+                   "--concurrency clients as fibers; 0: one per core. Over https every client "
+                   "has a thread of its own")
+      ->check(CLI::Range(0u, 1024u))
+      ->capture_default_str();
   command
       ->add_option("--attempts", options->attempts,
                    "Attempts per request for SlowDown, 5xx and broken connections")

@@ -1,8 +1,11 @@
 #include "conformance/bench/cell_runner.hpp"
 
 #include "conformance/bench/store_sampler.hpp"
+#include "conformance/client/endpoint.hpp"
+#include "conformance/client/fiber_loop.hpp"
 #include "metrics/latency_histogram.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -55,14 +58,42 @@ struct run_tally {
       ++succeeded;
     } else {
       ++errors;
-      const std::lock_guard lock(error_mutex);
-      if (first_error.empty()) {
-        first_error = outcome.error;
-      }
+      keep_first_error(outcome.error);
     }
     ++finished;
   }
+
+  /// A worker that stopped with an exception: counted as a failed operation.
+  void record_failure(const std::string& why) {
+    ++errors;
+    keep_first_error(why);
+  }
+
+  void keep_first_error(const std::string& why) {
+    const std::lock_guard lock(error_mutex);
+    if (first_error.empty()) {
+      first_error = why;
+    }
+  }
 };
+
+/// Decrements a count of running workers when it goes out of scope.
+struct release_on_exit {
+  std::atomic<unsigned>& running;
+  ~release_on_exit() { --running; }
+};
+
+/// Event-loop threads for `concurrency` workers: one per core (or --client-threads), never more
+/// than there are workers; one per worker over TLS, whose I/O blocks its thread.
+unsigned loop_threads(const bench_settings& settings, unsigned concurrency) {
+  if (client::endpoint::parse(settings.client.endpoint).tls) {
+    return concurrency;
+  }
+  const unsigned wanted = settings.client_threads != 0
+                              ? settings.client_threads
+                              : std::max(1u, std::thread::hardware_concurrency());
+  return std::min(concurrency, wanted);
+}
 
 void set(figure_values& values, figure f, double value) {
   values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
@@ -152,6 +183,8 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
     return settings.stop_requested != nullptr && settings.stop_requested->load();
   };
   auto work = [&](unsigned w) {
+    // However this ends: the progress loop below waits for every worker to stop.
+    const release_on_exit counted{tally->running};
     auto& runner = workers.worker(w);
     for (;;) {
       if (stop_requested()) {
@@ -176,12 +209,23 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
     std::int64_t seen = tally->last_finish_ns.load();
     while (finished_ns > seen && !tally->last_finish_ns.compare_exchange_weak(seen, finished_ns)) {
     }
-    --tally->running;
   };
+  // Workers w, w + loops, w + 2 loops ... share one thread's event loop as fibers.
+  const unsigned loops = loop_threads(settings, measured.concurrency);
   std::vector<std::thread> threads;
   tally->running = measured.concurrency;
-  for (unsigned w = 0; w < measured.concurrency; ++w) {
-    threads.emplace_back(work, w);
+  for (unsigned l = 0; l < loops; ++l) {
+    threads.emplace_back([&, l] {
+      client::fiber_loop loop;
+      for (unsigned w = l; w < measured.concurrency; w += loops) {
+        loop.spawn([&work, w] { work(w); });
+      }
+      try {
+        loop.run();
+      } catch (const std::exception& e) {
+        tally->record_failure(std::string("a bench worker stopped: ") + e.what());
+      }
+    });
   }
   auto last_report = started;
   std::uint64_t last_bytes = 0;

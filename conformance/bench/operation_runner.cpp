@@ -1,11 +1,11 @@
 #include "conformance/bench/operation_runner.hpp"
 
+#include "conformance/client/socket_wait.hpp"
 #include "conformance/readers/reader_support.hpp"
 #include "text/content_range.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
-#include <thread>
 
 namespace s3fault::bench {
 namespace {
@@ -44,7 +44,7 @@ void operation_runner::backoff(unsigned attempt) {
   const long long doubled = settings_.backoff_base.count() * (1LL << std::min(attempt - 1, 20u));
   const long long ceiling = std::min<long long>(settings_.backoff_cap.count(), doubled);
   std::uniform_int_distribution<long long> pause(0, ceiling);
-  std::this_thread::sleep_for(std::chrono::milliseconds(pause(jitter_)));
+  client::pause_for(std::chrono::milliseconds(pause(jitter_))); // a fiber's pause frees its thread
 }
 
 template <class Send>

@@ -1,5 +1,6 @@
 #include "conformance/client/http_connection.hpp"
 
+#include "conformance/client/socket_wait.hpp"
 #include "conformance/s3/content_hash.hpp"
 #include "conformance/s3/hashing.hpp"
 #include "text/text.hpp"
@@ -51,25 +52,6 @@ namespace {
 constexpr std::size_t write_chunk_bytes = 256 * 1024; // per write, so deadlines measure progress
 constexpr std::size_t read_chunk_bytes = 64 * 1024;
 
-/// Waits until `fd` is ready for `events` or `deadline` passes (then beast's timeout error).
-error_code wait_ready(int fd, short events, steady::time_point deadline) {
-  for (;;) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now());
-    if (left.count() <= 0) {
-      return beast::error::timeout;
-    }
-    pollfd ready{fd, events, 0};
-    const int n =
-        ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
-    if (n > 0) {
-      return {};
-    }
-    if (n < 0 && errno != EINTR) {
-      return error_code(errno, boost::system::system_category());
-    }
-  }
-}
-
 /// The error of a failed send or recv; false for "try again after a wait".
 bool failed(ssize_t n, error_code& ec) {
   if (n >= 0 || errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -94,7 +76,7 @@ error_code send_all(int fd, std::span<iovec> pieces, steady::duration timeout) {
       return ec;
     }
     if (n < 0) {
-      if (auto waited = wait_ready(fd, POLLOUT, deadline)) {
+      if (auto waited = wait_for_socket(fd, POLLOUT, deadline)) {
         return waited;
       }
       continue;
@@ -129,10 +111,51 @@ std::size_t receive_some(int fd, asio::mutable_buffer space, steady::duration ti
     if (failed(n, ec)) {
       return 0;
     }
-    if ((ec = wait_ready(fd, POLLIN, deadline))) {
+    if ((ec = wait_for_socket(fd, POLLIN, deadline))) {
       return 0;
     }
   }
+}
+
+/// Connects a non-blocking TCP socket to the first of `endpoints` that accepts before
+/// `deadline` (one deadline for all of them). The wait goes through wait_for_socket, so a fiber
+/// connecting does not hold its thread. Returns the socket, or nullopt with `ec` set.
+std::optional<tcp::socket> connect_socket(asio::io_context& io,
+                                          const tcp::resolver::results_type& endpoints,
+                                          steady::time_point deadline, error_code& ec) {
+  ec = asio::error::host_not_found;
+  for (const auto& entry : endpoints) {
+    const tcp::endpoint target = entry.endpoint();
+    const int fd = ::socket(target.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                            IPPROTO_TCP);
+    if (fd < 0) {
+      ec = error_code(errno, boost::system::system_category());
+      continue;
+    }
+    if (::connect(fd, target.data(), static_cast<socklen_t>(target.size())) == 0) {
+      ec = {};
+    } else if (errno != EINPROGRESS) {
+      ec = error_code(errno, boost::system::system_category());
+    } else if (!(ec = wait_for_socket(fd, POLLOUT, deadline))) {
+      int error = 0;
+      socklen_t length = sizeof(error);
+      ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+      ec = error != 0 ? error_code(error, boost::system::system_category()) : error_code();
+    }
+    if (!ec) {
+      tcp::socket socket(io);
+      socket.assign(target.protocol(), fd, ec);
+      if (!ec) {
+        return socket;
+      }
+    }
+    forget_socket(fd);
+    ::close(fd);
+    if (ec == beast::error::timeout) {
+      break;
+    }
+  }
+  return std::nullopt;
 }
 
 /// A file descriptor closed when it goes out of scope.
@@ -341,9 +364,14 @@ struct http_connection::impl {
     io.run();
   }
 
+  ~impl() { close(); }
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+
   void close() {
     error_code ignored;
     if (is_open()) {
+      forget_socket(lowest().socket().native_handle());
       lowest().socket().close(ignored);
     }
     secure.reset();
@@ -373,19 +401,16 @@ struct http_connection::impl {
       }
       resolved = std::move(results);
     }
-    beast::tcp_stream stream(io);
-    stream.expires_after(options.timeouts.connect);
     error_code ec;
-    run([&] {
-      stream.async_connect(*resolved, [&](error_code e, const tcp::endpoint&) { ec = e; });
-    });
-    if (ec) {
+    auto connected =
+        connect_socket(io, *resolved, steady::now() + options.timeouts.connect, ec);
+    if (!connected) {
       const std::string why = ec == beast::error::timeout
                                   ? "no connection within " + seconds_text(options.timeouts.connect)
                                   : ec.message();
       return make_failure(ec, stage::connect, target.authority() + ": " + why);
     }
-    stream.expires_never();
+    beast::tcp_stream stream(std::move(*connected));
     error_code ignored;
     stream.socket().set_option(tcp::no_delay(true), ignored);
     ++counters.connections_opened;

@@ -193,6 +193,25 @@ TEST(BenchRun, ThroughputCountsTheBytesRead) {
               expected * 0.01 + 0.01);
 }
 
+TEST(BenchRun, ManyClientsOnOneThreadEachRunTheirShare) {
+  // 16 clients as fibers of one event loop, some of them pausing for retries meanwhile.
+  origin::embedded_origin origin;
+  auto proxy = proxy_with(origin.url(), {"error SlowDown op=GetObject first=4"});
+  auto settings = small_bench(proxy->url());
+  settings.sizes = {64 * 1024};
+  settings.concurrencies = {16};
+  settings.client_threads = 1;
+  settings.count = 64;
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.summaries.size(), 1u);
+  const auto& summary = report.summaries[0];
+  EXPECT_EQ(summary.first_error, "");
+  EXPECT_EQ(figure_value(summary, figure::operations), 64);
+  EXPECT_EQ(figure_value(summary, figure::errors), 0);
+  EXPECT_EQ(figure_value(summary, figure::retries), 4);
+  EXPECT_EQ(report.runs[0].bytes, 64 * 64 * 1024u);
+}
+
 TEST(BenchRun, SlowDownIsRetriedWithBackoffAndCounted) {
   origin::embedded_origin origin;
   auto proxy = proxy_with(origin.url(), {"error SlowDown op=GetObject first=3"});

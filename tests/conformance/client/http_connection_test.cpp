@@ -21,23 +21,11 @@ namespace s3fault::client {
 namespace {
 
 using namespace std::chrono_literals;
+using test::get_request;
 using test::http_response;
+using test::options_for;
 using test::peer;
 using test::scripted_server;
-
-connection_options options_for(const scripted_server& server) {
-  connection_options options;
-  options.target = endpoint::parse(server.url());
-  options.timeouts.connect = 5s;
-  options.timeouts.write = 5s;
-  options.timeouts.first_byte = 5s;
-  options.timeouts.read_idle = 5s;
-  return options;
-}
-
-s3::http_request_view get_request(const scripted_server& server, std::string target = "/b/k") {
-  return {"GET", std::move(target), {{"Host", "127.0.0.1:" + std::to_string(server.port())}}};
-}
 
 /// Serves every request of a connection with `reply` until the client closes.
 scripted_server::handler serve_all(std::string reply) {

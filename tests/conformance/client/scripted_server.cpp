@@ -245,4 +245,19 @@ std::string http_response(int status, std::string_view reason, std::string_view 
   return text;
 }
 
+connection_options options_for(const scripted_server& server) {
+  using namespace std::chrono_literals;
+  connection_options options;
+  options.target = endpoint::parse(server.url());
+  options.timeouts.connect = 5s;
+  options.timeouts.write = 5s;
+  options.timeouts.first_byte = 5s;
+  options.timeouts.read_idle = 5s;
+  return options;
+}
+
+s3::http_request_view get_request(const scripted_server& server, std::string target) {
+  return {"GET", std::move(target), {{"Host", "127.0.0.1:" + std::to_string(server.port())}}};
+}
+
 } // namespace s3fault::client::test

@@ -3,6 +3,8 @@
 // behaviour per connection is a test-written function, so a test can send a short body, stall,
 // close at any byte or record exactly what the client sent. Blocking POSIX sockets and OpenSSL,
 // no Asio: the thing under test is the client's Asio code, not this.
+#include "conformance/client/http_connection.hpp"
+
 #include <openssl/ssl.h>
 
 #include <atomic>
@@ -92,5 +94,11 @@ SSL_CTX* make_self_signed_context(const std::string& cert_pem_path);
 /// A plain response with a Content-Length body.
 std::string http_response(int status, std::string_view reason, std::string_view body,
                           std::string_view extra_headers = "");
+
+/// Options for a connection to `server`, with 5 s deadlines.
+connection_options options_for(const scripted_server& server);
+
+/// A GET of `target` with the server's Host header.
+s3::http_request_view get_request(const scripted_server& server, std::string target = "/b/k");
 
 } // namespace s3fault::client::test
