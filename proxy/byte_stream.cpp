@@ -8,6 +8,7 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 
 #include <linux/sockios.h>
 #include <openssl/ssl.h>
@@ -64,36 +65,136 @@ bool byte_stream::looks_reusable() {
 
 namespace {
 
+/// The deadlines of one plain connection, for the price of a clock read per operation. Beast's
+/// tcp_stream starts and cancels a timer around every read and write (a fifth of a small
+/// exchange's instructions); here one timer per connection runs towards the nearest deadline
+/// of a pending operation, and is moved only when it is idle or must fire sooner. When it fires
+/// early (a later operation has a later deadline), it runs on to the next one.
+///
+/// Shared with the timer's handler, which may run after the stream is gone: `socket` is then
+/// null and the handler does nothing.
+struct lazy_deadlines : std::enable_shared_from_this<lazy_deadlines> {
+  struct direction {
+    clock::time_point deadline = clock::time_point::max(); // for the next or pending operation
+    bool pending = false;
+    bool timed_out = false; // the pending operation was cut off by its deadline
+  };
+
+  explicit lazy_deadlines(tcp::socket& s) : timer(s.get_executor()), socket(&s) {}
+
+  asio::steady_timer timer;
+  tcp::socket* socket;
+  direction read;
+  direction write;
+  bool running = false;
+  clock::time_point running_until{};
+  std::uint64_t generation = 0; // tells a handler of a replaced wait from the current one
+
+  void expires_at(clock::time_point deadline) {
+    // As Beast's: the new deadline applies to each direction not in the middle of an operation.
+    for (direction* d : {&read, &write}) {
+      if (!d->pending) {
+        d->deadline = deadline;
+      }
+    }
+  }
+
+  void start(direction& d) {
+    d.pending = true;
+    d.timed_out = false;
+    if (d.deadline != clock::time_point::max() && (!running || d.deadline < running_until)) {
+      run_until(d.deadline);
+    }
+  }
+
+  void run_until(clock::time_point when) {
+    running = true;
+    running_until = when;
+    timer.expires_at(when); // a wait already started ends with operation_aborted
+    timer.async_wait([self = shared_from_this(), current = ++generation](const error_code& ec) {
+      self->fired(ec, current);
+    });
+  }
+
+  void fired(const error_code& ec, std::uint64_t of_generation) {
+    if (ec || of_generation != generation || socket == nullptr) {
+      return; // replaced by a sooner wait, or cancelled because the stream is gone
+    }
+    running = false;
+    const auto now = clock::now();
+    bool expired = false;
+    auto next = clock::time_point::max();
+    for (direction* d : {&read, &write}) {
+      if (!d->pending) {
+        continue;
+      }
+      if (d->deadline <= now) {
+        d->timed_out = true;
+        expired = true;
+      }
+      next = std::min(next, d->deadline);
+    }
+    if (expired) {
+      error_code ignored;
+      socket->close(ignored); // the pending operations end; the one(s) out of time say so
+    } else if (next != clock::time_point::max()) {
+      run_until(next);
+    }
+  }
+
+  /// After an operation: its error, or Beast's timeout error when its deadline cut it off.
+  void finish(direction& d, error_code& ec) {
+    d.pending = false;
+    if (d.timed_out) {
+      ec = beast::error::timeout;
+    }
+  }
+};
+
 class plain_stream final : public byte_stream {
 public:
-  explicit plain_stream(tcp::socket socket) : stream_(std::move(socket)) {}
+  explicit plain_stream(tcp::socket socket)
+      : socket_(std::move(socket)), deadlines_(std::make_shared<lazy_deadlines>(socket_)) {}
+  ~plain_stream() override {
+    deadlines_->socket = nullptr;
+    deadlines_->timer.cancel();
+  }
+  plain_stream(const plain_stream&) = delete;
+  plain_stream& operator=(const plain_stream&) = delete;
 
-  void expires_after(clock::duration timeout) override { stream_.expires_after(timeout); }
-  void expires_never() override { stream_.expires_never(); }
+  void expires_after(clock::duration timeout) override {
+    deadlines_->expires_at(clock::now() + timeout);
+  }
+  void expires_never() override { deadlines_->expires_at(clock::time_point::max()); }
 
   asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, error_code& ec) override {
-    const std::size_t n = co_await stream_.async_read_some(buffer, use_ec(ec));
+    deadlines_->start(deadlines_->read);
+    const std::size_t n = co_await socket_.async_read_some(buffer, use_ec(ec));
+    deadlines_->finish(deadlines_->read, ec);
     note_result(ec);
     co_return n;
   }
   asio::awaitable<void> write_all(asio::const_buffer buffer, error_code& ec) override {
-    co_await asio::async_write(stream_, buffer, use_ec(ec));
+    deadlines_->start(deadlines_->write);
+    co_await asio::async_write(socket_, buffer, use_ec(ec));
+    deadlines_->finish(deadlines_->write, ec);
     note_result(ec);
   }
   asio::awaitable<void> shutdown_send() override {
     error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
     co_return;
   }
   void close() override {
     error_code ignored;
-    stream_.socket().close(ignored);
+    socket_.close(ignored);
   }
-  tcp::socket& socket() override { return stream_.socket(); }
+  tcp::socket& socket() override { return socket_; }
   bool is_tls() const override { return false; }
 
 private:
-  beast::tcp_stream stream_;
+  tcp::socket socket_;
+  std::shared_ptr<lazy_deadlines> deadlines_;
 };
 
 } // namespace

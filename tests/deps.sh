@@ -12,7 +12,8 @@ set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 node_dir=$repo_root/tests/node
 
-build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-context1.74-dev libssl-dev libxxhash-dev libspdlog-dev
+build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-context1.74-dev libssl-dev
+  libxxhash-dev libgoogle-perftools-dev libspdlog-dev
   libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
   zlib1g-dev googletest clang-format clang libclang-rt-14-dev)
 # Store daemons: Ceph RGW (start-rgw.sh) and OpenStack Swift with s3api plus its own memcached
