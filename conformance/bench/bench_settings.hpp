@@ -58,13 +58,13 @@ struct bench_settings {
   std::vector<std::pair<operation, unsigned>> mix;
   unsigned objects = 8;                      // fixtures per size (and keys PUT rotates over)
   std::uint64_t part_size = 8 * 1024 * 1024; // multipart part size and range size
-  bool verify = true;        // content hash of every read, ETag of every put (length: always)
-  bool control = false;      // each cell twice per round, in alternation
-  judging_rules judging;     // --alpha, --min-change (noise_band unused)
+  bool verify = true;    // content hash of every read, ETag of every put (length: always)
+  bool control = false;  // each cell twice per round, in alternation
+  judging_rules judging; // --alpha, --min-change (noise_band unused)
   /// Threads the workers run on, as fibers of one event loop per thread (0: one per core). Over
   /// TLS each worker has a thread of its own (the TLS I/O blocks its thread).
   unsigned client_threads = 0;
-  unsigned max_attempts = 5; // per operation, for SlowDown/500/503/transport
+  unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};
   std::vector<int> store_pids;                       // sampled during every cell

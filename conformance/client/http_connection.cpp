@@ -402,8 +402,7 @@ struct http_connection::impl {
       resolved = std::move(results);
     }
     error_code ec;
-    auto connected =
-        connect_socket(io, *resolved, steady::now() + options.timeouts.connect, ec);
+    auto connected = connect_socket(io, *resolved, steady::now() + options.timeouts.connect, ec);
     if (!connected) {
       const std::string why = ec == beast::error::timeout
                                   ? "no connection within " + seconds_text(options.timeouts.connect)

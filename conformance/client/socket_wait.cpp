@@ -21,8 +21,8 @@ socket_waiter* set_thread_socket_waiter(socket_waiter* waiter) {
 
 boost::system::error_code poll_socket(int fd, short events, socket_waiter::time_point deadline) {
   for (;;) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       return boost::beast::error::timeout;
     }

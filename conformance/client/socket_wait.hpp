@@ -27,8 +27,7 @@ public:
 socket_waiter* set_thread_socket_waiter(socket_waiter* waiter);
 
 /// The calling thread's waiter's wait, or poll(2) when it has none.
-boost::system::error_code wait_for_socket(int fd, short events,
-                                          socket_waiter::time_point deadline);
+boost::system::error_code wait_for_socket(int fd, short events, socket_waiter::time_point deadline);
 /// Tells the calling thread's waiter that `fd` is about to be closed.
 void forget_socket(int fd);
 /// The calling thread's waiter's pause, or a sleep.

@@ -71,8 +71,8 @@ TEST(ContentHash, EveryVectorBuildGivesTheGenericBuildsDigests) {
   const std::string data = seeded_bytes(300 * 1024 + 17);
   for (const auto& [name, kernel] : builds) {
     // Sizes across XXH3's code paths: short inputs, the mid sizes, one stripe block and several.
-    for (const std::size_t size : {0u, 1u, 3u, 16u, 17u, 128u, 129u, 240u, 241u, 1024u, 1025u,
-                                   65536u, 300u * 1024 + 17}) {
+    for (const std::size_t size :
+         {0u, 1u, 3u, 16u, 17u, 128u, 129u, 240u, 241u, 1024u, 1025u, 65536u, 300u * 1024 + 17}) {
       const auto piece = std::string_view(data).substr(0, size);
       EXPECT_EQ(kernel->hash(piece.data(), piece.size()),
                 detail::xxh3_generic.hash(piece.data(), piece.size()))
