@@ -17,11 +17,11 @@ namespace s3fault::proxy {
 
 class client_session;
 
-/// Relay buffers, recycled so a busy worker does not allocate per exchange and an idle
-/// connection holds none.
+/// Relay buffers of one size, recycled so a busy worker does not allocate per exchange and an
+/// idle connection holds none.
 class relay_buffer_pool {
 public:
-  static constexpr std::size_t buffer_size = 64 * 1024;
+  explicit relay_buffer_pool(std::size_t buffer_size) : buffer_size_(buffer_size) {}
 
   class lease {
   public:
@@ -33,7 +33,7 @@ public:
         pool_->free_.push_back(std::move(bytes_));
       }
     }
-    std::span<char> span() { return {bytes_.get(), buffer_size}; }
+    std::span<char> span() { return {bytes_.get(), pool_->buffer_size_}; }
 
   private:
     relay_buffer_pool* pool_;
@@ -42,7 +42,7 @@ public:
 
   lease take() {
     if (free_.empty()) {
-      return lease(*this, std::make_unique<char[]>(buffer_size));
+      return lease(*this, std::make_unique<char[]>(buffer_size_));
     }
     auto bytes = std::move(free_.back());
     free_.pop_back();
@@ -50,6 +50,7 @@ public:
   }
 
 private:
+  std::size_t buffer_size_;
   std::vector<std::unique_ptr<char[]>> free_;
 };
 
@@ -63,7 +64,9 @@ struct worker {
   asio::io_context& context; // owned by the server runtime; run by this worker's thread only
   const proxy_config& config;
   upstream_pool pool;
-  relay_buffer_pool buffers;
+  relay_buffer_pool buffers{64 * 1024};
+  /// Request bodies go through larger buffers: see request_upload.cpp.
+  relay_buffer_pool upload_buffers{256 * 1024};
   splice_pipe_pool pipes;
   asio::ssl::context* listener_tls;
   std::shared_ptr<spdlog::logger> logger;
