@@ -99,6 +99,16 @@ struct lazy_deadlines : std::enable_shared_from_this<lazy_deadlines> {
     }
   }
 
+  /// Lets the timer go: a wait left running would keep the worker's event loop busy (a
+  /// graceful stop waits for it to run dry) for as long as an idle connection's last deadline.
+  void stop() {
+    if (running) {
+      running = false;
+      ++generation;
+      timer.cancel();
+    }
+  }
+
   void start(direction& d) {
     d.pending = true;
     d.timed_out = false;
@@ -157,7 +167,7 @@ public:
       : socket_(std::move(socket)), deadlines_(std::make_shared<lazy_deadlines>(socket_)) {}
   ~plain_stream() override {
     deadlines_->socket = nullptr;
-    deadlines_->timer.cancel();
+    deadlines_->stop();
   }
   plain_stream(const plain_stream&) = delete;
   plain_stream& operator=(const plain_stream&) = delete;
@@ -165,7 +175,12 @@ public:
   void expires_after(clock::duration timeout) override {
     deadlines_->expires_at(clock::now() + timeout);
   }
-  void expires_never() override { deadlines_->expires_at(clock::time_point::max()); }
+  void expires_never() override {
+    deadlines_->expires_at(clock::time_point::max());
+    if (!deadlines_->read.pending && !deadlines_->write.pending) {
+      deadlines_->stop(); // an idle connection (a pooled one) holds no timer
+    }
+  }
 
   asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, error_code& ec) override {
     deadlines_->start(deadlines_->read);
@@ -188,6 +203,7 @@ public:
   void close() override {
     error_code ignored;
     socket_.close(ignored);
+    deadlines_->stop();
   }
   tcp::socket& socket() override { return socket_; }
   bool is_tls() const override { return false; }

@@ -24,5 +24,5 @@ start_anonymous_origin() { # S3FAULT_BINARY WORK_DIR SCRIPT
   [ -n "$origin_url" ] || { echo "$3: the origin did not start" >&2; exit 1; }
 }
 
-# The median of three numbers, one per line.
-median() { sort -g | sed -n 2p; }
+# The median of numbers, one per line (of an even count, the lower middle one).
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -19,7 +19,8 @@ import time
 import unittest
 import urllib.request
 
-from wire import DEADLINE, Connection, ScriptedStore, s3fault_binary, wait_until
+from wire import (DEADLINE, Connection, ScriptedStore, answer_every_request, s3fault_binary,
+                  wait_until)
 
 GET = b"GET /bucket/key HTTP/1.1\r\nHost: h\r\n\r\n"
 PUT_HEAD = b"PUT /bucket/key HTTP/1.1\r\nHost: h\r\nContent-Length: 1048576\r\n\r\n"
@@ -39,10 +40,10 @@ def stalling_store(conn: Connection, store: ScriptedStore) -> None:
 class DrainingProxy:
     """`s3fault proxy --drain-timeout 1s --admin` as a subprocess; stderr collected."""
 
-    def __init__(self, upstream: str, *extra: str):
+    def __init__(self, upstream: str, *extra: str, drain: str = "1s"):
         self.process = subprocess.Popen(
             [s3fault_binary(), "proxy", "--listen", "127.0.0.1:0", "--upstream", upstream,
-             "--threads", "2", "--drain-timeout", "1s", "--admin", "127.0.0.1:0", *extra],
+             "--threads", "2", "--drain-timeout", drain, "--admin", "127.0.0.1:0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.port = self.admin = None
         for line in self.process.stdout:
@@ -138,6 +139,27 @@ class ShutdownTest(unittest.TestCase):
         code, log = proxy.stop(signal.SIGTERM)
         self.assertEqual(code, 0, log)
         self.assertIn("drain done: 0 exchanges cut", log)
+
+    def test_an_idle_pooled_store_connection_does_not_hold_up_the_drain(self):
+        # The store connection goes back to the pool after a whole exchange and the client
+        # leaves: nothing is in flight, so the drain ends at once, not when the idle
+        # connection's last read deadline (--io-timeout, 60 s) would have passed.
+        answer = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+        store = ScriptedStore(answer_every_request(answer))
+        self.addCleanup(store.close)
+        proxy = DrainingProxy(store.url, drain="30s")
+        client = Connection(open_client(proxy.port, False))
+        client.send(GET)
+        head = client.read_head()
+        self.assertIn(b" 200 ", head)
+        self.assertEqual(client.read_exact(5), b"hello")
+        client.close()
+        self.assertTrue(wait_until(lambda: proxy.active_connections() == 0),
+                        "the client connection did not end")
+        code, log = proxy.stop(signal.SIGTERM)
+        self.assertEqual(code, 0, log)
+        self.assertIn("drain done: 0 exchanges cut", log)
+        self.assertNotIn("drain timeout", log)
 
 
 if __name__ == "__main__":
