@@ -23,9 +23,6 @@ namespace s3fault::client {
 namespace {
 
 using namespace std::chrono_literals;
-using test::http_response;
-using test::peer;
-using test::scripted_server;
 using steady = std::chrono::steady_clock;
 
 /// A connected pair of non-blocking stream sockets, closed (and forgotten) at the end.
@@ -59,7 +56,7 @@ void write_byte(int fd) {
 }
 
 /// Deadlines far beyond what the test waits for: a timeout would be the loop's fault.
-connection_options patient_options(const scripted_server& server) {
+connection_options patient_options(const test::scripted_server& server) {
   auto options = test::options_for(server);
   options.timeouts.first_byte = 30s;
   options.timeouts.read_idle = 30s;
@@ -71,14 +68,14 @@ TEST(FiberLoop, ClientsOnOneThreadOverlapTheirExchanges) {
   // wait, B would never run and A's store would give up after 10 s.
   std::promise<void> b_answered;
   auto b_done = b_answered.get_future().share();
-  scripted_server store_a([b_done](peer& connection, int) {
+  test::scripted_server store_a([b_done](test::peer& connection, int) {
     connection.read_request();
     const bool after_b = b_done.wait_for(10s) == std::future_status::ready;
-    connection.send(http_response(200, "OK", after_b ? "after B" : "B never ran"));
+    connection.send(test::http_response(200, "OK", after_b ? "after B" : "B never ran"));
   });
-  scripted_server store_b([](peer& connection, int) {
+  test::scripted_server store_b([](test::peer& connection, int) {
     connection.read_request();
-    connection.send(http_response(200, "OK", "B"));
+    connection.send(test::http_response(200, "OK", "B"));
   });
   response answer_a;
   response answer_b;
