@@ -279,7 +279,14 @@ def run_wrk(port: int, load: dict, seconds: float, work: Path) -> dict:
     latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)$", out, re.MULTILINE))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: (.*)", out)
-    moved = count * load["size"]
+    # A GET's bytes are what wrk read, responses still in flight at the end included: counting
+    # whole responses only would make one 1 GiB stream in 3 s read as 2, 3 or 4 GiB. A PUT's are
+    # the bodies of the requests answered (wrk reads only their small responses).
+    read = re.search(r"requests in [\d.]+\w+, ([\d.]+)([KMGT]?B) read", out)
+    if load["method"] == "GET" and read:
+        moved = float(read.group(1)) * UNITS[read.group(2)]
+    else:
+        moved = count * load["size"]
     return {"requests": count, "seconds": elapsed, "bytes": moved,
             "mb_per_s": moved / MIB / elapsed, "req_per_s": count / elapsed,
             "p50_ms": parse_time(latency["50"]) * 1000 if "50" in latency else None,
