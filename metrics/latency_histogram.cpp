@@ -51,6 +51,19 @@ void latency_histogram::record(std::uint64_t micros) {
   }
 }
 
+void latency_histogram::add(const latency_histogram& other) {
+  for (std::size_t i = 0; i < bucket_count; ++i) {
+    buckets_[i].fetch_add(other.buckets_[i].load(std::memory_order_relaxed),
+                          std::memory_order_relaxed);
+  }
+  count_.fetch_add(other.count(), std::memory_order_relaxed);
+  sum_.fetch_add(other.sum_micros(), std::memory_order_relaxed);
+  const std::uint64_t theirs = other.max_micros();
+  std::uint64_t seen = max_.load(std::memory_order_relaxed);
+  while (theirs > seen && !max_.compare_exchange_weak(seen, theirs, std::memory_order_relaxed)) {
+  }
+}
+
 std::uint64_t latency_histogram::quantile(double q) const {
   // Counts are read bucket by bucket; a value recorded meanwhile may or may not be included.
   std::uint64_t total = 0;

@@ -23,6 +23,8 @@ public:
       static_cast<std::size_t>(max_value_bits - exact_limit_bits) * (1u << sub_bucket_bits);
 
   void record(std::uint64_t micros);
+  /// Adds `other`'s counts to these (for sums over the shards of traffic_metrics).
+  void add(const latency_histogram& other);
 
   std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
   std::uint64_t sum_micros() const { return sum_.load(std::memory_order_relaxed); }

@@ -29,7 +29,7 @@ std::string escape_label(std::string_view value) {
 template <class Each> void for_each_series(const traffic_metrics& metrics, Each each) {
   for (std::size_t op = 0; op < metrics.operations().size(); ++op) {
     for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
-      if (const series* s = metrics.find(op, sc)) {
+      if (const auto s = metrics.find(op, sc)) {
         each(metrics.operations()[op], traffic_metrics::status_class_name(sc), *s);
       }
     }
@@ -42,10 +42,12 @@ void histogram_family(std::string& out, const traffic_metrics& metrics, const ch
                       const char* help, latency_histogram series::*member) {
   out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " histogram\n";
   for (std::size_t op = 0; op < metrics.operations().size(); ++op) {
+    std::vector<std::unique_ptr<series>> found;
     std::vector<const latency_histogram*> parts;
     for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
-      if (const series* s = metrics.find(op, sc)) {
-        parts.push_back(&(s->*member));
+      if (auto s = metrics.find(op, sc)) {
+        parts.push_back(&(s.get()->*member));
+        found.push_back(std::move(s));
       }
     }
     std::uint64_t total = 0, sum = 0;

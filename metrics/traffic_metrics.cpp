@@ -14,17 +14,36 @@ std::size_t status_class_of(unsigned status) {
 
 } // namespace
 
+void series::add(const series& other) {
+  requests.fetch_add(other.requests.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  bytes_in.fetch_add(other.bytes_in.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  bytes_out.fetch_add(other.bytes_out.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  retries.fetch_add(other.retries.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  duration.add(other.duration);
+  ttfb.add(other.ttfb);
+}
+
 traffic_metrics::traffic_metrics(std::vector<std::string> operations,
                                  std::chrono::steady_clock::time_point started)
-    : operations_(std::move(operations)), series_(operations_.size()), started_(started) {}
+    : operations_(std::move(operations)), started_(started) {
+  for (auto& own : shards_) {
+    own.slots = decltype(own.slots)(operations_.size());
+  }
+}
+
+std::size_t traffic_metrics::shard_of_this_thread() {
+  static std::atomic<std::size_t> next{0};
+  thread_local const std::size_t mine = next.fetch_add(1, std::memory_order_relaxed) % shard_count;
+  return mine;
+}
 
 std::string_view traffic_metrics::status_class_name(std::size_t status_class) {
   static constexpr std::string_view names[] = {"none", "1xx", "2xx", "3xx", "4xx", "5xx"};
   return status_class < status_classes ? names[status_class] : "none";
 }
 
-series& traffic_metrics::series_for(std::size_t operation, std::size_t status_class) {
-  auto& slot = series_[operation][status_class];
+series& traffic_metrics::series_for(shard& own, std::size_t operation, std::size_t status_class) {
+  auto& slot = own.slots[operation][status_class];
   if (series* existing = slot.load(std::memory_order_acquire)) {
     return *existing;
   }
@@ -37,11 +56,37 @@ series& traffic_metrics::series_for(std::size_t operation, std::size_t status_cl
   return *owned_.back();
 }
 
-const series* traffic_metrics::find(std::size_t operation, std::size_t status_class) const {
-  if (operation >= series_.size() || status_class >= status_classes) {
+std::unique_ptr<series> traffic_metrics::find(std::size_t operation,
+                                              std::size_t status_class) const {
+  if (operation >= operations_.size() || status_class >= status_classes) {
     return nullptr;
   }
-  return series_[operation][status_class].load(std::memory_order_acquire);
+  std::unique_ptr<series> sum;
+  for (const auto& own : shards_) {
+    if (const series* part = own.slots[operation][status_class].load(std::memory_order_acquire)) {
+      if (!sum) {
+        sum = std::make_unique<series>();
+      }
+      sum->add(*part);
+    }
+  }
+  return sum;
+}
+
+std::uint64_t traffic_metrics::upstream_new() const {
+  std::uint64_t total = 0;
+  for (const auto& own : shards_) {
+    total += own.upstream_new.load(std::memory_order_relaxed);
+  }
+  return total;
+}
+
+std::uint64_t traffic_metrics::upstream_reused() const {
+  std::uint64_t total = 0;
+  for (const auto& own : shards_) {
+    total += own.upstream_reused.load(std::memory_order_relaxed);
+  }
+  return total;
 }
 
 bool traffic_metrics::is_retry(const exchange_sample& sample) {
@@ -76,10 +121,11 @@ bool traffic_metrics::is_retry(const exchange_sample& sample) {
 
 void traffic_metrics::record(const exchange_sample& sample) {
   const std::size_t operation =
-      sample.operation >= 0 && static_cast<std::size_t>(sample.operation) < series_.size()
+      sample.operation >= 0 && static_cast<std::size_t>(sample.operation) < operations_.size()
           ? static_cast<std::size_t>(sample.operation)
-          : series_.size() - 1;
-  auto& s = series_for(operation, status_class_of(sample.status));
+          : operations_.size() - 1;
+  auto& own = shards_[shard_of_this_thread()];
+  auto& s = series_for(own, operation, status_class_of(sample.status));
   s.requests.fetch_add(1, std::memory_order_relaxed);
   s.bytes_in.fetch_add(sample.bytes_in, std::memory_order_relaxed);
   s.bytes_out.fetch_add(sample.bytes_out, std::memory_order_relaxed);
@@ -91,7 +137,7 @@ void traffic_metrics::record(const exchange_sample& sample) {
     s.retries.fetch_add(1, std::memory_order_relaxed);
   }
   if (sample.upstream_used) {
-    (sample.upstream_reused ? upstream_reused_ : upstream_new_)
+    (sample.upstream_reused ? own.upstream_reused : own.upstream_new)
         .fetch_add(1, std::memory_order_relaxed);
   }
   if (!sample.faults.empty()) {

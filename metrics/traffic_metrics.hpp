@@ -4,8 +4,10 @@
 // faults injected per rule, active connections, store connections opened and reused.
 //
 // Recording is lock-free (relaxed atomics; a series is created once, on its first request) except
-// for the retry detector, which keeps a small map under a mutex. Reading takes a snapshot-free
-// view: counters may move while a report is written, each one is read once.
+// for the retry detector, which keeps a small map under a mutex. Each thread records into a
+// shard of its own, so that two proxy workers never write the same cache lines (one shared set
+// of counters cost a 4 KiB exchange about 1.4 us of its 5.5 at 2 workers); reading sums the
+// shards. Counters may move while a report is written; each is read once.
 #include "metrics/latency_histogram.hpp"
 
 #include <array>
@@ -39,9 +41,12 @@ struct exchange_sample {
 };
 
 /// Counters of one (operation, status class) pair.
-struct series {
+struct alignas(64) series {
   std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0}, retries{0};
   latency_histogram duration, ttfb;
+
+  /// Adds `other`'s counts to these.
+  void add(const series& other);
 };
 
 class traffic_metrics {
@@ -59,26 +64,35 @@ public:
 
   // --- reading -----------------------------------------------------------------------------
   const std::vector<std::string>& operations() const { return operations_; }
-  /// The series of (operation, status class), or null when it never had a request.
-  const series* find(std::size_t operation, std::size_t status_class) const;
+  /// The series of (operation, status class), summed over the shards, or null when it never
+  /// had a request.
+  std::unique_ptr<series> find(std::size_t operation, std::size_t status_class) const;
   std::map<std::string, std::uint64_t> faults_by_rule() const;
   std::int64_t active_connections() const { return active_connections_.load(); }
-  std::uint64_t upstream_new() const { return upstream_new_.load(); }
-  std::uint64_t upstream_reused() const { return upstream_reused_.load(); }
+  std::uint64_t upstream_new() const;
+  std::uint64_t upstream_reused() const;
   double seconds_running() const;
 
   static std::string_view status_class_name(std::size_t status_class); // "2xx", "none"
 
+  /// Threads beyond this many share shards (still correct, no longer apart).
+  static constexpr std::size_t shard_count = 16;
+
 private:
-  series& series_for(std::size_t operation, std::size_t status_class);
+  /// What one thread records into (threads are given shards in turn).
+  struct alignas(64) shard {
+    std::vector<std::array<std::atomic<series*>, status_classes>> slots;
+    std::atomic<std::uint64_t> upstream_new{0}, upstream_reused{0};
+  };
+  static std::size_t shard_of_this_thread();
+  series& series_for(shard& own, std::size_t operation, std::size_t status_class);
   bool is_retry(const exchange_sample& sample);
 
   std::vector<std::string> operations_;
-  std::vector<std::array<std::atomic<series*>, status_classes>> series_;
+  std::array<shard, shard_count> shards_;
   std::vector<std::unique_ptr<series>> owned_; // guarded by create_mutex_
   std::mutex create_mutex_;
   std::atomic<std::int64_t> active_connections_{0};
-  std::atomic<std::uint64_t> upstream_new_{0}, upstream_reused_{0};
   mutable std::mutex faults_mutex_;
   std::map<std::string, std::uint64_t> faults_;
   std::mutex retry_mutex_;

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <thread>
+#include <vector>
+
 namespace s3fault::metrics {
 namespace {
 
@@ -36,7 +40,7 @@ TEST(TrafficMetrics, CountsPerOperationAndStatusClass) {
   put.bytes_in = 5;
   put.bytes_out = 0;
   metrics.record(put);
-  const series* ok = metrics.find(0, 2);
+  const auto ok = metrics.find(0, 2);
   ASSERT_NE(ok, nullptr);
   EXPECT_EQ(ok->requests.load(), 2u);
   EXPECT_EQ(ok->bytes_out.load(), 2000u);
@@ -44,6 +48,38 @@ TEST(TrafficMetrics, CountsPerOperationAndStatusClass) {
   EXPECT_EQ(metrics.find(1, 2)->bytes_in.load(), 5u);
   EXPECT_EQ(metrics.find(0, 5), nullptr);
   EXPECT_EQ(metrics.upstream_reused(), 4u);
+}
+
+TEST(TrafficMetrics, WhatThreadsRecordApartIsSummedWhenRead) {
+  // Each thread writes its own shard; a reader sees the sum, histograms included.
+  traffic_metrics metrics({"GetObject", "Other"});
+  constexpr int threads = 4;
+  constexpr int each = 1000;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&metrics, t] {
+      for (int i = 0; i < each; ++i) {
+        auto sample = get("k" + std::to_string(t), 200);
+        sample.duration_us = static_cast<std::uint64_t>(1000 * (t + 1));
+        sample.upstream_reused = i % 2 == 0;
+        metrics.record(sample);
+      }
+    });
+  }
+  for (auto& worker : workers) {
+    worker.join();
+  }
+  const auto ok = metrics.find(0, 2);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_EQ(ok->requests.load(), std::uint64_t{threads * each});
+  EXPECT_EQ(ok->bytes_out.load(), std::uint64_t{threads * each * 1000});
+  EXPECT_EQ(ok->duration.count(), std::uint64_t{threads * each});
+  EXPECT_EQ(ok->duration.sum_micros(), std::uint64_t{each * (1000 + 2000 + 3000 + 4000)});
+  EXPECT_EQ(ok->duration.max_micros(), 4000u);
+  EXPECT_EQ(ok->ttfb.count(), std::uint64_t{threads * each});
+  EXPECT_EQ(metrics.upstream_reused(), std::uint64_t{threads * each / 2});
+  EXPECT_EQ(metrics.upstream_new(), std::uint64_t{threads * each / 2});
+  EXPECT_EQ(metrics.find(0, 4), nullptr);
 }
 
 TEST(TrafficMetrics, RetriesAreRepeatsOfFailedOrFaultedRequests) {
