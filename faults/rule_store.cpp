@@ -84,6 +84,7 @@ void rule_store::publish(std::vector<rule> rules) {
   // Each snapshot gets its own engine seeded from the store's seed, so a given seed and the
   // same sequence of changes and traffic make the same decisions.
   current_.store(std::make_shared<const rule_set>(std::move(rules), seed_, started_));
+  version_.fetch_add(1, std::memory_order_release);
 }
 
 } // namespace s3fault::faults

@@ -23,6 +23,9 @@ public:
 
   /// The snapshot in force; never null (an empty rule set when there are no rules).
   std::shared_ptr<const rule_set> current() const { return current_.load(); }
+  /// Counts the snapshots published: a reader that keeps a snapshot of its own reloads it only
+  /// when this changed (read it before current()).
+  std::uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
   /// Replaces every rule. Rules equal (name and definition) to a current one keep its counters.
   /// A `seed` reseeds the engine from this snapshot on (it belongs to the whole rule set, so only
@@ -52,6 +55,7 @@ private:
   std::function<clock::time_point()> now_;
   std::mutex change_mutex_; // one change at a time; readers never take it
   std::atomic<std::shared_ptr<const rule_set>> current_;
+  std::atomic<std::uint64_t> version_{0};
 };
 
 } // namespace s3fault::faults

@@ -172,7 +172,7 @@ client_session::fault_context client_session::decide_faults(const request_parser
   if (!owner_.config.faults) {
     return context;
   }
-  context.rules = owner_.config.faults->current();
+  context.rules = owner_.rules.snapshot(*owner_.config.faults);
   if (context.rules->rules().empty()) {
     return context; // no rules: not even the classification is paid for
   }

@@ -5,6 +5,7 @@
 #include "proxy/proxy_config.hpp"
 #include "proxy/splice_relay.hpp"
 #include "proxy/upstream_pool.hpp"
+#include "proxy/worker_rules.hpp"
 
 #include <spdlog/logger.h>
 
@@ -68,6 +69,7 @@ struct worker {
   /// Request bodies go through larger buffers: see request_upload.cpp.
   relay_buffer_pool upload_buffers{256 * 1024};
   splice_pipe_pool pipes;
+  worker_rules rules;
   asio::ssl::context* listener_tls;
   std::shared_ptr<spdlog::logger> logger;
   std::unordered_set<client_session*> sessions;
