@@ -10,8 +10,11 @@ Loads (wrk, from Debian): GET 10 MiB at c=32, GET 4 KiB at c=64, GET 4 KiB at c=
 latency), PUT 8 MiB at c=8, one 1 GiB GET at c=1; then, once per path, GET 64 MiB at c=256 for
 the peak resident memory.
 
-Runs are interleaved (round -> load -> path, the path order rotating each round) and repeated;
-medians are quoted. For each proxy the CPU seconds of its processes (utime + stime from /proc)
+Runs are interleaved (round -> load -> path) and repeated; medians are quoted. Each load's round
+starts with the direct run, then the proxies in an order that rotates each round. A path run
+right after a direct one was 5 to 12 % slower than after another proxy, for seconds (idling does
+not help, load does), so the path after a direct run first gets --settle seconds of unmeasured
+load. For each proxy the CPU seconds of its processes (utime + stime from /proc)
 per GiB moved and the highest resident memory sampled during the runs are reported.
 
 Only 127.0.0.1; every process started here is stopped here, by PID.
@@ -295,7 +298,10 @@ def run_wrk(port: int, load: dict, seconds: float, work: Path) -> dict:
             "socket_errors": socket_errors.group(1) if socket_errors else ""}
 
 
-def measure(server, port: int, load: dict, seconds: float, work: Path) -> dict:
+def measure(server, port: int, load: dict, seconds: float, work: Path,
+            settle: float = 0) -> dict:
+    if settle > 0:
+        run_wrk(port, load, settle, work)
     pids = server.pids() if server else []
     cpu_before = cpu_seconds(pids)
     sampler = RssSampler(pids)
@@ -377,6 +383,9 @@ def main() -> int:
     parser.add_argument("--loads", default="",
                         help="only the loads whose name contains one of these comma-separated "
                              "texts, e.g. '4 KiB c=64'")
+    parser.add_argument("--settle", type=int, default=4,
+                        help="seconds of unmeasured load through the path that follows a direct "
+                             "run, before it is measured (0: none)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory load")
     parser.add_argument("--json", help="write every run here")
     args = parser.parse_args()
@@ -422,13 +431,19 @@ def main() -> int:
                 by_path[path] = (server, port)
             for round_number in range(args.rounds):
                 for load in loads:
-                    order = paths[round_number % len(paths):] + paths[:round_number % len(paths)]
+                    proxies = [path for path in paths if path != "direct"]
+                    turn = round_number % len(proxies) if proxies else 0
+                    order = ([path for path in paths if path == "direct"] + proxies[turn:] +
+                             proxies[:turn])
+                    previous = None
                     for path in order:
                         server, port = by_path[path]
                         seconds = args.seconds
                         if load["name"].startswith("GET 1 GiB") and path == "mitmproxy":
                             seconds = max(seconds, 8)  # at least one whole GiB
-                        result = measure(server, port, load, seconds, work)
+                        settle = args.settle if previous == "direct" else 0
+                        previous = path
+                        result = measure(server, port, load, seconds, work, settle)
                         result.update({"load": load["name"], "path": path, "workers": workers,
                                        "round": round_number + 1})
                         results.setdefault((load["name"], path, workers), []).append(result)
