@@ -145,9 +145,13 @@ asio::awaitable<bool> client_session::serve_exchange() {
   if (const auto host = request.get().find(http::field::host); host != request.get().end()) {
     record.host = std::string(host->value());
   }
+  // Only a PUT can be a copy; a lookup by name is a walk of case-insensitive comparisons.
+  record.copy_source = request.get().method() == http::verb::put &&
+                       request.get().find("x-amz-copy-source") != request.get().end();
   std::string why;
   const auto framing = request_body_framing(request, why);
   bool keep_open = false;
+  std::optional<faults::s3_request> classified; // by the rules, when there were any
   if (!framing) {
     co_await send_local_error(400, "InvalidRequest", "s3fault: rejected request: " + why,
                               path_of(record.target), request.get().method() == http::verb::head,
@@ -160,10 +164,11 @@ asio::awaitable<bool> client_session::serve_exchange() {
     if (faults.decision) {
       faults.rules->settle_injections(*faults.decision, faults.request);
       record.faults = describe_injections(faults.decision->injected);
+      classified = std::move(faults.request);
     }
   }
   record.duration_ms = ms_between(started, clock::now());
-  log_exchange(record);
+  log_exchange(record, classified ? &*classified : nullptr);
   co_return keep_open && !owner_.draining;
 }
 
@@ -791,12 +796,13 @@ asio::awaitable<void> client_session::send_local_error(unsigned status, std::str
   }
 }
 
-void client_session::log_exchange(const exchange_record& record) {
+void client_session::log_exchange(const exchange_record& record,
+                                  const faults::s3_request* classified) {
   if (owner_.logger->should_log(spdlog::level::info)) {
     owner_.logger->info(format_exchange(record, owner_.config.format));
   }
   if (owner_.config.metrics) {
-    record_metrics(*owner_.config.metrics, record, owner_.config.s3_domains);
+    record_metrics(*owner_.config.metrics, record, owner_.config.s3_domains, classified);
   }
   if (owner_.config.on_exchange) {
     owner_.config.on_exchange(record);

@@ -113,7 +113,9 @@ private:
   /// Resets the client connection once the bytes already written have reached it (bounded by
   /// the I/O timeout; the outcome says so when that wait ran out).
   asio::awaitable<void> reset_client_when_delivered(exchange_record& record);
-  void log_exchange(const exchange_record& record);
+  /// `classified`: the request as the fault rules classified it, if they did.
+  void log_exchange(const exchange_record& record,
+                    const faults::s3_request* classified = nullptr);
 
   worker& owner_;
   std::unique_ptr<byte_stream> client_;

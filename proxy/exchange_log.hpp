@@ -18,6 +18,7 @@ struct exchange_record {
   std::string target;               // as received; redacted when logged
   std::string range;                // the request's Range header, when it had one (not logged)
   std::string host;                 // the request's Host header (not logged; classification)
+  bool copy_source = false;         // x-amz-copy-source was sent (classification: CopyObject)
   unsigned status = 0;              // status sent to the client (0: none was sent)
   std::uint64_t request_bytes = 0;  // request body bytes relayed to the store
   std::uint64_t response_bytes = 0; // response body bytes relayed to the client

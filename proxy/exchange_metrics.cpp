@@ -15,13 +15,19 @@ std::vector<std::string> metric_operation_names() {
 }
 
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
-                    const std::vector<std::string>& s3_domains) {
-  faults::request_line line;
-  line.method = record.method;
-  line.target = record.target;
-  line.host = record.host;
-  line.range = record.range;
-  const auto request = faults::classify_request(line, s3_domains);
+                    const std::vector<std::string>& s3_domains,
+                    const faults::s3_request* classified) {
+  std::optional<faults::s3_request> classified_here;
+  if (classified == nullptr) {
+    faults::request_line line;
+    line.method = record.method;
+    line.target = record.target;
+    line.host = record.host;
+    line.range = record.range;
+    line.has_copy_source = record.copy_source;
+    classified = &classified_here.emplace(faults::classify_request(line, s3_domains));
+  }
+  const auto& request = *classified;
   const auto& all = faults::all_operations();
   const auto index = std::find(all.begin(), all.end(), request.operation) - all.begin();
   const std::string part =

@@ -1,6 +1,7 @@
 #pragma once
 // Turns a finished exchange into a measurement: classified as an S3 operation (the same
 // classifier the fault rules use), then counted in the traffic metrics.
+#include "faults/s3_request.hpp"
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/exchange_log.hpp"
 
@@ -12,7 +13,10 @@ namespace s3fault::proxy {
 /// The operation names the metrics are indexed by (faults::all_operations() order).
 std::vector<std::string> metric_operation_names();
 
+/// `classified`: the request as the fault rules classified it, when they did (the same answer,
+/// not computed twice); null to classify it here.
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
-                    const std::vector<std::string>& s3_domains);
+                    const std::vector<std::string>& s3_domains,
+                    const faults::s3_request* classified = nullptr);
 
 } // namespace s3fault::proxy

@@ -1,5 +1,7 @@
 #include "text/uri.hpp"
 
+#include <algorithm>
+
 namespace s3fault::text {
 namespace {
 
@@ -48,12 +50,22 @@ std::string uri_encode(std::string_view text, bool encode_slash) {
 std::string uri_decode(std::string_view text) {
   std::string decoded;
   decoded.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (is_escape_at(text, i)) {
-      decoded.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
-      i += 2;
+  // The runs between escapes are copied whole: most keys have none, and the proxy decodes every
+  // request's bucket, key and query.
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t percent = std::min(text.find('%', i), text.size());
+    decoded.append(text.substr(i, percent - i));
+    if (percent == text.size()) {
+      break;
+    }
+    if (is_escape_at(text, percent)) {
+      decoded.push_back(
+          static_cast<char>(hex_value(text[percent + 1]) * 16 + hex_value(text[percent + 2])));
+      i = percent + 3;
     } else {
-      decoded.push_back(text[i]);
+      decoded.push_back('%');
+      i = percent + 1;
     }
   }
   return decoded;

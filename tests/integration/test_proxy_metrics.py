@@ -51,6 +51,7 @@ class ProxyMetricsTest(unittest.TestCase):
                 failures += 1
         self.assertEqual(failures, 2)
         client.head_object(Bucket=bucket, Key="k1")
+        client.copy_object(Bucket=bucket, Key="k1-copy", CopySource={"Bucket": bucket, "Key": "k1"})
 
         kind, text = fetch(admin + "/metrics")
         self.assertTrue(kind.startswith("text/plain"), kind)
@@ -63,6 +64,9 @@ class ProxyMetricsTest(unittest.TestCase):
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="GetObject",
                                 status_class="5xx"), 2)
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="HeadObject",
+                                status_class="2xx"), 1)
+        # A PUT with x-amz-copy-source: classified once, by the rules, and counted as such.
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CopyObject",
                                 status_class="2xx"), 1)
         self.assertEqual(harness.prometheus_value(text, "s3fault_request_body_bytes_total", operation="PutObject",
                                 status_class="2xx"), 3000)
@@ -92,8 +96,33 @@ class ProxyMetricsTest(unittest.TestCase):
 
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
         written = json.loads(report.read_text())
-        self.assertEqual(sum(o["requests"] for o in written["operations"]), 1 + 3 + 5 + 1)
+        self.assertEqual(sum(o["requests"] for o in written["operations"]), 1 + 3 + 5 + 1 + 1)
         self.assertIn("traffic through the proxy", proxy.describe_stderr())
+
+    def test_operations_are_the_same_without_rules(self):
+        # Without rules the metrics classify each exchange themselves: a copy is still a copy.
+        origin = harness.OriginProcess()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        store = origin.store()
+        proxy = harness.ProxyProcess(origin.url, ["--admin", "127.0.0.1:0"])
+        proxy.start()
+        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                     if line.startswith("admin on "))
+        client = boto3.client(
+            "s3", endpoint_url=proxy.url, aws_access_key_id=store.access_key,
+            aws_secret_access_key=store.secret_key, region_name=store.region,
+            config=botocore.config.Config(s3={"addressing_style": "path"}))
+        bucket = harness.unique_bucket_name("metrics")
+        client.create_bucket(Bucket=bucket)
+        client.put_object(Bucket=bucket, Key="k", Body=b"x" * 10)
+        client.copy_object(Bucket=bucket, Key="k-copy", CopySource={"Bucket": bucket, "Key": "k"})
+        _, text = fetch(admin + "/metrics")
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="PutObject",
+                                status_class="2xx"), 1)
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CopyObject",
+                                status_class="2xx"), 1)
+        self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
 
 
 if __name__ == "__main__":
