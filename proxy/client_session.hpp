@@ -114,8 +114,7 @@ private:
   /// the I/O timeout; the outcome says so when that wait ran out).
   asio::awaitable<void> reset_client_when_delivered(exchange_record& record);
   /// `classified`: the request as the fault rules classified it, if they did.
-  void log_exchange(const exchange_record& record,
-                    const faults::s3_request* classified = nullptr);
+  void log_exchange(const exchange_record& record, const faults::s3_request* classified = nullptr);
 
   worker& owner_;
   std::unique_ptr<byte_stream> client_;

@@ -99,8 +99,7 @@ template <class Field> void append_field(std::string& out, const Field& field) {
   const auto value = field.value();
   const char* line = name.data();
   const std::size_t line_size = name.size() + 2 + value.size() + 2;
-  if (value.data() == line + name.size() + 2 &&
-      std::string_view(line + name.size(), 2) == ": " &&
+  if (value.data() == line + name.size() + 2 && std::string_view(line + name.size(), 2) == ": " &&
       std::string_view(value.data() + value.size(), 2) == "\r\n") {
     out.append(line, line_size);
     return;
