@@ -18,6 +18,22 @@ def fetch(url: str) -> tuple[str, str]:
         return response.headers.get("Content-Type"), response.read().decode()
 
 
+def proxy_with_client(origin, args: list[str], attempts: int):
+    """A started proxy in front of `origin` with `args`, its admin URL, and a boto3 client
+    through it making at most `attempts` attempts per request."""
+    store = origin.store()
+    proxy = harness.ProxyProcess(origin.url, ["--admin", "127.0.0.1:0"] + args)
+    proxy.start()
+    admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                 if line.startswith("admin on "))
+    client = boto3.client(
+        "s3", endpoint_url=proxy.url, aws_access_key_id=store.access_key,
+        aws_secret_access_key=store.secret_key, region_name=store.region,
+        config=botocore.config.Config(retries={"total_max_attempts": attempts},
+                                      s3={"addressing_style": "path"}))
+    return proxy, admin, client
+
+
 class ProxyMetricsTest(unittest.TestCase):
     def test_counters_equal_the_requests_sent(self):
         tmp = harness.scratch_root() / harness.unique_bucket_name("metrics")
@@ -25,19 +41,10 @@ class ProxyMetricsTest(unittest.TestCase):
         origin = harness.OriginProcess()
         origin.start()
         self.addCleanup(harness.stop_and_check, origin)
-        store = origin.store()
         report = tmp / "report.json"
-        proxy = harness.ProxyProcess(origin.url, [
-            "--admin", "127.0.0.1:0", "--report", str(report),
-            "--fault", "error SlowDown op=GetObject first=2 name=slow"])
-        proxy.start()
-        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
-                     if line.startswith("admin on "))
-        client = boto3.client(
-            "s3", endpoint_url=proxy.url, aws_access_key_id=store.access_key,
-            aws_secret_access_key=store.secret_key, region_name=store.region,
-            config=botocore.config.Config(retries={"total_max_attempts": 1},
-                                          s3={"addressing_style": "path"}))
+        proxy, admin, client = proxy_with_client(
+            origin, ["--report", str(report),
+                     "--fault", "error SlowDown op=GetObject first=2 name=slow"], attempts=1)
         bucket = harness.unique_bucket_name("metrics")
         client.create_bucket(Bucket=bucket)
         for i in range(3):
@@ -104,15 +111,7 @@ class ProxyMetricsTest(unittest.TestCase):
         origin = harness.OriginProcess()
         origin.start()
         self.addCleanup(harness.stop_and_check, origin)
-        store = origin.store()
-        proxy = harness.ProxyProcess(origin.url, ["--admin", "127.0.0.1:0"])
-        proxy.start()
-        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
-                     if line.startswith("admin on "))
-        client = boto3.client(
-            "s3", endpoint_url=proxy.url, aws_access_key_id=store.access_key,
-            aws_secret_access_key=store.secret_key, region_name=store.region,
-            config=botocore.config.Config(s3={"addressing_style": "path"}))
+        proxy, admin, client = proxy_with_client(origin, [], attempts=3)
         bucket = harness.unique_bucket_name("metrics")
         client.create_bucket(Bucket=bucket)
         client.put_object(Bucket=bucket, Key="k", Body=b"x" * 10)
