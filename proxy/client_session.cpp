@@ -159,7 +159,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
   } else {
     // The decision lives until the exchange has ended, whichever way: the in-flight slots it
     // holds for load-shaped rules (faults/load_schedule.hpp) are released when it goes.
-    fault_context faults = decide_faults(request);
+    fault_context faults = decide_faults(request, record);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
       faults.rules->settle_injections(*faults.decision, faults.request);
@@ -172,7 +172,8 @@ asio::awaitable<bool> client_session::serve_exchange() {
   co_return keep_open && !owner_.draining;
 }
 
-client_session::fault_context client_session::decide_faults(const request_parser& request) const {
+client_session::fault_context client_session::decide_faults(const request_parser& request,
+                                                            const exchange_record& record) const {
   fault_context context;
   if (!owner_.config.faults) {
     return context;
@@ -181,20 +182,9 @@ client_session::fault_context client_session::decide_faults(const request_parser
   if (context.rules->rules().empty()) {
     return context; // no rules: not even the classification is paid for
   }
-  const auto& head = request.get();
-  const auto host = head.find(http::field::host);
-  const auto range = head.find(http::field::range);
-  const std::string_view method(head.method_string().data(), head.method_string().size());
-  context.request = faults::classify_request(
-      {method, std::string_view(head.target().data(), head.target().size()),
-       host == head.end() ? std::string_view()
-                          : std::string_view(host->value().data(), host->value().size()),
-       head.find("x-amz-copy-source") != head.end(),
-       range == head.end() ? std::string_view()
-                           : std::string_view(range->value().data(), range->value().size())},
-      owner_.config.s3_domains);
-  context.decision =
-      context.rules->decide(context.request, method, request_header_lookup(request), clock::now());
+  context.request = faults::classify_request(request_line_of(record), owner_.config.s3_domains);
+  context.decision = context.rules->decide(context.request, record.method,
+                                           request_header_lookup(request), clock::now());
   return context;
 }
 

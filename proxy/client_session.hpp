@@ -43,7 +43,8 @@ private:
   /// Serves one exchange; returns whether the client connection stays open.
   asio::awaitable<bool> serve_exchange();
   /// Decides the faults of an exchange (nothing at all when no rule is active).
-  fault_context decide_faults(const request_parser& request) const;
+  /// `record` holds the request line, Host, Range and copy source already read from `request`.
+  fault_context decide_faults(const request_parser& request, const exchange_record& record) const;
   /// Applies what the rules decided before the store: delay, then reset, hang or an answer of
   /// the proxy's own. Returns nullopt when the exchange goes on to the store, else whether the
   /// client connection stays open.

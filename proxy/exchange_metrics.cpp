@@ -14,18 +14,17 @@ std::vector<std::string> metric_operation_names() {
   return names;
 }
 
+faults::request_line request_line_of(const exchange_record& record) {
+  return {record.method, record.target, record.host, record.copy_source, record.range};
+}
+
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
                     const std::vector<std::string>& s3_domains,
                     const faults::s3_request* classified) {
   std::optional<faults::s3_request> classified_here;
   if (classified == nullptr) {
-    faults::request_line line;
-    line.method = record.method;
-    line.target = record.target;
-    line.host = record.host;
-    line.range = record.range;
-    line.has_copy_source = record.copy_source;
-    classified = &classified_here.emplace(faults::classify_request(line, s3_domains));
+    classified =
+        &classified_here.emplace(faults::classify_request(request_line_of(record), s3_domains));
   }
   const auto& request = *classified;
   const auto& all = faults::all_operations();

@@ -13,6 +13,9 @@ namespace s3fault::proxy {
 /// The operation names the metrics are indexed by (faults::all_operations() order).
 std::vector<std::string> metric_operation_names();
 
+/// What the classifier reads of an exchange: views into `record`, valid while it lives.
+faults::request_line request_line_of(const exchange_record& record);
+
 /// `classified`: the request as the fault rules classified it, when they did (the same answer,
 /// not computed twice); null to classify it here.
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
