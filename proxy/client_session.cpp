@@ -5,6 +5,7 @@
 #include "proxy/body_relay.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
+#include "proxy/plain_response_head.hpp"
 #include "proxy/request_edits.hpp"
 
 #include <boost/asio/steady_timer.hpp>
@@ -243,13 +244,21 @@ struct client_session::exchange {
   std::unique_ptr<upstream_connection> upstream{};
   /// The request body's relay, when there is one; end_exchange always awaits its end.
   std::unique_ptr<request_upload> upload{};
-  std::optional<response_parser> response{}; // the store's final head
+  // The store's final head: plain when no rule looks at the response and the head is one
+  // (plain_response_head.hpp), else parsed by Beast.
+  std::optional<plain_response_head> plain{};
+  std::optional<response_parser> response{};
   /// The store's body, as the store sent it (or as document actions left it in the upstream
   /// buffer: then with its new length).
   body_framing response_framing{};
   bool store_body_until_close = false; // the store's body ends with its connection
   std::vector<std::unique_ptr<faults::body_filter>>* response_filters = nullptr;
   bool close_client = false; // the answer tells the client the connection closes after it
+
+  unsigned store_status() const { return plain ? plain->status : response->get().result_int(); }
+  bool store_keep_alive() const { return plain ? plain->keep_alive : response->keep_alive(); }
+  /// No rule can change the response: its head may be read as a plain one.
+  bool response_untouched() const { return !faults.decision || faults.decision->empty(); }
 };
 
 /// How an exchange left its two connections.
@@ -410,6 +419,13 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
   // While a body goes up, the upload bounds the wait: from its last byte, not from the head.
   const head_deadlines deadlines{ex.upload ? no_first_byte_deadline : config.upstream_timeout,
                                  config.header_timeout};
+  ex.plain.reset();
+  if (ex.response_untouched()) {
+    read.head = co_await read_head_start(*ex.upstream->stream, ex.upstream->buffer, deadlines);
+    if (read.head.ec || take_plain_head(ex)) {
+      co_return read;
+    }
+  }
   for (int interim = 0;; ++interim) {
     ex.response.emplace();
     configure_head_parser(*ex.response, config.max_header_bytes);
@@ -437,6 +453,19 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
   }
 }
 
+bool client_session::take_plain_head(exchange& ex) const {
+  auto& buffer = ex.upstream->buffer;
+  const auto bytes = buffer.data();
+  plain_response_head head;
+  if (!read_plain_response_head({static_cast<const char*>(bytes.data()), bytes.size()},
+                                ex.head_request, owner_.config.max_header_bytes, head)) {
+    return false;
+  }
+  buffer.consume(head.size);
+  ex.plain = std::move(head);
+  return true;
+}
+
 asio::awaitable<std::optional<client_session::exchange_end>>
 client_session::check_store_answer(exchange& ex, const final_head_read& read) {
   if (read.client_write_error) {
@@ -455,7 +484,7 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
     ex.close_client = true;
     co_return exchange_end::answered(false);
   }
-  if (!read.head.ec && ex.response->get().result_int() != 101) {
+  if (!read.head.ec && ex.store_status() != 101) {
     co_return std::nullopt; // a final head: on to the response's faults
   }
   if (ex.upload && ex.upload->reset_by_fault()) {
@@ -502,10 +531,14 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
 
 asio::awaitable<std::optional<client_session::exchange_end>>
 client_session::apply_response_faults(exchange& ex) {
-  auto& head = ex.response->get();
   if (ex.upload) {
     ex.upload->skip_body_if_unsent(); // the store answered without asking for the body
   }
+  if (ex.plain) {
+    ex.response_framing = ex.plain->framing; // no fault: the head is forwarded as it came
+    co_return std::nullopt;
+  }
+  auto& head = ex.response->get();
   // Framing as the store sent it: the relay follows the store's body even when a fault changes
   // what the client is told.
   ex.response_framing = response_body_framing(*ex.response, ex.head_request);
@@ -582,11 +615,11 @@ void client_session::announce_filtered_length(exchange& ex) {
 }
 
 bool client_session::client_gets_body(const exchange& ex) {
-  return !ex.head_request && !status_forbids_body(ex.response->get().result_int());
+  return !ex.head_request && !status_forbids_body(ex.store_status());
 }
 
 bool client_session::store_can_be_reused(const exchange& ex) {
-  return ex.response->keep_alive() && !ex.store_body_until_close;
+  return ex.store_keep_alive() && !ex.store_body_until_close;
 }
 
 asio::awaitable<client_session::exchange_end>
@@ -594,7 +627,7 @@ client_session::answer_instead_of_store(exchange& ex, const faults::local_respon
   // The store did the work; the client is told it failed.
   const auto dropped = co_await drop_store_answer(ex);
   ex.close_client = !ex.request.keep_alive() || owner_.draining || !dropped.client_in_step;
-  const unsigned store_status = ex.response->get().result_int();
+  const unsigned store_status = ex.store_status();
   const bool sent =
       co_await send_local_response(answer, ex.head_request, ex.close_client, ex.record);
   if (!sent) {
@@ -625,8 +658,8 @@ client_session::reset_instead_of_answer(exchange& ex) {
   // The store did the work and answered; the answer is lost, after the store has all the
   // client sent.
   co_await drop_store_answer(ex);
-  ex.record.outcome = fmt::format("fault: the store answered {}, the client got a reset",
-                                  ex.response->get().result_int());
+  ex.record.outcome =
+      fmt::format("fault: the store answered {}, the client got a reset", ex.store_status());
   co_return exchange_end::cut(exchange_end::client_side::reset);
 }
 
@@ -636,7 +669,8 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
                     framing.how == body_framing::kind::until_close ||
                     (ex.upload && !ex.upload->body_relayed());
   const bool to_client = client_gets_body(ex);
-  std::string head = serialize_response_head(*ex.response, ex.close_client);
+  std::string head = ex.plain ? finish_response_head(*ex.plain, ex.close_client)
+                              : serialize_response_head(*ex.response, ex.close_client);
   // A small body that arrived with the head leaves with it: one write instead of two.
   const bool body_with_head = to_client && ex.response_filters == nullptr &&
                               framing.how == body_framing::kind::length && framing.length > 0 &&
@@ -655,7 +689,7 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
     ex.record.outcome = "client went away: " + ec.message();
     co_return exchange_end::cut(exchange_end::client_side::close);
   }
-  ex.record.status = ex.response->get().result_int();
+  ex.record.status = ex.store_status();
   if (body_with_head) {
     ex.record.response_bytes = framing.length;
   } else if (framing.has_body()) {

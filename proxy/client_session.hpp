@@ -75,6 +75,8 @@ private:
   std::string head_for_store(exchange& ex);
   void start_upload(exchange& ex, const asio::any_io_executor& executor);
   asio::awaitable<final_head_read> read_final_head(exchange& ex);
+  /// Takes the store's head from the upstream buffer when it is whole there and plain.
+  bool take_plain_head(exchange& ex) const;
   /// Turns a failed or refused final head into the client's answer; nullopt for a good head.
   asio::awaitable<std::optional<exchange_end>> check_store_answer(exchange& ex,
                                                                   const final_head_read& read);

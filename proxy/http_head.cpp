@@ -117,7 +117,33 @@ template <class Fields> void append_fields(std::string& out, const Fields& field
   for_each_forwarded_field(fields, [&](const auto& field) { append_field(out, field); });
 }
 
+void expect_first_byte(byte_stream& stream, head_deadlines deadlines) {
+  if (deadlines.first_byte == no_first_byte_deadline) {
+    stream.expires_never();
+  } else {
+    stream.expires_after(deadlines.first_byte);
+  }
+}
+
+error_code end_of_read(error_code ec, bool got_bytes) {
+  return ec == asio::error::eof && got_bytes ? make_error_code(http::error::partial_message) : ec;
+}
+
 } // namespace
+
+asio::awaitable<head_read> read_head_start(byte_stream& stream, boost::beast::flat_buffer& buffer,
+                                           head_deadlines deadlines) {
+  head_read result;
+  if (buffer.size() == 0) {
+    expect_first_byte(stream, deadlines);
+    error_code ec;
+    const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
+    buffer.commit(n);
+    result.ec = end_of_read(ec, false);
+  }
+  result.got_bytes = buffer.size() > 0;
+  co_return result;
+}
 
 template <class Parser>
 asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buffer& buffer,
@@ -149,19 +175,14 @@ asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buf
     }
     if (head_deadline) {
       stream.expires_after(*head_deadline - now);
-    } else if (deadlines.first_byte == no_first_byte_deadline) {
-      stream.expires_never();
     } else {
-      stream.expires_after(deadlines.first_byte);
+      expect_first_byte(stream, deadlines);
     }
     error_code ec;
     const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
     buffer.commit(n);
     if (ec) {
-      if (ec == asio::error::eof && result.got_bytes) {
-        ec = http::error::partial_message;
-      }
-      result.ec = ec;
+      result.ec = end_of_read(ec, result.got_bytes);
       co_return result;
     }
   }

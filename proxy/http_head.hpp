@@ -58,6 +58,11 @@ template <class Parser>
 asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buffer& buffer,
                                      Parser& parser, head_deadlines deadlines);
 
+/// Waits for the first bytes of a head, as read_head does, unless `buffer` holds some already.
+/// `ec` is set when none came; `bytes` stays 0 (nothing is parsed).
+asio::awaitable<head_read> read_head_start(byte_stream& stream, boost::beast::flat_buffer& buffer,
+                                           head_deadlines deadlines);
+
 /// Framing of a request body; nullopt with `why` set when the head is ambiguous or invalid
 /// (e.g. both Content-Length and Transfer-Encoding: a request-smuggling vector).
 std::optional<body_framing> request_body_framing(const request_parser& parser, std::string& why);

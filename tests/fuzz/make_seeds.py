@@ -240,6 +240,19 @@ def proxy_exchange():
     ]
 
 
+def response_head():
+    get = (b"HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Length: 4096\r\nConnection: keep-alive"
+           b"\r\nETag: \"e\"\r\nx-amz-mp-parts-count: 3\r\n\r\nbody")
+    return [
+        b"\x00" + get,
+        b"\x01" + get,
+        b"\x02HTTP/1.1 204 No Content\r\nConnection: close\r\nx-amz-id-2: a b\r\n\r\n",
+        b"\x00HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n",
+        b"\x00HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+        b"\x03HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    ]
+
+
 TARGETS = {
     "fault_spec": fault_spec,
     "rule_file": rule_file,
@@ -249,6 +262,7 @@ TARGETS = {
     "origin_xml": origin_xml,
     "aws_chunked": aws_chunked,
     "proxy_exchange": proxy_exchange,
+    "response_head": response_head,
 }
 
 

@@ -1,0 +1,236 @@
+#include "proxy/plain_response_head.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+
+namespace s3fault::proxy {
+namespace {
+
+// Character classes of RFC 9110 5.6.2 (tchar) and 5.5 (field-vchar, obs-text), one table each.
+constexpr std::array<bool, 256> make_token_table() {
+  std::array<bool, 256> table{};
+  for (int c = '0'; c <= '9'; ++c) {
+    table[c] = true;
+  }
+  for (int c = 'a'; c <= 'z'; ++c) {
+    table[c] = true;
+    table[c - 'a' + 'A'] = true;
+  }
+  for (const char c : std::string_view("!#$%&'*+-.^_`|~")) {
+    table[static_cast<unsigned char>(c)] = true;
+  }
+  return table;
+}
+constexpr std::array<bool, 256> make_text_table() {
+  std::array<bool, 256> table{};
+  table['\t'] = true;
+  for (int c = ' '; c < 0x7f; ++c) {
+    table[c] = true;
+  }
+  for (int c = 0x80; c <= 0xff; ++c) {
+    table[c] = true;
+  }
+  return table;
+}
+constexpr auto token_chars = make_token_table();
+constexpr auto text_chars = make_text_table();
+
+bool all_of(std::string_view text, const std::array<bool, 256>& table) {
+  for (const char c : text) {
+    if (!table[static_cast<unsigned char>(c)]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// ASCII case-insensitive equality with a lower-case literal.
+bool equals_lower(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+    if (c != lower[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The role a field name plays for the proxy.
+enum class field_role { other, content_length, connection, declined };
+
+field_role role_of(std::string_view name) {
+  switch (name.size()) {
+  case 2:
+    return equals_lower(name, "te") ? field_role::declined : field_role::other;
+  case 7:
+    return equals_lower(name, "upgrade") ? field_role::declined : field_role::other;
+  case 10:
+    if (equals_lower(name, "connection")) {
+      return field_role::connection;
+    }
+    return equals_lower(name, "keep-alive") ? field_role::declined : field_role::other;
+  case 14:
+    return equals_lower(name, "content-length") ? field_role::content_length : field_role::other;
+  case 16:
+    return equals_lower(name, "proxy-connection") ? field_role::declined : field_role::other;
+  case 17:
+    return equals_lower(name, "transfer-encoding") ? field_role::declined : field_role::other;
+  case 18:
+    return equals_lower(name, "proxy-authenticate") ? field_role::declined : field_role::other;
+  case 19:
+    return equals_lower(name, "proxy-authorization") ? field_role::declined : field_role::other;
+  default:
+    return field_role::other;
+  }
+}
+
+std::optional<std::uint64_t> parse_length(std::string_view digits) {
+  if (digits.empty() || digits.size() > 18) {
+    return std::nullopt; // 18 digits cannot overflow; longer ones go to Beast
+  }
+  std::uint64_t value = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') {
+      return std::nullopt;
+    }
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value;
+}
+
+/// "HTTP/1.1 DDD reason": the status, or nullopt. 1xx (interim), codes outside 200..599 and an
+/// empty reason (Beast writes the registered one instead) go to Beast.
+std::optional<unsigned> status_of(std::string_view line) {
+  constexpr std::string_view version = "HTTP/1.1 ";
+  if (line.size() < version.size() + 5 || line.substr(0, version.size()) != version ||
+      line[version.size() + 3] != ' ') {
+    return std::nullopt;
+  }
+  unsigned status = 0;
+  for (std::size_t i = version.size(); i < version.size() + 3; ++i) {
+    if (line[i] < '0' || line[i] > '9') {
+      return std::nullopt;
+    }
+    status = status * 10 + static_cast<unsigned>(line[i] - '0');
+  }
+  if (status < 200 || status > 599 || !all_of(line.substr(version.size() + 4), text_chars)) {
+    return std::nullopt;
+  }
+  return status;
+}
+
+/// One field line without its CRLF, split at ": ". Plain only: a token name, one space, a value
+/// that neither starts nor ends with white space (as Beast would write it back).
+bool split_plain_field(std::string_view line, std::string_view& name, std::string_view& value) {
+  const std::size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon + 2 >= line.size() ||
+      line[colon + 1] != ' ') {
+    return false;
+  }
+  name = line.substr(0, colon);
+  value = line.substr(colon + 2);
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  return !blank(value.front()) && !blank(value.back()) && all_of(name, token_chars) &&
+         all_of(value, text_chars);
+}
+
+/// The line starting at `from`, without its CRLF; nullopt when no line end is in `bytes` or the
+/// line ends in a bare LF.
+std::optional<std::string_view> line_at(std::string_view bytes, std::size_t from) {
+  const void* found = std::memchr(bytes.data() + from, '\n', bytes.size() - from);
+  if (found == nullptr) {
+    return std::nullopt;
+  }
+  const auto end = static_cast<std::size_t>(static_cast<const char*>(found) - bytes.data());
+  if (end == from || bytes[end - 1] != '\r') {
+    return std::nullopt;
+  }
+  return bytes.substr(from, end - 1 - from);
+}
+
+} // namespace
+
+bool read_plain_response_head(std::string_view bytes, bool head_request,
+                              std::size_t max_head_bytes, plain_response_head& out) {
+  bytes = bytes.substr(0, std::min(bytes.size(), max_head_bytes));
+  const auto status_line = line_at(bytes, 0);
+  const auto status = status_line ? status_of(*status_line) : std::nullopt;
+  if (!status) {
+    return false;
+  }
+  out.status = *status;
+  out.keep_alive = true;
+  out.forwarded.clear();
+  out.forwarded.reserve(bytes.size() + 32);
+  std::optional<std::uint64_t> content_length;
+  std::size_t at = status_line->size() + 2;
+  std::size_t kept_from = 0; // the forwarded bytes not yet copied start here
+  for (;;) {
+    const auto line = line_at(bytes, at);
+    if (!line) {
+      return false;
+    }
+    if (line->empty()) {
+      break;
+    }
+    std::string_view name;
+    std::string_view value;
+    if (!split_plain_field(*line, name, value)) {
+      return false;
+    }
+    switch (role_of(name)) {
+    case field_role::declined:
+      return false;
+    case field_role::content_length:
+      if (content_length || !(content_length = parse_length(value))) {
+        return false;
+      }
+      break;
+    case field_role::connection:
+      // Only the usual values: a Connection that names fields is Beast's to follow.
+      if (equals_lower(value, "close")) {
+        out.keep_alive = false;
+      } else if (!equals_lower(value, "keep-alive")) {
+        return false;
+      }
+      out.forwarded.append(bytes.substr(kept_from, at - kept_from));
+      kept_from = at + line->size() + 2;
+      break;
+    case field_role::other:
+      break;
+    }
+    at += line->size() + 2;
+  }
+  out.size = at + 2;
+  out.forwarded.append(bytes.substr(kept_from, at - kept_from));
+  const bool no_body = out.status == 204 || out.status == 304;
+  if (head_request || no_body) {
+    // A 204 that announces a length is corrected by match_framing_to_status: Beast's path.
+    out.framing = {};
+    return !(out.status == 204 && content_length);
+  }
+  if (!content_length) {
+    return false; // a body until the store closes: rare, and Beast's to read
+  }
+  out.framing = {body_framing::kind::length, *content_length};
+  return true;
+}
+
+std::string finish_response_head(plain_response_head& head, bool close_client) {
+  std::string out = std::move(head.forwarded);
+  if (close_client) {
+    out.append("Connection: close\r\n");
+  }
+  out.append("\r\n");
+  return out;
+}
+
+} // namespace s3fault::proxy
