@@ -158,8 +158,8 @@ std::optional<std::string_view> line_at(std::string_view bytes, std::size_t from
 
 } // namespace
 
-bool read_plain_response_head(std::string_view bytes, bool head_request,
-                              std::size_t max_head_bytes, plain_response_head& out) {
+bool read_plain_response_head(std::string_view bytes, bool head_request, std::size_t max_head_bytes,
+                              plain_response_head& out) {
   bytes = bytes.substr(0, std::min(bytes.size(), max_head_bytes));
   const auto status_line = line_at(bytes, 0);
   const auto status = status_line ? status_of(*status_line) : std::nullopt;

@@ -27,8 +27,8 @@ struct plain_response_head {
 /// Reads a whole head at the start of `bytes`. True when it is plain: then `out` holds it.
 /// False when the head is not whole in `bytes`, longer than `max_head_bytes`, or anything but
 /// plain: Beast's parser must read it.
-bool read_plain_response_head(std::string_view bytes, bool head_request,
-                              std::size_t max_head_bytes, plain_response_head& out);
+bool read_plain_response_head(std::string_view bytes, bool head_request, std::size_t max_head_bytes,
+                              plain_response_head& out);
 
 /// The head to send the client: `Connection: close` added when the proxy will close the client
 /// connection after this response, then the blank line.

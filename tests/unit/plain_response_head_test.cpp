@@ -163,8 +163,8 @@ TEST(PlainResponseHead, DeclinesWhatBeastMustRead) {
 }
 
 TEST(PlainResponseHead, DeclinesAHeadLongerThanTheLimit) {
-  std::string wire = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Big: " +
-                     std::string(head_limit, 'a') + "\r\n\r\n";
+  std::string wire =
+      "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Big: " + std::string(head_limit, 'a') + "\r\n\r\n";
   EXPECT_TRUE(declined(wire));
 }
 
