@@ -37,26 +37,45 @@ constexpr std::array<bool, 256> make_text_table() {
 constexpr auto token_chars = make_token_table();
 constexpr auto text_chars = make_text_table();
 
-bool all_of(std::string_view text, const std::array<bool, 256>& table) {
+/// Whether any of eight bytes is a control byte (under 0x20, or 0x7f). Bytes of 0x80 and up are
+/// not (the ~word term leaves them out of both tests).
+bool has_control_byte(const char* at) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  std::uint64_t word;
+  std::memcpy(&word, at, sizeof word);
+  const std::uint64_t del = word ^ (ones * 0x7f); // a zero byte where `word` holds 0x7f
+  return (((word - ones * 0x20) & ~word) | ((del - ones) & ~del)) & highs;
+}
+
+/// True when `text` has no control byte but HTAB (RFC 9110 5.5: field-vchar, SP, HTAB and
+/// obs-text), checked eight bytes at a time: a head's values are most of its bytes. A tab, or a
+/// text under eight bytes, is checked byte by byte.
+bool is_field_text(std::string_view text) {
+  bool clean = text.size() >= 8;
+  for (std::size_t i = 0; clean && i + 8 <= text.size(); i += 8) {
+    clean = !has_control_byte(text.data() + i);
+  }
+  if (clean && !has_control_byte(text.data() + text.size() - 8)) {
+    return true; // the last eight bytes overlap the words before: the tail is covered
+  }
   for (const char c : text) {
-    if (!table[static_cast<unsigned char>(c)]) {
+    if (!text_chars[static_cast<unsigned char>(c)]) {
       return false;
     }
   }
   return true;
 }
 
-/// ASCII case-insensitive equality with a lower-case literal.
-bool equals_lower(std::string_view text, std::string_view lower) {
-  if (text.size() != lower.size()) {
+/// ASCII case-insensitive equality of a token or field value with a literal of lower-case
+/// letters and '-'. Setting bit 0x20 lowers a letter and keeps '-'; no other character a token
+/// or a field value may hold becomes either (CR would become '-', and neither holds CR).
+bool equals_lower(std::string_view token, std::string_view lower) {
+  if (token.size() != lower.size()) {
     return false;
   }
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-    if (c != lower[i]) {
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if ((token[i] | 0x20) != lower[i]) {
       return false;
     }
   }
@@ -121,7 +140,7 @@ std::optional<unsigned> status_of(std::string_view line) {
     }
     status = status * 10 + static_cast<unsigned>(line[i] - '0');
   }
-  if (status < 200 || status > 599 || !all_of(line.substr(version.size() + 4), text_chars)) {
+  if (status < 200 || status > 599 || !is_field_text(line.substr(version.size() + 4))) {
     return std::nullopt;
   }
   return status;
@@ -130,16 +149,17 @@ std::optional<unsigned> status_of(std::string_view line) {
 /// One field line without its CRLF, split at ": ". Plain only: a token name, one space, a value
 /// that neither starts nor ends with white space (as Beast would write it back).
 bool split_plain_field(std::string_view line, std::string_view& name, std::string_view& value) {
-  const std::size_t colon = line.find(':');
-  if (colon == 0 || colon == std::string_view::npos || colon + 2 >= line.size() ||
-      line[colon + 1] != ' ') {
+  std::size_t colon = 0;
+  while (colon < line.size() && token_chars[static_cast<unsigned char>(line[colon])]) {
+    ++colon;
+  }
+  if (colon == 0 || colon + 2 >= line.size() || line[colon] != ':' || line[colon + 1] != ' ') {
     return false;
   }
-  name = line.substr(0, colon);
-  value = line.substr(colon + 2);
+  name = std::string_view(line.data(), colon);
+  value = std::string_view(line.data() + colon + 2, line.size() - colon - 2);
   const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  return !blank(value.front()) && !blank(value.back()) && all_of(name, token_chars) &&
-         all_of(value, text_chars);
+  return !blank(value.front()) && !blank(value.back()) && is_field_text(value);
 }
 
 /// The line starting at `from`, without its CRLF; nullopt when no line end is in `bytes` or the

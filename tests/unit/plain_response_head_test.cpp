@@ -203,3 +203,29 @@ TEST(PlainResponseHead, EveryAcceptedMutantReadsAsBeastReadsIt) {
   }
   EXPECT_GT(accepted, 1000); // the mutants reach the accepting paths, not only the declines
 }
+
+// Values are checked eight bytes at a time: a control byte must be caught at every position of
+// values of every length around the word size, and text bytes (tab, obs-text) let through.
+TEST(PlainResponseHead, ControlBytesAreCaughtAtEveryPositionOfAValue) {
+  for (std::size_t length = 1; length <= 26; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (const char c : {'\x00', '\x01', '\x1f', '\x7f', '\r'}) {
+        std::string value(length, 'v');
+        value[at] = c;
+        EXPECT_TRUE(
+            declined("HTTP/1.1 200 OK\r\nX-Value: " + value + "\r\nContent-Length: 0\r\n\r\n"))
+            << "length " << length << ", byte " << int(c) << " at " << at;
+      }
+      for (const char c : {'\t', '\x80', '\xff', '~'}) {
+        if (c == '\t' && (at == 0 || at + 1 == length)) {
+          continue; // white space at either end is Beast's to trim
+        }
+        std::string value(length, 'v');
+        value[at] = c;
+        EXPECT_TRUE(plain_forwarded("HTTP/1.1 200 OK\r\nX-Value: " + value +
+                                    "\r\nContent-Length: 0\r\n\r\n"))
+            << "length " << length << ", byte " << int(c) << " at " << at;
+      }
+    }
+  }
+}
