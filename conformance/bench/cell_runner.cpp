@@ -168,10 +168,13 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
   run_result result;
   result.measured = measured;
   auto tally = std::make_unique<run_tally>();
-  // Created before the workers start, so that no connection is opened inside the timed span
-  // by the construction of a client.
+  // Every run opens its connections anew, one after another in worker order, before the timed
+  // span. Reused across runs, the connections a bench happened to open in its first run (the
+  // workers start together, so in any order) set for all its rounds which store thread serves
+  // which client thread: against the 2-thread origin that alone moved whole benches by 20 %,
+  // a difference between benches that no round of one bench could show.
   for (unsigned w = 0; w < measured.concurrency; ++w) {
-    workers.worker(w);
+    workers.worker(w).reconnect();
   }
   std::unique_ptr<store_sampler> sampler;
   if (!settings.store_pids.empty()) {

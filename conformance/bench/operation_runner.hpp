@@ -28,6 +28,9 @@ public:
 
   /// Runs operation number `index` of `c` (it picks the object) and times it.
   operation_outcome run(const cell& c, std::uint64_t index);
+  /// Replaces the worker's connection with a new one, opened now (a failure is left to the next
+  /// operation, which tries again and reports it).
+  void reconnect() { client_.reconnect(); }
 
 private:
   using clock = std::chrono::steady_clock;

@@ -910,6 +910,9 @@ response http_connection::exchange(const s3::http_request_view& request, const b
 void http_connection::close() {
   impl_->close();
 }
+transport_error http_connection::open() {
+  return impl_->is_open() ? transport_error{} : impl_->open_connection();
+}
 bool http_connection::is_open() const {
   return impl_->is_open();
 }

@@ -77,6 +77,9 @@ public:
 
   /// Closes the connection now; the next exchange opens a new one.
   void close();
+  /// Opens the connection now (connect, and the TLS handshake) unless it is open; the next
+  /// exchange uses it. A failure is returned, and the next exchange tries again.
+  transport_error open();
   bool is_open() const;
   const connection_counters& counters() const;
   const connection_options& options() const;

@@ -192,6 +192,11 @@ void s3_client::close() {
   connection_.close();
 }
 
+transport_error s3_client::reconnect() {
+  connection_.close();
+  return connection_.open();
+}
+
 s3_request s3_client::make_request(std::string_view method, std::string_view bucket,
                                    std::string_view key, const request_extras& extras) const {
   s3_request request;

@@ -237,6 +237,8 @@ public:
   const connection_counters& counters() const;
   /// Closes the connection; the next call opens a new one.
   void close();
+  /// Opens a new connection now, closing the one there was: the next call uses it.
+  transport_error reconnect();
 
 private:
   std::chrono::system_clock::time_point now() const;

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 
 namespace s3fault::bench {
 namespace {
@@ -145,6 +146,28 @@ TEST(BenchRun, WarmUpRunsEveryCellBeforeTheRoundsAndIsNotReported) {
   // 8 GETs measured; the warm-up's 200 ms of GETs came first and are not in the figures.
   EXPECT_GT(gets.load(), 8u);
   EXPECT_EQ(figure_value(report.summaries[0], figure::operations), 8);
+}
+
+// Connections kept from the first run would fix for every round which store thread serves
+// which client thread, a state no round could then sample (docs/bench.md, Limits): each run
+// opens its own.
+TEST(BenchRun, EveryRunOpensItsOwnConnections) {
+  origin::embedded_origin origin;
+  std::mutex mutex;
+  std::set<std::string> peers; // client address:port of each measured GET
+  proxy::embedded_proxy proxy(origin.url(), [&](const proxy::exchange_record& r) {
+    if (r.method == "GET" && r.target.find("/obj-") != std::string::npos) {
+      std::lock_guard lock(mutex);
+      peers.insert(r.client);
+    }
+  });
+  auto settings = small_bench(proxy.url());
+  settings.rounds = 3; // 2 workers: 2 connections if they were kept, at least 3 if not
+  const auto report = run_bench(settings, nullptr, {});
+  ASSERT_EQ(report.runs.size(), 3u);
+  ASSERT_TRUE(proxy.wait_reported(std::chrono::seconds(10)));
+  std::lock_guard lock(mutex);
+  EXPECT_GE(peers.size(), 3u);
 }
 
 TEST(BenchRun, PrefillFillsTheBucketUpToEachVolumeBeforeItsCells) {
