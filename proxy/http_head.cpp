@@ -5,6 +5,7 @@
 #include <boost/beast/http/rfc7230.hpp>
 #include <boost/beast/http/status.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace s3fault::proxy {
@@ -15,22 +16,10 @@ constexpr std::size_t head_read_size = 16 * 1024;
 // Every comparison here is ASCII and locale-free (beast::iequals): boost::iequals consults
 // std::locale for each character, which showed up in profiles of small requests.
 
-/// Hop-by-hop fields: they describe one connection, so a proxy must not forward them (RFC 9110
-/// 7.6.1). Transfer-Encoding is not here: the proxy forwards chunked bodies as they are, so the
-/// field that announces them goes along. Beast knows these names, so the check compares enums.
+/// Beast knows the hop-by-hop names, so the check compares enums.
 bool is_hop_by_hop_field(http::field name) {
-  switch (name) {
-  case http::field::connection:
-  case http::field::keep_alive:
-  case http::field::proxy_connection:
-  case http::field::te:
-  case http::field::upgrade:
-  case http::field::proxy_authorization:
-  case http::field::proxy_authenticate:
-    return true;
-  default:
-    return false;
-  }
+  return std::find(hop_by_hop_fields.begin(), hop_by_hop_fields.end(), name) !=
+         hop_by_hop_fields.end();
 }
 
 /// Calls `visit(field)` for every field a proxy forwards, in order: all but the hop-by-hop ones
@@ -125,10 +114,6 @@ void expect_first_byte(byte_stream& stream, head_deadlines deadlines) {
   }
 }
 
-error_code end_of_read(error_code ec, bool got_bytes) {
-  return ec == asio::error::eof && got_bytes ? make_error_code(http::error::partial_message) : ec;
-}
-
 } // namespace
 
 asio::awaitable<head_read> read_head_start(byte_stream& stream, boost::beast::flat_buffer& buffer,
@@ -139,7 +124,7 @@ asio::awaitable<head_read> read_head_start(byte_stream& stream, boost::beast::fl
     error_code ec;
     const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
     buffer.commit(n);
-    result.ec = end_of_read(ec, false);
+    result.ec = ec; // no byte came: an end of stream is a close between messages
   }
   result.got_bytes = buffer.size() > 0;
   co_return result;
@@ -182,7 +167,10 @@ asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buf
     const std::size_t n = co_await stream.read_some(buffer.prepare(head_read_size), ec);
     buffer.commit(n);
     if (ec) {
-      result.ec = end_of_read(ec, result.got_bytes);
+      if (ec == asio::error::eof && result.got_bytes) {
+        ec = http::error::partial_message;
+      }
+      result.ec = ec;
       co_return result;
     }
   }

@@ -10,6 +10,7 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -27,6 +28,15 @@ template <class Parser> void configure_head_parser(Parser& parser, std::uint32_t
   parser.header_limit(max_header_bytes);
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
 }
+
+/// Hop-by-hop fields: they describe one connection, so a proxy must not forward them (RFC 9110
+/// 7.6.1), nor any field a Connection header names. Transfer-Encoding is not here: the proxy
+/// forwards chunked bodies as they are, so the field that announces them goes along.
+inline constexpr std::array<http::field, 7> hop_by_hop_fields = {
+    http::field::connection,        http::field::keep_alive,
+    http::field::proxy_connection,  http::field::te,
+    http::field::upgrade,           http::field::proxy_authorization,
+    http::field::proxy_authenticate};
 
 /// How a message body is delimited on the wire.
 struct body_framing {

@@ -1,5 +1,8 @@
 #include "proxy/plain_response_head.hpp"
 
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/field.hpp>
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -86,29 +89,23 @@ bool equals_lower(std::string_view token, std::string_view lower) {
 enum class field_role { other, content_length, connection, declined };
 
 field_role role_of(std::string_view name) {
-  switch (name.size()) {
-  case 2:
-    return equals_lower(name, "te") ? field_role::declined : field_role::other;
-  case 7:
-    return equals_lower(name, "upgrade") ? field_role::declined : field_role::other;
-  case 10:
-    if (equals_lower(name, "connection")) {
-      return field_role::connection;
-    }
-    return equals_lower(name, "keep-alive") ? field_role::declined : field_role::other;
-  case 14:
-    return equals_lower(name, "content-length") ? field_role::content_length : field_role::other;
-  case 16:
-    return equals_lower(name, "proxy-connection") ? field_role::declined : field_role::other;
-  case 17:
-    return equals_lower(name, "transfer-encoding") ? field_role::declined : field_role::other;
-  case 18:
-    return equals_lower(name, "proxy-authenticate") ? field_role::declined : field_role::other;
-  case 19:
-    return equals_lower(name, "proxy-authorization") ? field_role::declined : field_role::other;
-  default:
-    return field_role::other;
+  if (equals_lower(name, "content-length")) {
+    return field_role::content_length;
   }
+  if (equals_lower(name, "connection")) {
+    return field_role::connection;
+  }
+  if (equals_lower(name, "transfer-encoding")) {
+    return field_role::declined; // chunked: Beast's to read
+  }
+  for (const http::field field : hop_by_hop_fields) {
+    const auto known = http::to_string(field);
+    if (name.size() == known.size() &&
+        boost::beast::iequals(boost::beast::string_view(name.data(), name.size()), known)) {
+      return field_role::declined; // other hop-by-hop fields are Beast's path's to drop
+    }
+  }
+  return field_role::other;
 }
 
 std::optional<std::uint64_t> parse_length(std::string_view digits) {
