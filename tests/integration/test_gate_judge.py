@@ -83,7 +83,7 @@ class GateCannotBeFooledTest(unittest.TestCase):
     def test_a_ranged_reader_that_trusts_content_length_is_caught(self):
         # The two scenarios it must fail (and the baseline that lets them be judged): the whole
         # matrix runs in test_a_checked_ranged_reader_passes.
-        run = GateRun(self.tmp, "trusting", ["--reader", f"{RANGED} --trust", "--jobs", "2",
+        run = GateRun(self.tmp, "trusting", ["--reader", f"{RANGED} --trust", "--jobs", "4",
                                              "--scenarios",
                                              "baseline,truncate-consistent,truncate-length-only"])
         self.assertEqual(run.code, 1, run.describe())
@@ -96,7 +96,7 @@ class GateCannotBeFooledTest(unittest.TestCase):
         self.assertEqual(ranged["traffic"]["faults_injected"], 5)
 
     def test_a_checked_ranged_reader_passes(self):
-        run = GateRun(self.tmp, "checked", ["--reader", f"{RANGED} --checked", "--jobs", "2"])
+        run = GateRun(self.tmp, "checked", ["--reader", f"{RANGED} --checked", "--jobs", "4"])
         self.assertEqual(run.code, 0, run.describe())
         self.assertEqual(run.failed(), {}, run.describe())
         for shape in SIZED_SHAPES:
