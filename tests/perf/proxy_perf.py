@@ -15,7 +15,9 @@ starts with the direct run, then the proxies in an order that rotates each round
 right after a direct one was 5 to 12 % slower than after another proxy, for seconds (idling does
 not help, load does), so the path after a direct run first gets --settle seconds of unmeasured
 load. For each proxy the CPU seconds of its processes (utime + stime from /proc)
-per GiB moved and the highest resident memory sampled during the runs are reported.
+per GiB moved and the highest resident memory sampled during the runs are reported, and for
+every path how busy the whole machine was during its runs ("busy %", all cores, from
+/proc/stat): near 100 % a load is bound by the cores the client, origin and proxy share.
 
 Only 127.0.0.1; every process started here is stopped here, by PID.
 """
@@ -94,6 +96,13 @@ def cpu_seconds(pids: list[int]) -> float:
         rest = fields[fields.rfind(")") + 2:].split()
         total += (int(rest[11]) + int(rest[12])) / tick  # utime, stime (fields 14 and 15)
     return total
+
+
+def machine_times() -> tuple[int, int]:
+    """(busy, total) jiffies of every core since boot, from the first line of /proc/stat."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return sum(fields) - idle, sum(fields)
 
 
 def rss_bytes(pids: list[int]) -> int:
@@ -304,8 +313,14 @@ def measure(server, port: int, load: dict, seconds: float, work: Path,
         run_wrk(port, load, settle, work)
     pids = server.pids() if server else []
     cpu_before = cpu_seconds(pids)
+    busy_before, total_before = machine_times()
     sampler = RssSampler(pids)
     result = run_wrk(port, load, seconds, work)
+    busy_after, total_after = machine_times()
+    # How much of the machine the run used (every process: wrk, origin, proxy, interrupts):
+    # near 100 % the load is bound by the cores, not by the path's own waiting.
+    result["machine_busy_pct"] = (100.0 * (busy_after - busy_before)
+                                  / max(1, total_after - total_before))
     result["peak_rss_mib"] = sampler.stop() / MIB if pids else None
     result["cpu_s_per_gib"] = ((cpu_seconds(pids) - cpu_before) / (result["bytes"] / GIB)
                                if pids and result["bytes"] else None)
@@ -345,7 +360,7 @@ def print_table(results: dict, paths: list[str], workers: int, out) -> None:
               f"(mitmproxy: always 1); medians of the rounds ==\n")
     header = (f"{'load':<18} {'path':<15} {'MiB/s':>9} {'req/s':>9} {'x direct':>8} "
               f"{'p50 ms':>9} {'x':>6} {'p99 ms':>9} {'x':>6} {'CPU s/GiB':>9} {'peak RSS MiB':>12}"
-              f" {'errors':>6}\n")
+              f" {'errors':>6} {'busy %':>6}\n")
     out.write(header)
     for load in LOADS + [MEMORY_LOAD]:
         direct = results.get((load["name"], "direct", workers))
@@ -361,6 +376,7 @@ def print_table(results: dict, paths: list[str], workers: int, out) -> None:
             rss = max([r["peak_rss_mib"] for r in runs if r["peak_rss_mib"] is not None],
                       default=None)
             errors = sum(r["errors"] for r in runs)
+            busy = median([r.get("machine_busy_pct") for r in runs])
             base = {k: median([r[k] for r in direct]) for k in ("mb_per_s", "p50_ms", "p99_ms")} \
                 if direct else {}
             if load is MEMORY_LOAD:
@@ -370,7 +386,7 @@ def print_table(results: dict, paths: list[str], workers: int, out) -> None:
                       f"{ratio(mbs, base.get('mb_per_s')):>8} {fmt(p50, 3):>9} "
                       f"{ratio(p50, base.get('p50_ms')):>6} {fmt(p99, 3):>9} "
                       f"{ratio(p99, base.get('p99_ms')):>6} {fmt(cpu, 2):>9} {fmt(rss):>12} "
-                      f"{errors:>6}\n")
+                      f"{errors:>6} {fmt(busy, 0):>6}\n")
 
 
 def main() -> int:
