@@ -13,6 +13,7 @@
 #include "proxy/admin_server.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/proxy_server.hpp"
+#include "text/quantities.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +37,7 @@ struct proxy_options {
   unsigned threads = 0;
   std::string tls_cert, tls_key, upstream_ca;
   bool tls_self_signed = false;
+  std::string tls_self_signed_cert; // file the self-signed certificate is written to
   bool upstream_insecure = false;
   std::string log_format = "text";
   std::string log_level = "info";
@@ -46,10 +48,11 @@ struct proxy_options {
   std::string server_header = "AmazonS3";
   std::vector<std::string> fault_specs, rule_files, presets, profiles, s3_domains;
   std::optional<std::uint64_t> seed;
-  std::string admin;        // HOST:PORT of the admin API; empty: none
-  std::string admin_token;  // bearer token the admin API demands; empty: none (loopback only)
-  std::string report;       // JSON summary of the traffic written at exit; empty: none
-  std::string list_actions; // text | markdown: print the action catalogue and exit
+  std::string admin;       // HOST:PORT of the admin API; empty: none
+  std::string admin_token; // bearer token the admin API demands; empty: none (loopback only)
+  std::string admin_body_limit = "1MiB"; // largest admin request body; larger ones get a 413
+  std::string report;                    // JSON summary of the traffic written at exit; empty: none
+  std::string list_actions;              // text | markdown: print the action catalogue and exit
   // Keys the proxy signs edited requests with (request-head actions); never logged.
   std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
 };
@@ -138,6 +141,7 @@ proxy::proxy_config to_config(const proxy_options& o) {
   config.tls_cert_file = o.tls_cert;
   config.tls_key_file = o.tls_key;
   config.tls_self_signed = o.tls_self_signed;
+  config.tls_self_signed_cert_out = o.tls_self_signed_cert;
   config.upstream_ca_file = o.upstream_ca;
   config.upstream_insecure = o.upstream_insecure;
   config.format = o.log_format == "json" ? proxy::log_format::json : proxy::log_format::text;
@@ -160,6 +164,9 @@ proxy::proxy_config to_config(const proxy_options& o) {
   }
   if (config.tls_self_signed && !config.tls_cert_file.empty()) {
     throw std::invalid_argument("--tls-self-signed and --tls-cert exclude each other");
+  }
+  if (!config.tls_self_signed && !config.tls_self_signed_cert_out.empty()) {
+    throw std::invalid_argument("--tls-self-signed-cert needs --tls-self-signed");
   }
   if (!config.upstream.tls && (config.upstream_insecure || !config.upstream_ca_file.empty())) {
     throw std::invalid_argument("--upstream-ca and --upstream-insecure need an https:// upstream");
@@ -197,6 +204,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       ->add_flag("--tls-self-signed", options->tls_self_signed,
                  "Serve HTTPS with a certificate for localhost made in memory at start-up")
       ->excludes(cert);
+  command->add_option("--tls-self-signed-cert", options->tls_self_signed_cert,
+                      "Write the --tls-self-signed certificate (PEM, without its key) to this file "
+                      "before listening, for clients' CA bundles (e.g. AWS_CA_BUNDLE)");
   command->add_option("--upstream-ca", options->upstream_ca,
                       "Verify an https store against this PEM CA file instead of the system CAs");
   command->add_flag("--upstream-insecure", options->upstream_insecure,
@@ -255,6 +265,11 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                       "Demand 'Authorization: Bearer TOKEN' on every admin request (at least 16 "
                       "characters; default: $S3FAULT_ADMIN_TOKEN). Needed to serve the admin API "
                       "on a non-loopback address");
+  command
+      ->add_option("--admin-body-limit", options->admin_body_limit,
+                   "Largest admin request body, e.g. 4MiB (at most 1GiB); a larger one is "
+                   "answered 413 with the limit named, and logged")
+      ->capture_default_str();
   command->add_option("--report", options->report,
                       "At exit, write the traffic measured (per S3 operation: requests, bytes, "
                       "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
@@ -313,13 +328,20 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       std::cerr << "s3fault proxy: --admin-token needs --admin HOST:PORT\n";
       return 2;
     }
+    const auto admin_body_limit = text::parse_size(options->admin_body_limit);
+    if (!admin_body_limit || *admin_body_limit == 0 || *admin_body_limit > (1ull << 30)) {
+      std::cerr << "s3fault proxy: --admin-body-limit: '" << options->admin_body_limit
+                << "' is not a size from 1 byte to 1GiB, like 4MiB\n";
+      return 2;
+    }
     if (!options->admin.empty()) {
       block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
 
       try {
-        admin = std::make_unique<proxy::admin_server>(proxy::parse_listen_address(options->admin),
-                                                      config.faults, config.metrics,
-                                                      S3FAULT_VERSION, logger, admin_token);
+        admin = std::make_unique<proxy::admin_server>(
+            proxy::parse_listen_address(options->admin), config.faults, config.metrics,
+            S3FAULT_VERSION, logger,
+            proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit)});
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";
         return 2;

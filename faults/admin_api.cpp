@@ -4,16 +4,16 @@
 #include "faults/config/rule_parser.hpp"
 
 namespace s3fault::faults {
-namespace {
-
 admin_reply error_reply(unsigned status, std::string_view code, std::string message,
-                        const error_list& details = {}) {
+                        const error_list& details) {
   nlohmann::json error = {{"code", code}, {"message", std::move(message)}};
   if (!details.empty()) {
     error["details"] = details;
   }
   return {status, {{"error", error}}};
 }
+
+namespace {
 
 /// What a change body holds: the rules, and the seed when it gave one.
 struct body_rules {

@@ -14,6 +14,7 @@
 //   DELETE /rules/NAME             remove one
 //   POST   /rules/NAME/enable      enable one
 //   POST   /rules/NAME/disable     disable one
+#include "faults/action_registry.hpp"
 #include "faults/rule_store.hpp"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,10 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
 /// An answer's body as sent: indented JSON and a newline. Bytes that are not UTF-8 (a target
 /// named in an error) become U+FFFD instead of failing the answer.
 std::string admin_body_text(const nlohmann::json& body);
+
+/// An error answer: {"error": {"code", "message", "details" (when there are any)}}.
+admin_reply error_reply(unsigned status, std::string_view code, std::string message,
+                        const error_list& details = {});
 
 /// A rule as the admin API shows it: definition plus counters (matched, injected, skipped; and
 /// in_flight, peak_in_flight, refusals for a load-shaped rule).

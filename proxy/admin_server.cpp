@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 #include <spdlog/logger.h>
 
+#include <array>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -42,6 +44,42 @@ std::vector<metrics::rule_load> rule_loads(const faults::rule_set& rules) {
   return loads;
 }
 
+// Admin requests are a method, a path and a few fields.
+constexpr std::uint32_t admin_header_limit = 8 * 1024;
+
+/// The answer to a request that could not be read, or none when the peer closed or went quiet.
+std::optional<faults::admin_reply> refusal_for(error_code why, std::size_t body_limit) {
+  if (why == http::error::body_limit) {
+    return faults::error_reply(
+        413, "body_too_large",
+        fmt::format("the request body is over the admin API's limit of {} bytes "
+                    "(s3fault proxy --admin-body-limit)",
+                    body_limit));
+  }
+  if (why == http::error::header_limit) {
+    return faults::error_reply(
+        431, "head_too_large",
+        fmt::format("the request head is over the admin API's limit of {} bytes",
+                    admin_header_limit));
+  }
+  if (why.category() == http::make_error_code(http::error::bad_method).category() &&
+      why != http::error::end_of_stream && why != http::error::partial_message) {
+    return faults::error_reply(400, "bad_request",
+                               fmt::format("not an HTTP/1.1 request: {}", why.message()));
+  }
+  return std::nullopt;
+}
+
+/// Reads and drops what a refused client still sends, for at most a few seconds.
+asio::awaitable<void> drain_for_a_while(beast::tcp_stream& stream) {
+  std::array<char, 16 * 1024> scratch;
+  stream.expires_after(std::chrono::seconds(5));
+  error_code ec;
+  while (!ec) {
+    co_await stream.async_read_some(asio::buffer(scratch), use_ec(ec));
+  }
+}
+
 } // namespace
 
 struct admin_server::impl {
@@ -51,7 +89,7 @@ struct admin_server::impl {
   std::shared_ptr<metrics::traffic_metrics> traffic;
   std::string version;
   std::shared_ptr<spdlog::logger> logger;
-  std::string token; // empty: no Authorization needed (loopback only)
+  admin_options options;
   std::thread thread;
 
   asio::awaitable<void> accept_connections() {
@@ -65,24 +103,54 @@ struct admin_server::impl {
     }
   }
 
+  /// Answers a request that could not be read whole: 413 over the body limit, 431 over the
+  /// head limit, 400 for what is not HTTP. A peer that closed or went quiet gets nothing.
+  asio::awaitable<void> refuse_unreadable(beast::tcp_stream& stream,
+                                          const http::request_parser<http::string_body>& parser,
+                                          error_code why) {
+    const auto refusal = refusal_for(why, options.body_limit);
+    if (!refusal) {
+      co_return;
+    }
+    // The request line, when it was read before the mistake.
+    const auto& head = parser.get();
+    const std::string method(head.method_string()), target(head.target());
+    logger->warn("admin {} {} refused: {} {}", method.empty() ? "-" : method,
+                 target.empty() ? "-" : target, refusal->status,
+                 refusal->body["error"]["message"].get<std::string>());
+    http::response<http::string_body> response{http::int_to_status(refusal->status), 11};
+    response.set(http::field::content_type, "application/json");
+    response.body() = faults::admin_body_text(refusal->body);
+    response.keep_alive(false);
+    response.prepare_payload();
+    error_code ec;
+    co_await http::async_write(stream, response, use_ec(ec));
+    // Read what the client is still sending, so that closing does not reset the connection
+    // before it has read the answer.
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    co_await drain_for_a_while(stream);
+  }
+
   asio::awaitable<void> serve(beast::tcp_stream stream) {
     beast::flat_buffer buffer;
     for (;;) {
       http::request_parser<http::string_body> parser;
-      parser.body_limit(1024 * 1024);
+      parser.header_limit(admin_header_limit);
+      parser.body_limit(options.body_limit);
       stream.expires_after(std::chrono::seconds(30));
       error_code ec;
       co_await http::async_read(stream, buffer, parser, use_ec(ec));
       if (ec) {
+        co_await refuse_unreadable(stream, parser, ec);
         co_return;
       }
       const auto& request = parser.get();
       const std::string_view target(request.target().data(), request.target().size());
-      if (!token.empty()) {
+      if (!options.token.empty()) {
         const auto given = request.find(http::field::authorization);
         if (given == request.end() ||
             !admin_token_matches(std::string_view(given->value().data(), given->value().size()),
-                                 token)) {
+                                 options.token)) {
           // Neither the token nor what was sent is logged.
           logger->warn("admin {} {} refused: no valid bearer token",
                        std::string(request.method_string()), std::string(request.target()));
@@ -138,13 +206,13 @@ struct admin_server::impl {
 
 admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
                            std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
-                           std::shared_ptr<spdlog::logger> logger, std::string token)
+                           std::shared_ptr<spdlog::logger> logger, admin_options options)
     : impl_(std::make_unique<impl>()) {
-  if (!token.empty() && token.size() < min_admin_token_length) {
+  if (!options.token.empty() && options.token.size() < min_admin_token_length) {
     throw std::runtime_error(fmt::format("--admin-token: at least {} characters, got {}",
-                                         min_admin_token_length, token.size()));
+                                         min_admin_token_length, options.token.size()));
   }
-  impl_->token = std::move(token);
+  impl_->options = std::move(options);
   impl_->store = std::move(store);
   impl_->traffic = std::move(traffic);
   impl_->version = std::move(version);
@@ -157,7 +225,7 @@ admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_
         fmt::format("--admin: cannot resolve '{}': {}", address.host, ec.message()));
   }
   const tcp::endpoint endpoint = results.begin()->endpoint();
-  if (!endpoint.address().is_loopback() && impl_->token.empty()) {
+  if (!endpoint.address().is_loopback() && impl_->options.token.empty()) {
     throw std::runtime_error(
         fmt::format("--admin {}: without --admin-token the admin API listens on loopback "
                     "addresses only (127.0.0.1, ::1)",

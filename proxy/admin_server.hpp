@@ -7,6 +7,7 @@
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -16,15 +17,23 @@ class logger;
 
 namespace s3fault::proxy {
 
+/// Who may call the admin API, and how much a request may carry.
+struct admin_options {
+  /// Empty: no Authorization needed, and loopback addresses only.
+  std::string token;
+  /// Larger request bodies are answered 413 with the limit named.
+  std::size_t body_limit = 1024 * 1024;
+};
+
 class admin_server {
 public:
-  /// Binds at once; throws std::runtime_error with a message for the user. Without a `token`
-  /// a non-loopback address is refused (the API changes what the proxy does to traffic); with
+  /// Binds at once; throws std::runtime_error with a message for the user. Without a token a
+  /// non-loopback address is refused (the API changes what the proxy does to traffic); with
   /// one (at least min_admin_token_length characters) every request must carry
   /// `Authorization: Bearer TOKEN` and is answered 401 otherwise.
   admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
                std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
-               std::shared_ptr<spdlog::logger> logger, std::string token = {});
+               std::shared_ptr<spdlog::logger> logger, admin_options options = {});
   ~admin_server(); // stops and joins
 
   std::string url() const;

@@ -55,7 +55,7 @@ proxy_server::impl::impl(proxy_config config_in, std::shared_ptr<spdlog::logger>
               .on_drain = [this](std::size_t index) { drain_worker(*workers[index]); }},
              logger) {
   if (config.tls_self_signed) {
-    listener_tls = make_server_tls_self_signed();
+    listener_tls = make_server_tls_self_signed(config.tls_self_signed_cert_out);
   } else if (!config.tls_cert_file.empty()) {
     listener_tls = make_server_tls_from_files(config.tls_cert_file, config.tls_key_file);
   }

@@ -2,9 +2,13 @@
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace s3fault::proxy {
@@ -33,6 +37,27 @@ struct x509_deleter {
   void operator()(X509* cert) const { X509_free(cert); }
 };
 
+/// Writes `cert` as PEM to `path` whole or not at all (a temporary file renamed over it), so
+/// that a client waiting for the file never reads half a certificate.
+void write_certificate(X509* cert, const std::string& path) {
+  const std::string temporary = path + ".tmp";
+  auto fail = [&](const std::string& why) {
+    std::remove(temporary.c_str());
+    return std::runtime_error("--tls-self-signed-cert " + path + ": " + why);
+  };
+  FILE* file = std::fopen(temporary.c_str(), "w");
+  if (file == nullptr) {
+    throw fail(std::strerror(errno));
+  }
+  const bool written = PEM_write_X509(file, cert) == 1;
+  if (std::fclose(file) != 0 || !written) {
+    throw fail("cannot write the certificate");
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    throw fail(std::strerror(errno));
+  }
+}
+
 } // namespace
 
 std::unique_ptr<ssl::context> make_server_tls_from_files(const std::string& cert_file,
@@ -53,7 +78,7 @@ std::unique_ptr<ssl::context> make_server_tls_from_files(const std::string& cert
   return context;
 }
 
-std::unique_ptr<ssl::context> make_server_tls_self_signed() {
+std::unique_ptr<ssl::context> make_server_tls_self_signed(const std::string& cert_out) {
   std::unique_ptr<EVP_PKEY, pkey_deleter> key(EVP_EC_gen("P-256"));
   if (!key) {
     throw std::runtime_error("cannot generate a TLS key: " + openssl_error());
@@ -85,6 +110,9 @@ std::unique_ptr<ssl::context> make_server_tls_self_signed() {
   if (SSL_CTX_use_certificate(context->native_handle(), cert.get()) != 1 ||
       SSL_CTX_use_PrivateKey(context->native_handle(), key.get()) != 1) {
     throw std::runtime_error("cannot use the self-signed certificate: " + openssl_error());
+  }
+  if (!cert_out.empty()) {
+    write_certificate(cert.get(), cert_out);
   }
   return context;
 }

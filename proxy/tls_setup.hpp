@@ -13,8 +13,10 @@ std::unique_ptr<boost::asio::ssl::context> make_server_tls_from_files(const std:
                                                                       const std::string& key_file);
 
 /// Server context with a new self-signed P-256 certificate for localhost, 127.0.0.1 and ::1,
-/// valid for 30 days. Nothing touches the disk.
-std::unique_ptr<boost::asio::ssl::context> make_server_tls_self_signed();
+/// valid for 30 days. The key never touches the disk; the certificate is written to `cert_out`
+/// (PEM) when it is given, for clients' CA bundles. Throws std::runtime_error naming the file.
+std::unique_ptr<boost::asio::ssl::context>
+make_server_tls_self_signed(const std::string& cert_out = {});
 
 /// Client context for https upstreams: system CAs, or only `ca_file` when given; `verify`
 /// false accepts any certificate (for self-signed test stores).

@@ -2,6 +2,7 @@
 front of `s3fault origin`, driven by real clients (aws cli, botocore-signed raw requests)."""
 
 import json
+import socket
 import subprocess
 import unittest
 import urllib.error
@@ -133,6 +134,59 @@ class FaultRulesTest(unittest.TestCase):
         self.assertEqual((status, body["error"]["code"]), (404, "no_such_rule"))
         status, body = admin_call(admin_url, "DELETE", "/rules")
         self.assertEqual((status, body["rules"]), (200, []))
+
+    def test_admin_api_answers_what_it_cannot_read_and_keeps_serving(self):
+        self.direct.put_object(Bucket=self.bucket, Key="k", Body=b"hello")
+        proxy = self.start_proxy("--admin", "127.0.0.1:0", "--admin-body-limit", "64KiB")
+        admin_url = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                         if line.startswith("admin on "))
+        port = int(admin_url.rsplit(":", 1)[1])
+
+        def exchange(head: bytes, body: bytes = b"") -> tuple[int, dict]:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+                conn.sendall(head + body)
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            status_line, _, rest = answer.partition(b"\r\n")
+            return int(status_line.split()[1]), json.loads(rest.partition(b"\r\n\r\n")[2])
+
+        def post(body: bytes) -> bytes:
+            return (b"POST /rules HTTP/1.1\r\nHost: admin\r\nContent-Type: application/json\r\n"
+                    b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+
+        # One byte over the limit: 413 naming the limit. At the limit: read, and judged as JSON.
+        over = b"x" * (64 * 1024 + 1)
+        status, body = exchange(post(over), over)
+        self.assertEqual((status, body["error"]["code"]), (413, "body_too_large"), body)
+        self.assertIn("65536 bytes", body["error"]["message"])
+        self.assertIn("--admin-body-limit", body["error"]["message"])
+        at_limit = b"x" * (64 * 1024)
+        status, body = exchange(post(at_limit), at_limit)
+        self.assertEqual((status, body["error"]["code"]), (400, "invalid_json"), body)
+        status, body = exchange(b"GET /rules HTTP/1.1\r\nHost: admin\r\nX-Pad: " +
+                                b"p" * 9000 + b"\r\n\r\n")
+        self.assertEqual((status, body["error"]["code"]), (431, "head_too_large"), body)
+        status, body = exchange(b"HELLO THERE\r\n\r\n")
+        self.assertEqual((status, body["error"]["code"]), (400, "bad_request"), body)
+        # Nothing changed, every refusal was logged, and both APIs still serve.
+        status, body = admin_call(admin_url, "GET", "/rules")
+        self.assertEqual((status, body["rules"]), (200, []))
+        path = f"/{self.bucket}/k"
+        self.assertEqual(harness.signed_raw_request(proxy.url, self.store, "GET", path).status, 200)
+        log = proxy.log_path.read_text()
+        self.assertIn("admin POST /rules refused: 413", log)
+        self.assertIn("refused: 431 the request head is over", log)
+        self.assertIn("admin - - refused: 400", log)
+
+    def test_admin_body_limit_must_be_a_size(self):
+        for value in ("abc", "0", "2GiB"):
+            result = subprocess.run([str(harness.proxy_binary()), "proxy", "--upstream",
+                                     self.origin.url, "--admin", "127.0.0.1:0",
+                                     "--admin-body-limit", value],
+                                    capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(f"--admin-body-limit: '{value}' is not a size", result.stderr)
 
     def test_rules_file_with_three_mistakes_names_all_three(self):
         rules = self.tmp / "bad.yaml"
