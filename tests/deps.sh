@@ -17,9 +17,10 @@ build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-conte
   libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
   zlib1g-dev googletest clang-format clang libclang-rt-14-dev)
 # Store daemons: Ceph RGW (start-rgw.sh) and OpenStack Swift with s3api plus its own memcached
-# (start-swift.sh).
+# (start-swift.sh); and prometheus for its promtool, which checks /metrics (test_proxy_metrics.py).
+# All without their recommended packages (prometheus would bring a node exporter).
 store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-container swift-account
-  memcached)
+  memcached prometheus)
 client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2
   chromium)
 

@@ -4,6 +4,7 @@ written at exit count exactly those requests (per operation and status class, wi
 injected and the retries)."""
 
 import json
+import subprocess
 import unittest
 import urllib.request
 
@@ -122,6 +123,48 @@ class ProxyMetricsTest(unittest.TestCase):
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CopyObject",
                                 status_class="2xx"), 1)
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
+
+
+def promtool_check(text: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                          text=True, timeout=60)
+
+
+class PromtoolTest(unittest.TestCase):
+    """/metrics passes `promtool check metrics` (Debian's prometheus package) with no warning,
+    after traffic that fills every family: statuses of each class, an injected fault, a
+    load-shaped rule and a retry."""
+
+    def test_promtool_finds_nothing_to_say(self):
+        origin = harness.OriginProcess()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        proxy, admin, client = proxy_with_client(
+            origin, ["--fault", "error SlowDown op=GetObject first=1 name=slow",
+                     "--fault", "error SlowDown op=PutObject in-flight-over=4 name=admission"],
+            attempts=2)
+        bucket = harness.unique_bucket_name("promtool")
+        client.create_bucket(Bucket=bucket)
+        client.put_object(Bucket=bucket, Key="k", Body=b"x" * 100)
+        self.assertEqual(client.get_object(Bucket=bucket, Key="k")["Body"].read(), b"x" * 100)
+        with self.assertRaises(client.exceptions.NoSuchKey):
+            client.get_object(Bucket=bucket, Key="missing")
+        _, text = fetch(admin + "/metrics")
+        for family in ("s3fault_requests_total", "s3fault_faults_injected_total",
+                       "s3fault_rule_in_flight", "s3fault_retries_total"):
+            self.assertIn(f"# TYPE {family} ", text)
+        self.assertEqual(harness.prometheus_value(text, "s3fault_faults_injected_total",
+                                                  rule="slow"), 1)
+        checked = promtool_check(text)
+        self.assertEqual((checked.returncode, checked.stdout, checked.stderr), (0, "", ""))
+        self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
+
+    def test_promtool_here_does_report_a_mistake(self):
+        # The check above means something only if promtool speaks up: a counter without _total
+        # and a metric without HELP are both named.
+        checked = promtool_check("# TYPE s3fault_bad counter\ns3fault_bad 1\n")
+        self.assertNotEqual(checked.stdout + checked.stderr, "", checked)
+        self.assertIn("s3fault_bad", checked.stdout + checked.stderr)
 
 
 if __name__ == "__main__":
