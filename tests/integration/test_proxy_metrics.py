@@ -4,15 +4,19 @@ written at exit count exactly those requests (per operation and status class, wi
 injected and the retries)."""
 
 import json
+import re
 import subprocess
+import tempfile
 import unittest
 import urllib.request
+from pathlib import Path
 
 import boto3
 import botocore.config
 
 import harness
 
+REPO = Path(__file__).resolve().parents[2]
 
 def fetch(url: str) -> tuple[str, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
@@ -130,6 +134,17 @@ def promtool_check(text: str) -> subprocess.CompletedProcess:
                           text=True, timeout=60)
 
 
+def promtool_check_queries(queries: list[str]) -> subprocess.CompletedProcess:
+    """`promtool check rules` on the queries as recording rules: it parses each as PromQL."""
+    rules = {"groups": [{"name": "queries", "rules": [
+        {"record": f"s3fault:query{i}", "expr": q} for i, q in enumerate(queries)]}]}
+    with tempfile.NamedTemporaryFile("w", suffix=".yml") as file:
+        json.dump(rules, file)  # JSON is YAML
+        file.flush()
+        return subprocess.run(["promtool", "check", "rules", file.name], capture_output=True,
+                              text=True, timeout=60)
+
+
 class PromtoolTest(unittest.TestCase):
     """/metrics passes `promtool check metrics` (Debian's prometheus package) with no warning,
     after traffic that fills every family: statuses of each class, an injected fault, a
@@ -157,6 +172,28 @@ class PromtoolTest(unittest.TestCase):
                                                   rule="slow"), 1)
         checked = promtool_check(text)
         self.assertEqual((checked.returncode, checked.stdout, checked.stderr), (0, "", ""))
+        self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
+
+    def test_the_grafana_example_asks_only_for_what_metrics_serves(self):
+        dashboard = json.loads((REPO / "examples/grafana/s3fault-proxy.json").read_text())
+        queries = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+        self.assertGreaterEqual(len(queries), 8)
+        # Every query parses as PromQL: promtool checks them as recording rules.
+        self.assertEqual(promtool_check_queries(queries).returncode, 0,
+                         promtool_check_queries(queries))
+        self.assertNotEqual(promtool_check_queries(["sum by (rule (rate(x[1m]))"]).returncode, 0)
+        # And every series it names is one /metrics serves (a renamed family fails here).
+        origin = harness.OriginProcess()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        proxy, admin, _ = proxy_with_client(
+            origin, ["--fault", "error SlowDown op=PutObject in-flight-over=4 name=admission"],
+            attempts=1)
+        _, text = fetch(admin + "/metrics")
+        families = set(re.findall(r"^# TYPE (\S+) ", text, re.MULTILINE))
+        for name in {n for q in queries for n in re.findall(r"s3fault_[a-z_]+", q)}:
+            family = name.removesuffix("_bucket")
+            self.assertIn(family, families, f"{name} in the dashboard, not in /metrics")
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
 
     def test_promtool_here_does_report_a_mistake(self):
