@@ -3,6 +3,7 @@
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
 #include "cli/request_resigner.hpp"
+#include "cli/rules_reload.hpp"
 #include "cli/serve_until_stopped.hpp"
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
@@ -53,6 +54,9 @@ struct proxy_options {
   std::string admin_body_limit = "1MiB"; // largest admin request body; larger ones get a 413
   std::string report;                    // JSON summary of the traffic written at exit; empty: none
   std::string list_actions;              // text | markdown: print the action catalogue and exit
+  bool check = false;                    // validate the rules and exit
+  bool watch = false;                    // reload the rules when a --faults file changes
+  std::string watch_interval = "1s";
   // Keys the proxy signs edited requests with (request-head actions); never logged.
   std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
 };
@@ -70,9 +74,12 @@ std::string faults_help() {
 }
 
 // Validates every fault source; prints all mistakes and returns nullopt when there are any.
+faults::config::rule_sources rule_sources_of(const proxy_options& o) {
+  return {o.fault_specs, o.rule_files, o.presets, o.profiles, o.seed};
+}
+
 std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& o) {
-  auto built =
-      faults::config::build_rules({o.fault_specs, o.rule_files, o.presets, o.profiles, o.seed});
+  auto built = faults::config::build_rules(rule_sources_of(o));
   if (!built.ok()) {
     std::cerr << "s3fault proxy: the fault rules have " << built.errors.size()
               << (built.errors.size() == 1 ? " mistake" : " mistakes") << ":\n";
@@ -82,6 +89,22 @@ std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& 
     return std::nullopt;
   }
   return built;
+}
+
+// --check: the rules' mistakes, or the rules, and the exit status (2 or 0).
+int check_rules(const proxy_options& o) {
+  const auto rules = load_fault_rules(o);
+  if (!rules) {
+    return 2;
+  }
+  std::cout << "s3fault proxy --check: " << rules->rules.size()
+            << (rules->rules.size() == 1 ? " rule" : " rules") << ", no mistakes\n";
+  for (const auto& r : rules->rules) {
+    std::cout << "  " << r.name << ": "
+              << r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  }
+  return 0;
 }
 
 // A duration option, checked as the command line is parsed so the error names the option.
@@ -184,7 +207,8 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       "With no fault active every byte, header and signature passes through unchanged.\n"
       "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
       "exchange goes to stderr. SIGINT/SIGTERM: stop accepting, finish exchanges in flight\n"
-      "(up to --drain-timeout), exit 0.");
+      "(up to --drain-timeout), exit 0. SIGHUP: reload the rules from their sources (all\n"
+      "or, on any mistake, none; connections and the counters of unchanged rules kept).");
   command
       ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
       ->capture_default_str();
@@ -195,6 +219,14 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                    "Print every fault action (text: columns, markdown: the table of "
                    "docs/faults.md) and exit")
       ->check(CLI::IsMember({"text", "markdown"}));
+  command->add_flag("--check", options->check,
+                    "Validate the rules (--fault, --faults, --preset, --profile, --seed), print "
+                    "every mistake or the rules, and exit 0 (no mistake) or 2, without listening");
+  command->add_flag("--watch", options->watch,
+                    "Reload the rules when a --faults file changes, as SIGHUP does: all sources "
+                    "re-read and swapped in at once, or on any mistake none (each logged)");
+  add_duration(*command, "--watch-interval", options->watch_interval,
+               "How often --watch looks at the files");
   command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
   auto* cert = command->add_option("--tls-cert", options->tls_cert,
@@ -294,6 +326,17 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                                                         : faults::config::actions_text(100));
       return 0;
     }
+    if (options->check) {
+      return check_rules(*options);
+    }
+    if (parse_duration(options->watch_interval)->count() <= 0) {
+      std::cerr << "s3fault proxy: --watch-interval must be longer than 0\n";
+      return 2;
+    }
+    if (options->watch && options->rule_files.empty()) {
+      std::cerr << "s3fault proxy: --watch needs --faults FILE (it watches the rules files)\n";
+      return 2;
+    }
     if (options->upstream.empty()) {
       std::cerr << "s3fault proxy: --upstream is required (the store: http://HOST:PORT or "
                    "https://HOST:PORT)\n";
@@ -348,6 +391,12 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       }
       std::cout << "admin on " << admin->url() << std::endl;
     }
+    block_stop_signals(); // before the watch thread starts: it must not take SIGTERM
+    rules_reloader reloader(rule_sources_of(*options), config.faults, logger);
+    if (options->watch) {
+      reloader.watch(std::chrono::duration_cast<std::chrono::milliseconds>(
+          *parse_duration(options->watch_interval)));
+    }
     // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
     std::optional<proxy::proxy_server> server;
     const int status = serve_until_stopped(
@@ -363,7 +412,8 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                 "rule {}: {}", r.name,
                 r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
           }
-        });
+        },
+        [&reloader] { reloader.reload("SIGHUP"); });
     // The traffic as measured, for people (stderr: stdout carries only the listening line)
     // and, with --report, for tools.
     logger->info("traffic through the proxy:\n{}", metrics::summary_table(*config.metrics));

@@ -9,6 +9,7 @@
 #include <spdlog/logger.h>
 
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <string_view>
 
@@ -17,15 +18,16 @@ namespace s3fault::cli {
 /// Runs the sequence above and returns the exit code. `make_server` returns a reference to a
 /// server that lives at least as long as this call (it has bind(), listen_url(), run() and
 /// request_stop()); it is called once the stop signals are blocked, before any thread starts.
-/// `announce(server)` logs what is being served, once the server is bound.
+/// `announce(server)` logs what is being served, once the server is bound. `on_hangup` is what
+/// SIGHUP does (none: it stops the server like SIGTERM).
 template <typename MakeServer, typename Announce>
 int serve_until_stopped(std::string_view command, spdlog::logger& logger, MakeServer make_server,
-                        Announce announce) {
+                        Announce announce, std::function<void()> on_hangup = {}) {
   try {
     block_stop_signals();
     auto& server = make_server();
     server.bind();
-    stop_on_signals([&server] { server.request_stop(); });
+    stop_on_signals([&server] { server.request_stop(); }, std::move(on_hangup));
     announce(server);
     std::cout << "listening on " << server.listen_url() << std::endl;
     server.run();

@@ -13,6 +13,7 @@ sigset_t stop_signal_set() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -23,14 +24,22 @@ void block_stop_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-void stop_on_signals(std::function<void()> request_stop) {
-  std::thread([request_stop = std::move(request_stop)] {
+void stop_on_signals(std::function<void()> request_stop, std::function<void()> on_hangup) {
+  std::thread([request_stop = std::move(request_stop), on_hangup = std::move(on_hangup)] {
     const sigset_t set = stop_signal_set();
-    int signal = 0;
-    sigwait(&set, &signal);
-    request_stop();
-    sigwait(&set, &signal);
-    std::_Exit(1);
+    bool stopping = false;
+    for (;;) {
+      int signal = 0;
+      sigwait(&set, &signal);
+      if (signal == SIGHUP && on_hangup) {
+        on_hangup();
+      } else if (!stopping) {
+        stopping = true;
+        request_stop();
+      } else {
+        std::_Exit(1);
+      }
+    }
   }).detach();
 }
 
