@@ -7,7 +7,8 @@
 //
 //   SIGHUP ─────────────┐
 //   --watch (polling) ──┴──> reload(why) ──build_rules──> ok? ──replace_all──> "rules reloaded"
-//                                                         └─ no: "rules reload refused", each mistake
+//                                                         └─ no: "rules reload refused", each
+//                                                         mistake
 #include "faults/config/build_rules.hpp"
 #include "faults/rule_store.hpp"
 

@@ -1,6 +1,8 @@
 #include "faults/admin_api.hpp"
 
+#include "faults/config/build_rules.hpp"
 #include "faults/config/fault_spec.hpp"
+#include "faults/config/rule_file.hpp"
 #include "faults/config/rule_parser.hpp"
 
 namespace s3fault::faults {
@@ -21,13 +23,93 @@ struct body_rules {
   std::optional<std::uint64_t> seed;
 };
 
-// Rules from a request body: a rule object, a list, {"seed","rules"} or {"fault": "spec"} (with
-// an optional "seed" beside it).
+/// `value` as a list of strings: one string, or an array of them.
+std::optional<std::vector<std::string>> strings_of(const nlohmann::json& value) {
+  if (value.is_string()) {
+    return std::vector<std::string>{value.get<std::string>()};
+  }
+  if (!value.is_array()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> strings;
+  for (const auto& item : value) {
+    if (!item.is_string()) {
+      return std::nullopt;
+    }
+    strings.push_back(item.get<std::string>());
+  }
+  return strings;
+}
+
+/// Rules from {"faults": [ONE-LINE...], "presets": [NAME[:k=v]...], "seed": N}, built as the
+/// command line's --fault and --preset are (presets first).
+std::optional<body_rules> rules_from_sources(const nlohmann::json& document, admin_reply& failure) {
+  config::rule_sources sources;
+  error_list errors;
+  for (const auto& [key, value] : document.items()) {
+    auto strings = strings_of(value);
+    if (key == "faults" && strings) {
+      sources.fault_specs = std::move(*strings);
+    } else if (key == "presets" && strings) {
+      sources.presets = std::move(*strings);
+    } else if (key == "seed" && value.is_number_unsigned()) {
+      sources.seed = value.get<std::uint64_t>();
+    } else if (key == "faults" || key == "presets" || key == "seed") {
+      errors.push_back(key + (key == "seed" ? ": must be a whole number >= 0"
+                                            : ": must be a string or a list of strings"));
+    } else {
+      errors.push_back(key + ": unknown key beside faults/presets (allowed: faults, presets, "
+                             "seed)");
+    }
+  }
+  if (errors.empty()) {
+    auto built = config::build_rules(sources);
+    if (built.ok()) {
+      return body_rules{std::move(built.rules), sources.seed};
+    }
+    errors = std::move(built.errors);
+  }
+  failure =
+      error_reply(400, "invalid_rules", "the rules are not valid; nothing was changed", errors);
+  return std::nullopt;
+}
+
+/// Rules from a YAML rules document, as in a --faults file.
+std::optional<body_rules> rules_from_yaml(std::string_view body, admin_reply& failure) {
+  error_list errors;
+  auto document =
+      config::read_rule_text(body, "request body", errors, config::rule_file_format::yaml);
+  if (errors.empty()) {
+    auto built = config::parse_rules(document.entries);
+    if (built.ok()) {
+      return body_rules{std::move(built.rules), document.seed};
+    }
+    errors = std::move(built.errors);
+  }
+  failure = error_reply(400, "invalid_rules", "the YAML rules are not valid; nothing was changed",
+                        errors);
+  return std::nullopt;
+}
+
+/// Whether a body is JSON: its first character that is not white space opens an object or array.
+bool looks_like_json(std::string_view body) {
+  const auto first = body.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (body[first] == '{' || body[first] == '[');
+}
+
+// Rules from a request body: a rule object, a list, {"seed","rules"}, {"fault": "spec"} (with
+// an optional "seed" beside it), {"faults": [...], "presets": [...]}, or a YAML rules document.
 std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& failure) {
+  if (!looks_like_json(body)) {
+    return rules_from_yaml(body, failure);
+  }
   const auto document = nlohmann::json::parse(body, nullptr, false);
   if (document.is_discarded()) {
     failure = error_reply(400, "invalid_json", "the body is not valid JSON");
     return std::nullopt;
+  }
+  if (document.is_object() && (document.contains("faults") || document.contains("presets"))) {
+    return rules_from_sources(document, failure);
   }
   nlohmann::json rules_document = document;
   if (document.is_object() && document.contains("fault")) {

@@ -155,7 +155,8 @@ class FaultRulesTest(unittest.TestCase):
             return (b"POST /rules HTTP/1.1\r\nHost: admin\r\nContent-Type: application/json\r\n"
                     b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
 
-        # One byte over the limit: 413 naming the limit. At the limit: read, and judged as JSON.
+        # One byte over the limit: 413 naming the limit. At the limit: read, and judged (not
+        # JSON, so as a YAML rules document: a plain text is not one).
         over = b"x" * (64 * 1024 + 1)
         status, body = exchange(post(over), over)
         self.assertEqual((status, body["error"]["code"]), (413, "body_too_large"), body)
@@ -163,7 +164,7 @@ class FaultRulesTest(unittest.TestCase):
         self.assertIn("--admin-body-limit", body["error"]["message"])
         at_limit = b"x" * (64 * 1024)
         status, body = exchange(post(at_limit), at_limit)
-        self.assertEqual((status, body["error"]["code"]), (400, "invalid_json"), body)
+        self.assertEqual((status, body["error"]["code"]), (400, "invalid_rules"), body)
         status, body = exchange(b"GET /rules HTTP/1.1\r\nHost: admin\r\nX-Pad: " +
                                 b"p" * 9000 + b"\r\n\r\n")
         self.assertEqual((status, body["error"]["code"]), (431, "head_too_large"), body)

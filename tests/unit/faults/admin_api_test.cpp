@@ -138,3 +138,64 @@ TEST(admin_api_counters, a_bad_load_schedule_is_refused_with_its_reason) {
 
 } // namespace
 } // namespace s3fault::faults
+
+namespace s3fault::faults {
+namespace {
+
+std::vector<std::string> rule_names(const rule_store& store) {
+  std::vector<std::string> names;
+  for (const auto& r : store.current()->rules()) {
+    names.push_back(r.name);
+  }
+  return names;
+}
+
+std::string details(const admin_reply& reply) {
+  return reply.body["error"]["details"].dump();
+}
+
+TEST(admin_api_bodies, presets_and_one_line_rules_are_built_as_on_the_command_line) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "POST",
+                          R"({"faults": ["delay 1s name=slow", "reset op=PutObject name=cut"],
+                              "presets": "rustfs-parts-count"})");
+  ASSERT_EQ(reply.status, 201u) << reply.body.dump();
+  // Presets first, then the one-line rules, as with --preset and --fault.
+  EXPECT_EQ(rule_names(store), (std::vector<std::string>{"rustfs-parts-count", "slow", "cut"}));
+}
+
+TEST(admin_api_bodies, every_mistake_of_a_sources_body_is_named_and_nothing_changes) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "PUT",
+                          R"({"faults": ["truncate abc", "delay 1s"], "presets": ["nope"],
+                              "extra": 1})");
+  ASSERT_EQ(reply.status, 400u) << reply.body.dump();
+  EXPECT_EQ(reply.body["error"]["code"], "invalid_rules");
+  EXPECT_NE(details(reply).find("extra: unknown key"), std::string::npos) << details(reply);
+  const auto built = call(store, "PUT", R"({"faults": ["truncate abc"], "presets": ["nope"]})");
+  ASSERT_EQ(built.status, 400u);
+  EXPECT_NE(details(built).find("--fault 1 ('truncate abc')"), std::string::npos) << details(built);
+  EXPECT_NE(details(built).find("--preset 1 ('nope')"), std::string::npos) << details(built);
+  EXPECT_EQ(call(store, "PUT", R"({"faults": [1]})").status, 400u);
+  EXPECT_TRUE(rule_names(store).empty());
+}
+
+TEST(admin_api_bodies, a_yaml_rules_document_is_read_as_a_rules_file_is) {
+  rule_store store(1, clock::now());
+  const auto reply = call(store, "PUT",
+                          "seed: 5\nrules:\n  - name: slow\n    match: {operations: [GetObject]}\n"
+                          "    actions: [{type: error, code: SlowDown}]\n");
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(rule_names(store), (std::vector<std::string>{"slow"}));
+  EXPECT_EQ(store.seed(), 5u);
+  const auto broken = call(store, "PUT", "rules:\n  - name: bad\n    actions: [{type: nope}]\n");
+  ASSERT_EQ(broken.status, 400u) << broken.body.dump();
+  EXPECT_NE(details(broken).find("request body:2: rule 1 (bad)"), std::string::npos)
+      << details(broken);
+  EXPECT_EQ(call(store, "PUT", "rules: [\n").status, 400u);
+  EXPECT_EQ(call(store, "PUT", "{not json").body["error"]["code"], "invalid_json");
+  EXPECT_EQ(rule_names(store), (std::vector<std::string>{"slow"}));
+}
+
+} // namespace
+} // namespace s3fault::faults
