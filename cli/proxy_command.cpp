@@ -55,6 +55,7 @@ struct proxy_options {
   std::string report;                    // JSON summary of the traffic written at exit; empty: none
   std::string list_actions;              // text | markdown: print the action catalogue and exit
   bool check = false;                    // validate the rules and exit
+  bool allow_header_faults = false;      // x-s3fault-fault: a fault for one request
   bool watch = false;                    // reload the rules when a --faults file changes
   std::string watch_interval = "1s";
   // Keys the proxy signs edited requests with (request-head actions); never logged.
@@ -165,6 +166,7 @@ proxy::proxy_config to_config(const proxy_options& o) {
   config.tls_key_file = o.tls_key;
   config.tls_self_signed = o.tls_self_signed;
   config.tls_self_signed_cert_out = o.tls_self_signed_cert;
+  config.allow_header_faults = o.allow_header_faults;
   config.upstream_ca_file = o.upstream_ca;
   config.upstream_insecure = o.upstream_insecure;
   config.format = o.log_format == "json" ? proxy::log_format::json : proxy::log_format::text;
@@ -219,6 +221,10 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                    "Print every fault action (text: columns, markdown: the table of "
                    "docs/faults.md) and exit")
       ->check(CLI::IsMember({"text", "markdown"}));
+  command->add_flag("--allow-header-faults", options->allow_header_faults,
+                    "Take a fault for one request from its 'x-s3fault-fault: ONE-LINE RULE' "
+                    "field (added after signing; removed before the store): that rule and no "
+                    "other for the request. Without it such requests are refused (400)");
   command->add_flag("--check", options->check,
                     "Validate the rules (--fault, --faults, --preset, --profile, --seed), print "
                     "every mistake or the rules, and exit 0 (no mistake) or 2, without listening");

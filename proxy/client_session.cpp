@@ -5,6 +5,7 @@
 #include "proxy/body_relay.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
+#include "proxy/header_fault.hpp"
 #include "proxy/plain_response_head.hpp"
 #include "proxy/request_edits.hpp"
 
@@ -151,16 +152,22 @@ asio::awaitable<bool> client_session::serve_exchange() {
                        request.get().find("x-amz-copy-source") != request.get().end();
   std::string why;
   const auto framing = request_body_framing(request, why);
+  const auto own_fault = take_header_fault(request, owner_.config.allow_header_faults,
+                                           owner_.config.faults ? owner_.config.faults->seed() : 0);
+  if (own_fault && !own_fault->refusal.empty()) {
+    why = own_fault->refusal;
+  } else if (!framing) {
+    why = "s3fault: rejected request: " + why;
+  }
   bool keep_open = false;
   std::optional<faults::s3_request> classified; // by the rules, when there were any
-  if (!framing) {
-    co_await send_local_error(400, "InvalidRequest", "s3fault: rejected request: " + why,
-                              path_of(record.target), request.get().method() == http::verb::head,
-                              true, record);
+  if (!framing || (own_fault && !own_fault->refusal.empty())) {
+    co_await send_local_error(400, "InvalidRequest", why, path_of(record.target),
+                              request.get().method() == http::verb::head, true, record);
   } else {
     // The decision lives until the exchange has ended, whichever way: the in-flight slots it
     // holds for load-shaped rules (faults/load_schedule.hpp) are released when it goes.
-    fault_context faults = decide_faults(request, record);
+    fault_context faults = decide_faults(request, record, own_fault ? own_fault->rules : nullptr);
     keep_open = co_await relay_to_store(request, *framing, faults, record) && request.keep_alive();
     if (faults.decision) {
       faults.rules->settle_injections(*faults.decision, faults.request);
@@ -173,13 +180,17 @@ asio::awaitable<bool> client_session::serve_exchange() {
   co_return keep_open && !owner_.draining;
 }
 
-client_session::fault_context client_session::decide_faults(const request_parser& request,
-                                                            const exchange_record& record) const {
+client_session::fault_context
+client_session::decide_faults(const request_parser& request, const exchange_record& record,
+                              std::shared_ptr<const faults::rule_set> own_rules) const {
   fault_context context;
-  if (!owner_.config.faults) {
+  if (own_rules) {
+    context.rules = std::move(own_rules); // the request's own fault, and no configured rule
+  } else if (!owner_.config.faults) {
     return context;
+  } else {
+    context.rules = owner_.rules.snapshot(*owner_.config.faults);
   }
-  context.rules = owner_.rules.snapshot(*owner_.config.faults);
   if (context.rules->rules().empty()) {
     return context; // no rules: not even the classification is paid for
   }

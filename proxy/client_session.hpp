@@ -44,7 +44,10 @@ private:
   asio::awaitable<bool> serve_exchange();
   /// Decides the faults of an exchange (nothing at all when no rule is active).
   /// `record` holds the request line, Host, Range and copy source already read from `request`.
-  fault_context decide_faults(const request_parser& request, const exchange_record& record) const;
+  /// The rules' decision for one exchange; `own_rules` (a request's x-s3fault-fault) replaces
+  /// the configured rules for it.
+  fault_context decide_faults(const request_parser& request, const exchange_record& record,
+                              std::shared_ptr<const faults::rule_set> own_rules) const;
   /// Applies what the rules decided before the store: delay, then reset, hang or an answer of
   /// the proxy's own. Returns nullopt when the exchange goes on to the store, else whether the
   /// client connection stays open.

@@ -180,6 +180,29 @@ class FaultRulesTest(unittest.TestCase):
         self.assertIn("refused: 431 the request head is over", log)
         self.assertIn("admin - - refused: 400", log)
 
+    def test_a_fault_for_one_request_added_after_signing(self):
+        # boto3 signs, then its before-send hook adds the field: the origin checks the signature
+        # of what the proxy forwards (the field removed) and accepts it.
+        self.direct.put_object(Bucket=self.bucket, Key="k", Body=b"hello")
+        proxy = self.start_proxy("--allow-header-faults")
+        client = harness.boto3_client(proxy.url, self.store)
+        faults = {"k": "error SlowDown"}
+
+        def add_fault(request, **_):
+            key = request.url.rsplit("/", 1)[-1]
+            if key in faults:
+                request.headers["x-s3fault-fault"] = faults.pop(key)
+
+        client.meta.events.register("before-send.s3.GetObject", add_fault)
+        with self.assertRaises(client.exceptions.ClientError) as refused:
+            client.get_object(Bucket=self.bucket, Key="k")
+        self.assertEqual(refused.exception.response["Error"]["Code"], "SlowDown")
+        self.assertEqual(client.get_object(Bucket=self.bucket, Key="k")["Body"].read(), b"hello")
+        faults["k"] = "set-header x-s3fault-was here"
+        answer = client.get_object(Bucket=self.bucket, Key="k")
+        self.assertEqual((answer["Body"].read(), answer["ResponseMetadata"]["HTTPHeaders"].get(
+            "x-s3fault-was")), (b"hello", "here"))
+
     def test_admin_body_limit_must_be_a_size(self):
         for value in ("abc", "0", "2GiB"):
             result = subprocess.run([str(harness.proxy_binary()), "proxy", "--upstream",
