@@ -28,7 +28,7 @@ struct proxy_config {
   std::string tls_key_file;
   bool tls_self_signed = false;
   std::string tls_self_signed_cert_out; // where the self-signed certificate goes; empty: nowhere
-  bool allow_header_faults = false;      // x-s3fault-fault applies (header_fault.hpp)
+  bool allow_header_faults = false;     // x-s3fault-fault applies (header_fault.hpp)
   bool listener_tls() const { return tls_self_signed || !tls_cert_file.empty(); }
   // TLS to the store.
   std::string upstream_ca_file;
