@@ -35,9 +35,9 @@ header_fault rules_of(std::string_view spec, std::uint64_t seed) {
   if (!built.ok()) {
     return refused(joined(built.errors));
   }
-  return {std::make_shared<const faults::rule_set>(std::move(built.rules), seed,
-                                                   faults::clock::now()),
-          ""};
+  return {
+      std::make_shared<const faults::rule_set>(std::move(built.rules), seed, faults::clock::now()),
+      ""};
 }
 
 } // namespace
