@@ -151,25 +151,43 @@ std::string prometheus_rule_load(const std::vector<rule_load>& rules) {
   return out;
 }
 
-nlohmann::json stats_json(const traffic_metrics& metrics) {
+nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history* history,
+                          double window_seconds) {
   const double seconds = metrics.seconds_running();
+  // Rates over the window: what moved since the baseline look, over the time since it.
+  const auto [since, then] =
+      history ? history->baseline(seconds, window_seconds) : std::pair{0.0, totals_by_series{}};
+  const double span = seconds - since;
+  const auto per_second = [span](std::uint64_t now, std::uint64_t before) {
+    return span > 0 && now >= before ? static_cast<double>(now - before) / span : 0.0;
+  };
+  constexpr double mib = 1024.0 * 1024.0;
+  double all_requests = 0, all_mib = 0;
   nlohmann::json operations = nlohmann::json::array();
   for_each_series(metrics, [&](const std::string& op, std::string_view sc, const series& s) {
     const auto out = s.bytes_out.load();
     const auto in = s.bytes_in.load();
-    operations.push_back(
-        {{"operation", op},
-         {"status_class", sc},
-         {"requests", s.requests.load()},
-         {"bytes_in", in},
-         {"bytes_out", out},
-         {"retries", s.retries.load()},
-         {"throughput_mib_s",
-          seconds > 0 ? static_cast<double>(in + out) / (1024.0 * 1024.0) / seconds : 0.0},
-         {"latency_ms", quantiles_ms(s.duration)},
-         {"ttfb_ms", quantiles_ms(s.ttfb)}});
+    const auto found = then.find({op, std::string(sc)});
+    const series_totals before = found == then.end() ? series_totals{} : found->second;
+    const double requests_per_s = per_second(s.requests.load(), before.requests);
+    const double mib_per_s = per_second(in + out, before.bytes) / mib;
+    all_requests += requests_per_s;
+    all_mib += mib_per_s;
+    operations.push_back({{"operation", op},
+                          {"status_class", sc},
+                          {"requests", s.requests.load()},
+                          {"bytes_in", in},
+                          {"bytes_out", out},
+                          {"retries", s.retries.load()},
+                          {"requests_per_s", requests_per_s},
+                          {"throughput_mib_s", mib_per_s},
+                          {"latency_ms", quantiles_ms(s.duration)},
+                          {"ttfb_ms", quantiles_ms(s.ttfb)}});
   });
   return {{"seconds", seconds},
+          {"rate_window_s", span},
+          {"requests_per_s", all_requests},
+          {"throughput_mib_s", all_mib},
           {"operations", operations},
           {"faults_by_rule", metrics.faults_by_rule()},
           {"active_connections", metrics.active_connections()},

@@ -1,6 +1,7 @@
 #pragma once
 // The proxy's measurements in three forms: Prometheus text (GET /metrics), JSON with quantiles
 // (GET /stats and --report FILE), and a table for people (printed when the proxy stops).
+#include "metrics/traffic_history.hpp"
 #include "metrics/traffic_metrics.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,10 +34,14 @@ struct rule_load {
 /// families' HELP and TYPE lines come even without such rules.
 std::string prometheus_rule_load(const std::vector<rule_load>& rules);
 
-/// {"seconds": ..., "operations": [{"operation", "status_class", "requests", "bytes_in",
-/// "bytes_out", "retries", "throughput_mib_s", "latency_ms": {p50,p90,p99,max,mean},
-/// "ttfb_ms": {...}}], "faults_by_rule": {...}, "active_connections", "upstream": {...}}
-nlohmann::json stats_json(const traffic_metrics& metrics);
+/// {"seconds", "rate_window_s", "requests_per_s", "throughput_mib_s", "operations":
+/// [{"operation", "status_class", "requests", "bytes_in", "bytes_out", "retries",
+/// "requests_per_s", "throughput_mib_s", "latency_ms": {p50,p90,p99,max,mean}, "ttfb_ms":
+/// {...}}], "faults_by_rule": {...}, "active_connections", "upstream": {...}}. Counts and bytes
+/// are totals; the rates are over the last `window_seconds` of `history` (rate_window_s says
+/// over how long), or since the start without a history (--report at exit).
+nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history* history = nullptr,
+                          double window_seconds = 10);
 
 /// One line per (operation, status class) with requests, p50/p90/p99/max latency and TTFB,
 /// bytes, retries; then faults per rule.

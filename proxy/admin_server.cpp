@@ -8,6 +8,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
@@ -90,7 +91,22 @@ struct admin_server::impl {
   std::string version;
   std::shared_ptr<spdlog::logger> logger;
   admin_options options;
+  metrics::traffic_history history; // a look a second, for the recent rates of /stats
   std::thread thread;
+
+  /// Takes a look at the traffic's totals once a second, for as long as the server runs.
+  asio::awaitable<void> look_every_second() {
+    asio::steady_timer timer(context);
+    for (;;) {
+      timer.expires_after(std::chrono::seconds(1));
+      error_code ec;
+      co_await timer.async_wait(use_ec(ec));
+      if (ec) {
+        co_return;
+      }
+      history.add(traffic->seconds_running(), metrics::totals_of(*traffic));
+    }
+  }
 
   asio::awaitable<void> accept_connections() {
     for (;;) {
@@ -174,7 +190,7 @@ struct admin_server::impl {
                             metrics::prometheus_rule_load(rule_loads(*store->current()));
         } else {
           response.set(http::field::content_type, "application/json");
-          response.body() = faults::admin_body_text(metrics::stats_json(*traffic));
+          response.body() = faults::admin_body_text(metrics::stats_json(*traffic, &history));
         }
         response.keep_alive(request.keep_alive());
         response.prepare_payload();
@@ -247,6 +263,9 @@ admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_
                                          address.port, ec.message()));
   }
   asio::co_spawn(impl_->context, impl_->accept_connections(), asio::detached);
+  if (impl_->traffic) {
+    asio::co_spawn(impl_->context, impl_->look_every_second(), asio::detached);
+  }
   impl_->thread = std::thread([this] { impl_->context.run(); });
 }
 

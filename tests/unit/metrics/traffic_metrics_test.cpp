@@ -163,5 +163,48 @@ TEST(TrafficMetrics, StatsJsonHasQuantiles) {
   EXPECT_NE(table.find("GetObject"), std::string::npos) << table;
 }
 
+TEST(TrafficMetrics, StatsRatesAreOverTheLastWindowNotTheWholeRun) {
+  // A proxy up for 100 s that moved 100 MiB before second 90 and 1 MiB since: the rate is
+  // 0.1 MiB/s over the last 10 s, not 1.01 MiB/s over the run; the totals stay whole.
+  constexpr std::uint64_t mib = 1024 * 1024;
+  traffic_metrics metrics({"GetObject", "Other"},
+                          std::chrono::steady_clock::now() - std::chrono::seconds(100));
+  auto sample = get("k", 200);
+  sample.bytes_out = 100 * mib;
+  metrics.record(sample);
+  traffic_history history;
+  history.add(80, totals_of(metrics));
+  history.add(90, totals_of(metrics));
+  sample.bytes_out = mib;
+  metrics.record(sample);
+  history.add(95, totals_of(metrics)); // too recent to be the baseline of a 10 s window
+
+  const auto stats = stats_json(metrics, &history, 10);
+  const auto& gets = stats["operations"][0];
+  const double span = stats["rate_window_s"].get<double>();
+  EXPECT_NEAR(span, 10.0, 0.5);
+  EXPECT_NEAR(gets["throughput_mib_s"].get<double>(), 1.0 / span, 1e-9);
+  EXPECT_NEAR(gets["requests_per_s"].get<double>(), 1.0 / span, 1e-9);
+  EXPECT_NEAR(stats["throughput_mib_s"].get<double>(), 1.0 / span, 1e-9);
+  EXPECT_EQ(gets["bytes_out"], 101 * mib);
+  EXPECT_EQ(gets["requests"], 2);
+  // Without a history (the report at exit): since the start.
+  const auto whole = stats_json(metrics);
+  EXPECT_NEAR(whole["rate_window_s"].get<double>(), 100.0, 0.5);
+  EXPECT_NEAR(whole["operations"][0]["throughput_mib_s"].get<double>(), 101.0 / 100.0, 0.01);
+}
+
+TEST(TrafficHistory, KeepsOnlyTheLastMinutesAndStartsFromZero) {
+  traffic_history history(60);
+  EXPECT_EQ(history.baseline(5, 10).first, 0.0); // nothing old enough: the start, all zero
+  EXPECT_TRUE(history.baseline(5, 10).second.empty());
+  for (int at = 1; at <= 200; ++at) {
+    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0}}});
+  }
+  EXPECT_EQ(history.baseline(200, 10).first, 190.0);
+  EXPECT_EQ((history.baseline(200, 10).second.at({"GetObject", "2xx"}).requests), 190u);
+  EXPECT_EQ(history.baseline(200, 100).first, 0.0); // looks before 140 are gone
+}
+
 } // namespace
 } // namespace s3fault::metrics

@@ -1,0 +1,45 @@
+#pragma once
+// The traffic's byte and request totals, taken once a second (by the admin server), so that
+// /stats can give recent rates instead of averages over the proxy's life: a rate there is what
+// moved since the look about `window` seconds ago, divided by the time since that look. Before
+// the first look is that old, the window starts when the proxy did (with nothing moved).
+#include "metrics/traffic_metrics.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace s3fault::metrics {
+
+/// The totals of one (operation, status class) at one look.
+struct series_totals {
+  std::uint64_t requests = 0;
+  std::uint64_t bytes = 0; // both ways
+};
+using totals_by_series = std::map<std::pair<std::string, std::string>, series_totals>;
+
+/// The totals of every series of `metrics` now.
+totals_by_series totals_of(const traffic_metrics& metrics);
+
+class traffic_history {
+public:
+  /// Keeps the looks of the last `seconds_kept` seconds.
+  explicit traffic_history(double seconds_kept = 300) : seconds_kept_(seconds_kept) {}
+
+  /// One look: `at` in seconds since the proxy started (traffic_metrics::seconds_running).
+  void add(double at, totals_by_series totals);
+
+  /// The newest look at least `window` seconds before `now` (else the proxy's start, all
+  /// zero): its time and totals.
+  std::pair<double, totals_by_series> baseline(double now, double window) const;
+
+private:
+  double seconds_kept_;
+  mutable std::mutex mutex_;
+  std::deque<std::pair<double, totals_by_series>> looks_; // oldest first
+};
+
+} // namespace s3fault::metrics
