@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import unittest
 
-from wire import content_length, header, start_store_and_proxy, wait_until
+from wire import content_length, header, record_and_answer, start_store_and_proxy, wait_until
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nETag: \"e\"\r\n\r\nok"
 ALLOW = "--allow-header-faults"
 
 
-def record_and_answer(conn, store) -> None:
-    """Records each request head exactly as it arrived, and answers OK."""
-    while True:
-        try:
-            head = conn.read_head()
-        except (EOFError, OSError):
-            return
-        store.received.append(head + conn.read_exact(content_length(head)))
-        conn.send(OK)
 
 
 def request(*fields: bytes) -> bytes:
@@ -48,7 +39,7 @@ class HeaderFaultTest(unittest.TestCase):
         return out
 
     def test_the_field_is_the_requests_fault_alone_and_never_reaches_the_store(self):
-        store, proxy = start_store_and_proxy(self, record_and_answer, ALLOW,
+        store, proxy = start_store_and_proxy(self, record_and_answer(OK), ALLOW,
                                              "--fault", "set-header x-configured yes")
         own = request(b"X-Other: 1", b"x-s3fault-fault: set-header x-own mine", *SIGNED)
         plain = request(b"X-Other: 1", *SIGNED)
@@ -67,7 +58,7 @@ class HeaderFaultTest(unittest.TestCase):
         self.assertTrue(proxy.wait_for_log("faults=x-s3fault-fault:set-header"), proxy.log)
 
     def test_an_error_fault_answers_without_the_store(self):
-        store, proxy = start_store_and_proxy(self, record_and_answer, ALLOW)
+        store, proxy = start_store_and_proxy(self, record_and_answer(OK), ALLOW)
         [(head, body)] = self.answers(proxy, request(b"x-s3fault-fault: error SlowDown name=mine"))
         self.assertTrue(head.startswith(b"HTTP/1.1 503 "), head)
         self.assertIn(b"<Code>SlowDown</Code>", body)
@@ -88,7 +79,7 @@ class HeaderFaultTest(unittest.TestCase):
         ]
         for args, sent, reason in cases:
             with self.subTest(reason=reason):
-                store, proxy = start_store_and_proxy(self, record_and_answer, *args)
+                store, proxy = start_store_and_proxy(self, record_and_answer(OK), *args)
                 [(head, body)] = self.answers(proxy, sent)
                 self.assertTrue(head.startswith(b"HTTP/1.1 400 "), head)
                 self.assertIn(b"<Code>InvalidRequest</Code>", body)

@@ -7,20 +7,12 @@ from __future__ import annotations
 import re
 import unittest
 
-from wire import content_length, fault_args, start_store_and_proxy, wait_until
+from wire import (content_length, fault_args, record_and_answer, start_store_and_proxy,
+                  wait_until)
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
 
-def record_and_answer(conn, store) -> None:
-    """Records each request (head and body) exactly as it arrived, and answers OK."""
-    while True:
-        try:
-            head = conn.read_head()
-        except (EOFError, OSError):
-            return
-        store.received.append(head + conn.read_exact(content_length(head)))
-        conn.send(OK)
 RESIGN = ["--resign-access-key", "PROXYKEY", "--resign-secret-key", "proxysecret"]
 
 
@@ -37,7 +29,7 @@ SIGNED = (b"Authorization: AWS4-HMAC-SHA256 Credential=CLIENT/20261201/eu-west-1
 
 class RequestEditTest(unittest.TestCase):
     def exchange(self, sent: bytes, *rules: str, extra: tuple[str, ...] = ()):
-        store, proxy = start_store_and_proxy(self, record_and_answer, *fault_args(*rules),
+        store, proxy = start_store_and_proxy(self, record_and_answer(OK), *fault_args(*rules),
                                              *extra)
         client = proxy.connect()
         client.send(sent)
@@ -111,7 +103,7 @@ class RequestEditTest(unittest.TestCase):
         sent = (b"PUT /b/k HTTP/1.1\r\nHost: 127.0.0.1\r\n" + SIGNED[0] + b"\r\nRange: bytes=-5\r\n" +
                 b"x-amz-content-sha256: STREAMING-AWS4-HMAC-SHA256-PAYLOAD\r\n"
                 b"x-amz-date: 20261201T120000Z\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
-        store, proxy = start_store_and_proxy(self, record_and_answer,
+        store, proxy = start_store_and_proxy(self, record_and_answer(OK),
                                              *fault_args("set-request-header Range 'bytes=0-1' name=edit"),
                                              *RESIGN)
         client = proxy.connect()

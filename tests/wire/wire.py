@@ -108,6 +108,22 @@ def answer_every_request(response: bytes) -> Callable[[Connection, "ScriptedStor
     return handler
 
 
+def record_and_answer(response: bytes) -> Callable[[Connection, "ScriptedStore"], None]:
+    """A store handler that records each request (head and Content-Length body) exactly as it
+    arrived in `store.received`, and answers it with `response`."""
+
+    def handler(conn: Connection, store: "ScriptedStore") -> None:
+        while True:
+            try:
+                head = conn.read_head()
+            except (EOFError, OSError):
+                return
+            store.received.append(head + conn.read_exact(content_length(head)))
+            conn.send(response)
+
+    return handler
+
+
 def content_length(head: bytes) -> int:
     for line in head.split(b"\r\n"):
         name, _, value = line.partition(b":")
