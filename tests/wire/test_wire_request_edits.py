@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 import unittest
 
-from wire import (content_length, fault_args, record_and_answer, start_store_and_proxy,
-                  wait_until)
+from wire import fault_args, record_and_answer, start_store_and_proxy, wait_until
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
