@@ -156,8 +156,8 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
   const double seconds = metrics.seconds_running();
   // Rates over the window: what moved since the baseline look, over the time since it.
   // Plain names, not a structured binding: clang 14 cannot capture those in lambdas.
-  const auto baseline = history ? history->baseline(seconds, window_seconds)
-                                : std::pair{0.0, totals_by_series{}};
+  const auto baseline =
+      history ? history->baseline(seconds, window_seconds) : std::pair{0.0, totals_by_series{}};
   const totals_by_series& then = baseline.second;
   const double span = seconds - baseline.first;
   const auto per_second = [span](std::uint64_t now, std::uint64_t before) {

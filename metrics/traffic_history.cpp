@@ -7,8 +7,8 @@ totals_by_series totals_of(const traffic_metrics& metrics) {
   for (std::size_t op = 0; op < metrics.operations().size(); ++op) {
     for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
       if (const auto s = metrics.find(op, sc)) {
-        totals[{metrics.operations()[op], std::string(traffic_metrics::status_class_name(sc))}] =
-            {s->requests.load(), s->bytes_in.load() + s->bytes_out.load()};
+        totals[{metrics.operations()[op], std::string(traffic_metrics::status_class_name(sc))}] = {
+            s->requests.load(), s->bytes_in.load() + s->bytes_out.load()};
       }
     }
   }
