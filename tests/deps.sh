@@ -21,10 +21,10 @@ build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-conte
 # All without their recommended packages (prometheus would bring a node exporter).
 store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-container swift-account
   memcached prometheus)
-# python3-pytest, -venv and -setuptools: the Python client installed and tested
-# (clients/python/run-tests.sh).
+# python3-pytest, -venv, -pip, -setuptools and -wheel: the Python client built, installed and
+# tested without a registry (clients/python/run-tests.sh).
 client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2 chromium
-  python3-pytest python3-venv python3-setuptools)
+  python3-pytest python3-venv python3-pip python3-setuptools python3-wheel)
 
 log=$(mktemp /tmp/s3fault-deps.XXXXXX.log)
 # Print the log of the failing step and the step's name, then exit non-zero.
