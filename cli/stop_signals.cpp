@@ -32,7 +32,10 @@ void stop_on_signals(std::function<void()> request_stop, std::function<void()> o
       int signal = 0;
       sigwait(&set, &signal);
       if (signal == SIGHUP && on_hangup) {
-        on_hangup();
+        // Not once stopping: what it reloads may be gone when the server has stopped.
+        if (!stopping) {
+          on_hangup();
+        }
       } else if (!stopping) {
         stopping = true;
         request_stop();

@@ -12,8 +12,9 @@ namespace s3fault::cli {
 void block_stop_signals();
 
 /// Starts a detached thread that calls `request_stop` on the first SIGINT/SIGTERM and ends the
-/// process with exit code 1 on the second. SIGHUP calls `on_hangup` each time, or counts as a
-/// stop signal when there is none. Needs block_stop_signals() first.
+/// process with exit code 1 on the second. SIGHUP calls `on_hangup` each time until a stop was
+/// asked for (then it is ignored), or counts as a stop signal when there is none. Needs
+/// block_stop_signals() first.
 void stop_on_signals(std::function<void()> request_stop, std::function<void()> on_hangup = {});
 
 } // namespace s3fault::cli
