@@ -158,6 +158,7 @@ class PromtoolTest(unittest.TestCase):
             origin, ["--fault", "error SlowDown op=GetObject first=1 name=slow",
                      "--fault", "error SlowDown op=PutObject in-flight-over=4 name=admission"],
             attempts=2)
+        self.addCleanup(proxy.stop)  # also when an assertion below fails
         bucket = harness.unique_bucket_name("promtool")
         client.create_bucket(Bucket=bucket)
         client.put_object(Bucket=bucket, Key="k", Body=b"x" * 100)
@@ -189,6 +190,7 @@ class PromtoolTest(unittest.TestCase):
         proxy, admin, _ = proxy_with_client(
             origin, ["--fault", "error SlowDown op=PutObject in-flight-over=4 name=admission"],
             attempts=1)
+        self.addCleanup(proxy.stop)  # also when an assertion below fails
         _, text = fetch(admin + "/metrics")
         families = set(re.findall(r"^# TYPE (\S+) ", text, re.MULTILINE))
         for name in {n for q in queries for n in re.findall(r"s3fault_[a-z_]+", q)}:

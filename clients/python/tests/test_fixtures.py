@@ -87,8 +87,10 @@ def test_the_processes_stop_with_status_zero(s3fault_origin):
     from s3fault import Proxy
 
     proxy = Proxy(s3fault_origin.url).start()
-    port = int(proxy.url.rsplit(":", 1)[1])
-    assert proxy.admin.health()
-    assert proxy.stop() == 0
+    try:
+        port = int(proxy.url.rsplit(":", 1)[1])
+        assert proxy.admin.health()
+    finally:
+        assert proxy.stop() == 0
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5)
