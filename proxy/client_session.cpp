@@ -154,14 +154,15 @@ asio::awaitable<bool> client_session::serve_exchange() {
   const auto framing = request_body_framing(request, why);
   const auto own_fault = take_header_fault(request, owner_.config.allow_header_faults,
                                            owner_.config.faults ? owner_.config.faults->seed() : 0);
-  if (own_fault && !own_fault->refusal.empty()) {
+  const bool fault_refused = own_fault && !own_fault->refusal.empty();
+  if (fault_refused) {
     why = own_fault->refusal;
   } else if (!framing) {
     why = "s3fault: rejected request: " + why;
   }
   bool keep_open = false;
   std::optional<faults::s3_request> classified; // by the rules, when there were any
-  if (!framing || (own_fault && !own_fault->refusal.empty())) {
+  if (!framing || fault_refused) {
     co_await send_local_error(400, "InvalidRequest", why, path_of(record.target),
                               request.get().method() == http::verb::head, true, record);
   } else {
