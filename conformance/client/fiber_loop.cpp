@@ -29,6 +29,7 @@
 #endif
 #endif
 #ifdef S3FAULT_FIBER_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -59,6 +60,16 @@ void switched([[maybe_unused]] void* saved, [[maybe_unused]] stack_bounds* from)
 #endif
 }
 
+/// Clears what AddressSanitizer marked on a stack's memory. A fiber's last frames never return
+/// (its final switch leaves them), so the marks of their ended scopes stay in the shadow; when
+/// a later fiber's stack is mapped at the same address, its fresh frames would be taken for
+/// uses after scope.
+void forget_stack_marks([[maybe_unused]] const stack_bounds& stack) {
+#ifdef S3FAULT_FIBER_ASAN
+  __asan_unpoison_memory_region(stack.bottom, stack.size);
+#endif
+}
+
 /// A guarded stack that tells where it is (for the sanitizer's switch notes).
 class recorded_stack {
 public:
@@ -66,9 +77,13 @@ public:
   ctx::stack_context allocate() {
     auto stack = inner_.allocate();
     *bounds_ = {static_cast<char*>(stack.sp) - stack.size, stack.size};
+    forget_stack_marks(*bounds_);
     return stack;
   }
-  void deallocate(ctx::stack_context& stack) noexcept { inner_.deallocate(stack); }
+  void deallocate(ctx::stack_context& stack) noexcept {
+    forget_stack_marks({static_cast<char*>(stack.sp) - stack.size, stack.size});
+    inner_.deallocate(stack);
+  }
 
 private:
   ctx::protected_fixedsize_stack inner_;
