@@ -58,6 +58,9 @@ struct proxy_options {
   bool allow_header_faults = false;      // x-s3fault-fault: a fault for one request
   bool watch = false;                    // reload the rules when a --faults file changes
   std::string watch_interval = "1s";
+  std::string journal;                      // JSON lines, one per exchange; empty: none
+  std::string journal_max_size = "64MiB";   // one journal file, before it is rotated
+  std::size_t journal_files = 4;            // rotated journal files kept
   // Keys the proxy signs edited requests with (request-head actions); never logged.
   std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
 };
@@ -311,6 +314,21 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->add_option("--report", options->report,
                       "At exit, write the traffic measured (per S3 operation: requests, bytes, "
                       "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
+  command->add_option("--journal", options->journal,
+                      "Write one JSON line per exchange to FILE (time, operation, bucket, key, "
+                      "part, range, status, S3 error code, bytes, TTFB, duration, faults, the "
+                      "store's request id, the request's fields with secrets redacted; never a "
+                      "body); see docs/journal.md and 's3fault journal'");
+  command
+      ->add_option("--journal-max-size", options->journal_max_size,
+                   "Size of one journal file before it is renamed FILE.1 (FILE.2, ...) and a "
+                   "new one started, e.g. 256MiB")
+      ->capture_default_str();
+  command
+      ->add_option("--journal-files", options->journal_files,
+                   "Rotated journal files kept besides the current one (0: the file is "
+                   "truncated when full)")
+      ->capture_default_str();
   command->add_option("--s3-domain", options->s3_domains,
                       "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
   command->add_option("--resign-access-key", options->resign_access_key,
@@ -398,6 +416,21 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       std::cout << "admin on " << admin->url() << std::endl;
     }
     block_stop_signals(); // before the watch thread starts: it must not take SIGTERM
+    if (!options->journal.empty()) { // after: its flushing thread must not take SIGTERM
+      const auto max_size = text::parse_size(options->journal_max_size);
+      if (!max_size) {
+        std::cerr << "s3fault proxy: --journal-max-size: '" << options->journal_max_size
+                  << "' is not a size, like 256MiB\n";
+        return 2;
+      }
+      try {
+        config.journal = std::make_shared<proxy::traffic_journal>(
+            proxy::journal_settings{options->journal, *max_size, options->journal_files});
+      } catch (const std::exception& error) {
+        std::cerr << "s3fault proxy: " << error.what() << "\n";
+        return 2;
+      }
+    }
     rules_reloader reloader(rule_sources_of(*options), config.faults, logger);
     if (options->watch) {
       reloader.watch(std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -25,6 +25,14 @@ std::string render_s3_error_xml(std::string_view code, std::string_view message,
   return out.str();
 }
 
+std::string s3_error_code_of(std::string_view body) {
+  pugi::xml_document doc;
+  if (!doc.load_buffer(body.data(), body.size(), pugi::parse_default, pugi::encoding_utf8)) {
+    return {};
+  }
+  return doc.child("Error").child_value("Code");
+}
+
 std::string make_request_id() {
   // Time-seeded so ids from different runs differ; the counter keeps them unique within one.
   static const std::uint64_t base =

@@ -10,6 +10,9 @@ namespace s3fault {
 std::string render_s3_error_xml(std::string_view code, std::string_view message,
                                 std::string_view resource, std::string_view request_id);
 
+/// The `<Code>` of an S3 error document; empty when `body` is not one.
+std::string s3_error_code_of(std::string_view body);
+
 /// A request id in the style of S3's (16 upper-case hex digits), unique within this process.
 std::string make_request_id();
 

@@ -1,5 +1,8 @@
 #include "metrics/metrics_report.hpp"
 
+#include "runtime/http_date.hpp"
+#include "runtime/log_redaction.hpp"
+
 #include <cstdio>
 
 namespace s3fault::metrics {
@@ -82,6 +85,28 @@ nlohmann::json quantiles_ms(const latency_histogram& h) {
           {"p99", ms(h.quantile(0.99))},
           {"max", ms(h.max_micros())},
           {"mean", h.count() ? ms(h.sum_micros()) / static_cast<double>(h.count()) : 0.0}};
+}
+
+nlohmann::json recent_json(const std::vector<recent_exchange>& exchanges) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& e : exchanges) {
+    nlohmann::json one = {{"time", runtime::format_iso8601(e.at)},
+                          {"method", e.method},
+                          {"target", runtime::redact_target(e.target)},
+                          {"operation", e.operation},
+                          {"status", e.status},
+                          {"bytes_in", e.bytes_in},
+                          {"bytes_out", e.bytes_out},
+                          {"duration_ms", e.duration_ms}};
+    if (!e.error_code.empty()) {
+      one["error_code"] = e.error_code;
+    }
+    if (!e.faults.empty()) {
+      one["faults"] = e.faults;
+    }
+    list.push_back(std::move(one));
+  }
+  return list;
 }
 
 } // namespace
@@ -192,6 +217,8 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
           {"throughput_mib_s", all_mib},
           {"operations", operations},
           {"faults_by_rule", metrics.faults_by_rule()},
+          {"errors_by_code", metrics.errors_by_code()},
+          {"recent", recent_json(metrics.recent())},
           {"active_connections", metrics.active_connections()},
           {"upstream", {{"new", metrics.upstream_new()}, {"reused", metrics.upstream_reused()}}}};
 }

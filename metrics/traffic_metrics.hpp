@@ -9,6 +9,7 @@
 // of counters cost a 4 KiB exchange about 1.4 us of its 5.5 at 2 workers); reading sums the
 // shards. Counters may move while a report is written; each is read once.
 #include "metrics/latency_histogram.hpp"
+#include "metrics/recent_exchanges.hpp"
 
 #include <array>
 #include <atomic>
@@ -33,6 +34,8 @@ struct exchange_sample {
   unsigned status = 0;            // 0: no response was sent
   bool failed = false;            // error status, no answer, cut or reset body
   std::string_view faults;        // "rule:action,rule:action" (empty: none)
+  std::string_view error_code;    // the answer's S3 error code (empty: none or unknown)
+  std::string_view method, target; // for the list of recent exchanges
   std::uint64_t bytes_in = 0;     // request body bytes from the client
   std::uint64_t bytes_out = 0;    // response body bytes to the client
   std::uint64_t duration_us = 0;
@@ -68,6 +71,9 @@ public:
   /// had a request.
   std::unique_ptr<series> find(std::size_t operation, std::size_t status_class) const;
   std::map<std::string, std::uint64_t> faults_by_rule() const;
+  /// Error answers by S3 error code (those whose code was known).
+  std::map<std::string, std::uint64_t> errors_by_code() const;
+  std::vector<recent_exchange> recent() const { return recent_.newest_first(); }
   std::int64_t active_connections() const { return active_connections_.load(); }
   std::uint64_t upstream_new() const;
   std::uint64_t upstream_reused() const;
@@ -87,6 +93,7 @@ private:
   static std::size_t shard_of_this_thread();
   series& series_for(shard& own, std::size_t operation, std::size_t status_class);
   bool is_retry(const exchange_sample& sample);
+  void remember(const exchange_sample& sample, std::string_view operation);
 
   std::vector<std::string> operations_;
   std::array<shard, shard_count> shards_;
@@ -95,6 +102,8 @@ private:
   std::atomic<std::int64_t> active_connections_{0};
   mutable std::mutex faults_mutex_;
   std::map<std::string, std::uint64_t> faults_;
+  std::map<std::string, std::uint64_t> error_codes_; // guarded by faults_mutex_ too
+  recent_exchanges recent_;
   std::mutex retry_mutex_;
   // request signature -> when its last attempt failed (steady clock, microseconds)
   std::unordered_map<std::string, std::int64_t> failed_recently_;

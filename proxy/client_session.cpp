@@ -114,6 +114,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
   }
   const auto started = clock::now();
   exchange_record record;
+  record.started_at = std::chrono::system_clock::now();
   record.client = peer_;
   if (head.ec) {
     // Silence for a peer that closed or idled out between requests, that we closed, or whose
@@ -146,6 +147,9 @@ asio::awaitable<bool> client_session::serve_exchange() {
   }
   if (const auto host = request.get().find(http::field::host); host != request.get().end()) {
     record.host = std::string(host->value());
+  }
+  if (config.journal) {
+    record.request_headers = redacted_fields(request); // as received, before any fault
   }
   // Only a PUT can be a copy; a lookup by name is a walk of case-insensitive comparisons.
   record.copy_source = request.get().method() == http::verb::put &&
@@ -702,6 +706,7 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
     co_return exchange_end::cut(exchange_end::client_side::close);
   }
   ex.record.status = ex.store_status();
+  note_answer(ex.record, head, body_with_head ? framing.length : 0);
   if (body_with_head) {
     ex.record.response_bytes = framing.length;
   } else if (framing.has_body()) {
@@ -811,7 +816,17 @@ asio::awaitable<bool> client_session::send_local_response(const faults::local_re
   record.status = response.status;
   record.response_bytes =
       head_request || status_forbids_body(response.status) ? 0 : response.body.size();
+  record.request_id = std::string(field_in_head_text(out, "x-amz-request-id"));
+  record.error_code = response.status >= 300 ? s3_error_code_of(response.body) : "";
   co_return true;
+}
+
+void client_session::note_answer(exchange_record& record, std::string_view answer,
+                                 std::uint64_t body_bytes) {
+  record.request_id = std::string(field_in_head_text(answer, "x-amz-request-id"));
+  if (record.status >= 400 && body_bytes > 0) {
+    record.error_code = s3_error_code_of(answer.substr(answer.size() - body_bytes));
+  }
 }
 
 asio::awaitable<void> client_session::send_local_error(unsigned status, std::string_view code,
@@ -827,6 +842,9 @@ asio::awaitable<void> client_session::send_local_error(unsigned status, std::str
   }
   const std::string outcome_before = record.outcome;
   const bool sent = co_await send_local_response(error, head_request, close, record);
+  if (sent) {
+    record.error_code = std::string(code); // known even when a HEAD's answer has no body
+  }
   if (sent && outcome_before == "ok") {
     record.outcome = std::string(message);
   }
@@ -834,14 +852,24 @@ asio::awaitable<void> client_session::send_local_error(unsigned status, std::str
 
 void client_session::log_exchange(const exchange_record& record,
                                   const faults::s3_request* classified) {
-  if (owner_.logger->should_log(spdlog::level::info)) {
-    owner_.logger->info(format_exchange(record, owner_.config.format));
+  const auto& config = owner_.config;
+  const bool logged = owner_.logger->should_log(spdlog::level::info);
+  std::optional<faults::s3_request> classified_here;
+  if (classified == nullptr && (logged || config.metrics || config.journal)) {
+    classified =
+        &classified_here.emplace(faults::classify_request(request_line_of(record), config.s3_domains));
   }
-  if (owner_.config.metrics) {
-    record_metrics(*owner_.config.metrics, record, owner_.config.s3_domains, classified);
+  if (logged) {
+    owner_.logger->info(format_exchange(record, *classified, config.format));
   }
-  if (owner_.config.on_exchange) {
-    owner_.config.on_exchange(record);
+  if (config.metrics) {
+    record_metrics(*config.metrics, record, *classified);
+  }
+  if (config.journal) {
+    config.journal->write(record, *classified);
+  }
+  if (config.on_exchange) {
+    config.on_exchange(record);
   }
 }
 

@@ -121,6 +121,10 @@ private:
   asio::awaitable<void> reset_client_when_delivered(exchange_record& record);
   /// `classified`: the request as the fault rules classified it, if they did.
   void log_exchange(const exchange_record& record, const faults::s3_request* classified = nullptr);
+  /// Notes the answer's request id and, for an error whose body came whole (the last
+  /// `body_bytes` of `answer`), its S3 error code.
+  static void note_answer(exchange_record& record, std::string_view answer,
+                          std::uint64_t body_bytes);
 
   worker& owner_;
   std::unique_ptr<byte_stream> client_;

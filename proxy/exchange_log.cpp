@@ -1,5 +1,6 @@
 #include "proxy/exchange_log.hpp"
 
+#include "faults/s3_request.hpp"
 #include "runtime/log_redaction.hpp"
 
 #include <fmt/format.h>
@@ -7,14 +8,17 @@
 
 namespace s3fault::proxy {
 
-std::string format_exchange(const exchange_record& r, log_format format) {
+std::string format_exchange(const exchange_record& r, const faults::s3_request& request,
+                            log_format format) {
   const std::string target = runtime::redact_target(r.target);
   const char* upstream = !r.upstream_used ? "none" : (r.upstream_reused ? "reused" : "new");
+  const auto operation = faults::operation_name(request.operation);
   if (format == log_format::json) {
     nlohmann::json line = {{"event", "exchange"},
                            {"client", r.client},
                            {"method", r.method},
                            {"target", target},
+                           {"operation", operation},
                            {"status", r.status},
                            {"request_bytes", r.request_bytes},
                            {"response_bytes", r.response_bytes},
@@ -24,15 +28,24 @@ std::string format_exchange(const exchange_record& r, log_format format) {
     if (r.ttfb_ms >= 0) {
       line["ttfb_ms"] = r.ttfb_ms;
     }
+    if (!request.bucket.empty()) {
+      line["bucket"] = request.bucket;
+    }
     if (!r.faults.empty()) {
       line["faults"] = r.faults;
+    }
+    if (!r.request_id.empty()) {
+      line["request_id"] = r.request_id;
     }
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   std::string ttfb = r.ttfb_ms >= 0 ? fmt::format("{:.2f}ms", r.ttfb_ms) : "-";
-  return fmt::format("{} {} {} {} in={} out={} dur={:.2f}ms ttfb={} upstream={} {}{}{}", r.client,
-                     r.method, target, r.status, r.request_bytes, r.response_bytes, r.duration_ms,
-                     ttfb, upstream, r.outcome, r.faults.empty() ? "" : " faults=", r.faults);
+  const std::string bucket = request.virtual_host ? " bucket=" + request.bucket : "";
+  const std::string id = r.request_id.empty() ? "" : " id=" + r.request_id;
+  return fmt::format("{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} upstream={}{} {}{}{}",
+                     r.client, r.method, target, r.status, operation, bucket, r.request_bytes,
+                     r.response_bytes, r.duration_ms, ttfb, upstream, id, r.outcome,
+                     r.faults.empty() ? "" : " faults=", r.faults);
 }
 
 } // namespace s3fault::proxy

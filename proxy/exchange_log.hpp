@@ -3,9 +3,16 @@
 // (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, ...) redacted by
 // runtime/log_redaction.hpp, and no request header is ever logged, so Authorization and session
 // tokens cannot leak.
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+namespace s3fault::faults {
+struct s3_request;
+}
 
 namespace s3fault::proxy {
 
@@ -13,7 +20,8 @@ enum class log_format { text, json };
 
 /// What one request/response exchange did, as seen by the proxy.
 struct exchange_record {
-  std::string client; // peer address:port
+  std::chrono::system_clock::time_point started_at; // the request head arrived
+  std::string client;                               // peer address:port
   std::string method;
   std::string target;               // as received; redacted when logged
   std::string range;                // the request's Range header, when it had one (not logged)
@@ -28,8 +36,15 @@ struct exchange_record {
   bool upstream_used = false;
   std::string outcome = "ok"; // "ok", or what went wrong
   std::string faults;         // injected faults, "rule:action,..." (empty: none)
+  std::string error_code;     // the S3 error code of an error answer, when known
+  std::string request_id;     // the answer's x-amz-request-id (empty: none)
+  /// The request's fields, secrets redacted; kept only for the journal (traffic_journal.hpp).
+  std::vector<std::pair<std::string, std::string>> request_headers;
 };
 
-std::string format_exchange(const exchange_record& record, log_format format);
+/// The log line: the operation always, the bucket when the Host named it (virtual-hosted
+/// requests, whose target does not show it), the answer's request id when it had one.
+std::string format_exchange(const exchange_record& record, const faults::s3_request& request,
+                            log_format format);
 
 } // namespace s3fault::proxy

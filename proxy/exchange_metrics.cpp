@@ -19,14 +19,7 @@ faults::request_line request_line_of(const exchange_record& record) {
 }
 
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
-                    const std::vector<std::string>& s3_domains,
-                    const faults::s3_request* classified) {
-  std::optional<faults::s3_request> classified_here;
-  if (classified == nullptr) {
-    classified =
-        &classified_here.emplace(faults::classify_request(request_line_of(record), s3_domains));
-  }
-  const auto& request = *classified;
+                    const faults::s3_request& request) {
   const auto& all = faults::all_operations();
   const auto index = std::find(all.begin(), all.end(), request.operation) - all.begin();
   const std::string part =
@@ -39,6 +32,9 @@ void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& re
   sample.status = record.status;
   sample.failed = record.status == 0 || record.status >= 400 || record.outcome != "ok";
   sample.faults = record.faults;
+  sample.error_code = record.error_code;
+  sample.method = record.method;
+  sample.target = record.target;
   sample.bytes_in = record.request_bytes;
   sample.bytes_out = record.response_bytes;
   sample.duration_us = static_cast<std::uint64_t>(std::max(0.0, record.duration_ms) * 1000.0);

@@ -16,10 +16,8 @@ std::vector<std::string> metric_operation_names();
 /// What the classifier reads of an exchange: views into `record`, valid while it lives.
 faults::request_line request_line_of(const exchange_record& record);
 
-/// `classified`: the request as the fault rules classified it, when they did (the same answer,
-/// not computed twice); null to classify it here.
+/// `request`: the exchange's request, classified.
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,
-                    const std::vector<std::string>& s3_domains,
-                    const faults::s3_request* classified = nullptr);
+                    const faults::s3_request& request);
 
 } // namespace s3fault::proxy

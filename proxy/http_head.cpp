@@ -1,5 +1,8 @@
 #include "proxy/http_head.hpp"
 
+#include "runtime/log_redaction.hpp"
+#include "text/text.hpp"
+
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/rfc7230.hpp>
@@ -312,6 +315,33 @@ bool expects_continue(const request_parser& parser) {
   const auto& head = parser.get();
   auto it = head.find(http::field::expect);
   return it != head.end() && boost::beast::iequals(it->value(), "100-continue");
+}
+
+std::string_view field_in_head_text(std::string_view head, std::string_view name) {
+  std::size_t at = head.find("\r\n"); // past the start line
+  while (at != std::string_view::npos && at + 2 < head.size()) {
+    const std::size_t start = at + 2;
+    at = head.find("\r\n", start);
+    const auto line = head.substr(start, at == std::string_view::npos ? head.npos : at - start);
+    const auto colon = line.find(':');
+    if (line.empty()) {
+      break;
+    }
+    if (colon != std::string_view::npos && text::iequal(line.substr(0, colon), name)) {
+      return text::trim(line.substr(colon + 1));
+    }
+  }
+  return {};
+}
+
+std::vector<std::pair<std::string, std::string>> redacted_fields(const request_parser& parser) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& field : parser.get()) {
+    std::string name(field.name_string());
+    std::string value = runtime::is_secret_field(name) ? "REDACTED" : std::string(field.value());
+    fields.emplace_back(std::move(name), std::move(value));
+  }
+  return fields;
 }
 
 } // namespace s3fault::proxy

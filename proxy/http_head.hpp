@@ -15,6 +15,9 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace s3fault::proxy {
 
@@ -103,5 +106,13 @@ void match_framing_to_status(http::response_header<>& head, bool head_request,
 
 /// True when the request asks for `100-continue`.
 bool expects_continue(const request_parser& parser);
+
+/// The value of field `name` (case-insensitive) in a head as text, a start line then
+/// `Name: value` lines, trimmed; empty when it has none. Stops at the blank line.
+std::string_view field_in_head_text(std::string_view head, std::string_view name);
+
+/// The request's fields in order, with the values of secret ones (runtime::is_secret_field)
+/// replaced by "REDACTED": what the journal keeps of a request.
+std::vector<std::pair<std::string, std::string>> redacted_fields(const request_parser& parser);
 
 } // namespace s3fault::proxy

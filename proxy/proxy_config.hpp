@@ -6,6 +6,7 @@
 #include "proxy/exchange_gauge.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/request_edits.hpp"
+#include "proxy/traffic_journal.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -66,6 +67,8 @@ struct proxy_config {
   std::shared_ptr<exchange_gauge> exchanges;
   /// Traffic measurements (GET /metrics, /stats, --report); null: nothing is measured.
   std::shared_ptr<metrics::traffic_metrics> metrics;
+  /// The traffic journal (--journal); null: none is written, and request fields are not kept.
+  std::shared_ptr<traffic_journal> journal;
 };
 
 } // namespace s3fault::proxy

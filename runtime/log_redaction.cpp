@@ -21,7 +21,27 @@ bool is_secret_name(std::string_view name) {
   return false;
 }
 
+// Request fields whose values are secrets, or let one be checked (the key's MD5).
+constexpr std::array<std::string_view, 8> secret_field_names = {
+    "Authorization",
+    "Proxy-Authorization",
+    "Cookie",
+    "X-Amz-Security-Token",
+    "x-amz-server-side-encryption-customer-key",
+    "x-amz-server-side-encryption-customer-key-MD5",
+    "x-amz-copy-source-server-side-encryption-customer-key",
+    "x-amz-copy-source-server-side-encryption-customer-key-MD5"};
+
 } // namespace
+
+bool is_secret_field(std::string_view name) {
+  for (auto secret : secret_field_names) {
+    if (text::iequal(name, secret)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 std::string redact_target(std::string_view target) {
   const auto question = target.find('?');

@@ -12,4 +12,9 @@ namespace s3fault::runtime {
 /// received, byte for byte.
 std::string redact_target(std::string_view target);
 
+/// Whether a request field carries a secret, so that its value must not be written anywhere:
+/// Authorization, Proxy-Authorization, Cookie, X-Amz-Security-Token and the server-side
+/// encryption customer keys (with their MD5s). Case-insensitive.
+bool is_secret_field(std::string_view name);
+
 } // namespace s3fault::runtime

@@ -1,5 +1,8 @@
 #include "proxy/exchange_log.hpp"
 
+#include "faults/s3_request.hpp"
+#include "proxy/journal_line.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,14 +20,68 @@ TEST(ExchangeLog, JsonLineCarriesTheFields) {
   r.ttfb_ms = 1.25;
   r.upstream_used = true;
   r.upstream_reused = true;
-  const auto line = nlohmann::json::parse(format_exchange(r, log_format::json));
+  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1"});
+  const auto line = nlohmann::json::parse(format_exchange(r, request, log_format::json));
   EXPECT_EQ(line["method"], "GET");
   EXPECT_EQ(line["status"], 206);
   EXPECT_EQ(line["response_bytes"], 8388608);
   EXPECT_EQ(line["upstream"], "reused");
   EXPECT_EQ(line["target"], "/b/k?Signature=REDACTED");
   EXPECT_DOUBLE_EQ(line["ttfb_ms"].get<double>(), 1.25);
-  const std::string text = format_exchange(r, log_format::text);
+  EXPECT_EQ(line["operation"], "GetObject");
+  EXPECT_EQ(line["bucket"], "b");
+  const std::string text = format_exchange(r, request, log_format::text);
+  EXPECT_NE(text.find(" op=GetObject "), std::string::npos) << text;
+  EXPECT_EQ(text.find("bucket="), std::string::npos) << "path-style: the target shows it";
   EXPECT_NE(text.find("GET /b/k?Signature=REDACTED 206"), std::string::npos);
   EXPECT_EQ(text.find("secret"), std::string::npos);
+}
+
+TEST(ExchangeLog, VirtualHostedRequestsNameTheirBucketAndTheStoresRequestId) {
+  exchange_record r;
+  r.method = "PUT";
+  r.target = "/photos/cat.jpg";
+  r.host = "media.s3.example.test";
+  r.status = 200;
+  r.request_id = "TX0042";
+  const auto request =
+      s3fault::faults::classify_request({"PUT", r.target, r.host}, {"s3.example.test"});
+  const std::string text = format_exchange(r, request, log_format::text);
+  EXPECT_NE(text.find("PUT /photos/cat.jpg 200 op=PutObject bucket=media "), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(" id=TX0042 "), std::string::npos) << text;
+  const auto json = nlohmann::json::parse(format_exchange(r, request, log_format::json));
+  EXPECT_EQ(json["bucket"], "media");
+  EXPECT_EQ(json["request_id"], "TX0042");
+}
+
+TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
+  exchange_record r;
+  r.started_at = std::chrono::system_clock::time_point(std::chrono::milliseconds(1764772200123));
+  r.client = "127.0.0.1:40112";
+  r.method = "GET";
+  r.target = "/photos/cat.jpg?partNumber=2&X-Amz-Signature=abc";
+  r.range = "bytes=0-9";
+  r.status = 503;
+  r.error_code = "SlowDown";
+  r.response_bytes = 230;
+  r.duration_ms = 4.5;
+  r.faults = "slow:error";
+  r.request_headers = {{"Host", "127.0.0.1:8080"}, {"Authorization", "REDACTED"}};
+  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1:8080"});
+  const auto line = nlohmann::json::parse(journal_line(r, request));
+  EXPECT_EQ(line["time"], "2025-12-03T14:30:00.123Z");
+  EXPECT_EQ(line["target"], "/photos/cat.jpg?partNumber=2&X-Amz-Signature=REDACTED");
+  EXPECT_EQ(line["operation"], "GetObject");
+  EXPECT_EQ(line["bucket"], "photos");
+  EXPECT_EQ(line["key"], "cat.jpg");
+  EXPECT_EQ(line["part"], 2);
+  EXPECT_EQ(line["range"], "bytes=0-9");
+  EXPECT_EQ(line["status"], 503);
+  EXPECT_EQ(line["error_code"], "SlowDown");
+  EXPECT_EQ(line["faults"], "slow:error");
+  EXPECT_FALSE(line.contains("ttfb_ms")) << "no store answer: no time to its first byte";
+  EXPECT_FALSE(line.contains("request_id"));
+  EXPECT_EQ(line["request_headers"],
+            nlohmann::json::parse(R"([["Host","127.0.0.1:8080"],["Authorization","REDACTED"]])"));
 }

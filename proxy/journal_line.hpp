@@ -1,0 +1,13 @@
+#pragma once
+// One line of the traffic journal (docs/journal.md): an exchange as a JSON object, with the
+// request's fields (secrets already redacted in the record) and never a body.
+#include "proxy/exchange_log.hpp"
+
+#include <string>
+
+namespace s3fault::proxy {
+
+/// The line, without its newline.
+std::string journal_line(const exchange_record& record, const faults::s3_request& request);
+
+} // namespace s3fault::proxy
