@@ -4,6 +4,7 @@
 #include "cli/demo_command.hpp"
 #include "cli/fixture_command.hpp"
 #include "cli/gate_command.hpp"
+#include "cli/journal_command.hpp"
 #include "cli/origin_command.hpp"
 #include "cli/profile_command.hpp"
 #include "cli/proxy_command.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   auto run_bench = s3fault::cli::add_bench_command(app);
   auto run_fixture = s3fault::cli::add_fixture_command(app);
   auto run_profile = s3fault::cli::add_profile_command(app);
+  auto run_journal = s3fault::cli::add_journal_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -63,6 +65,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("profile")) {
     return run_profile();
+  }
+  if (app.got_subcommand("journal")) {
+    return run_journal();
   }
   return 2;
 }

@@ -58,9 +58,9 @@ struct proxy_options {
   bool allow_header_faults = false;      // x-s3fault-fault: a fault for one request
   bool watch = false;                    // reload the rules when a --faults file changes
   std::string watch_interval = "1s";
-  std::string journal;                      // JSON lines, one per exchange; empty: none
-  std::string journal_max_size = "64MiB";   // one journal file, before it is rotated
-  std::size_t journal_files = 4;            // rotated journal files kept
+  std::string journal;                    // JSON lines, one per exchange; empty: none
+  std::string journal_max_size = "64MiB"; // one journal file, before it is rotated
+  std::size_t journal_files = 4;          // rotated journal files kept
   // Keys the proxy signs edited requests with (request-head actions); never logged.
   std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
 };
@@ -415,7 +415,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       }
       std::cout << "admin on " << admin->url() << std::endl;
     }
-    block_stop_signals(); // before the watch thread starts: it must not take SIGTERM
+    block_stop_signals();            // before the watch thread starts: it must not take SIGTERM
     if (!options->journal.empty()) { // after: its flushing thread must not take SIGTERM
       const auto max_size = text::parse_size(options->journal_max_size);
       if (!max_size) {

@@ -856,8 +856,8 @@ void client_session::log_exchange(const exchange_record& record,
   const bool logged = owner_.logger->should_log(spdlog::level::info);
   std::optional<faults::s3_request> classified_here;
   if (classified == nullptr && (logged || config.metrics || config.journal)) {
-    classified =
-        &classified_here.emplace(faults::classify_request(request_line_of(record), config.s3_domains));
+    classified = &classified_here.emplace(
+        faults::classify_request(request_line_of(record), config.s3_domains));
   }
   if (logged) {
     owner_.logger->info(format_exchange(record, *classified, config.format));

@@ -12,8 +12,8 @@ namespace s3fault::proxy {
 
 traffic_journal::traffic_journal(const journal_settings& settings) {
   if (settings.max_file_bytes < 4096) {
-    throw std::runtime_error(fmt::format("--journal-max-size: at least 4KiB, got {} bytes",
-                                         settings.max_file_bytes));
+    throw std::runtime_error(
+        fmt::format("--journal-max-size: at least 4KiB, got {} bytes", settings.max_file_bytes));
   }
   if (settings.rotated_files > 1000) {
     throw std::runtime_error(
@@ -48,7 +48,9 @@ void traffic_journal::write(const exchange_record& record, const faults::s3_requ
   file_->log(spdlog::level::info, spdlog::string_view_t(line));
 }
 
-void traffic_journal::flush() { file_->flush(); }
+void traffic_journal::flush() {
+  file_->flush();
+}
 
 void traffic_journal::flush_every_second() {
   std::unique_lock lock(stop_mutex_);
