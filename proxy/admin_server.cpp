@@ -4,6 +4,7 @@
 
 #include "faults/admin_api.hpp"
 #include "metrics/metrics_report.hpp"
+#include "proxy/dashboard_page.hpp"
 #include "proxy/net.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -147,6 +148,24 @@ struct admin_server::impl {
     co_await drain_for_a_while(stream);
   }
 
+  /// The dashboard page; false when the connection is done.
+  static asio::awaitable<bool> send_dashboard(beast::tcp_stream& stream,
+                                              const http::request<http::string_body>& request) {
+    http::response<http::string_body> response{http::status::ok, request.version()};
+    response.set(http::field::content_type, "text/html; charset=utf-8");
+    // Nothing but the admin API itself may be reached from the page.
+    response.set("Content-Security-Policy",
+                 "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                 "connect-src 'self'; img-src data:");
+    response.set(http::field::cache_control, "no-store");
+    response.body() = std::string(dashboard_page());
+    response.keep_alive(request.keep_alive());
+    response.prepare_payload();
+    error_code ec;
+    co_await http::async_write(stream, response, use_ec(ec));
+    co_return !ec && response.keep_alive();
+  }
+
   asio::awaitable<void> serve(beast::tcp_stream stream) {
     beast::flat_buffer buffer;
     for (;;) {
@@ -162,6 +181,14 @@ struct admin_server::impl {
       }
       const auto& request = parser.get();
       const std::string_view target(request.target().data(), request.target().size());
+      if (request.method() == http::verb::get && (target == "/" || target == "/dashboard")) {
+        // The page holds no data and needs no token: its own requests carry it (from the
+        // address's #token=...).
+        if (!co_await send_dashboard(stream, request)) {
+          co_return;
+        }
+        continue;
+      }
       if (!options.token.empty()) {
         const auto given = request.find(http::field::authorization);
         if (given == request.end() ||

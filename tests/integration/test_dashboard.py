@@ -1,0 +1,194 @@
+"""The dashboard at the admin port's GET /: loaded in headless Chromium (Debian `chromium`)
+after real boto3 traffic through a proxy with fault rules, its numbers must equal /stats and
+/rules: per operation and status the requests, bytes, retries and latency/TTFB percentiles,
+the errors by S3 code, each rule's counters and switch, the last exchanges, the totals. The
+page must have been filled from a /stats read while Chromium ran (its `seconds`), and reach
+nothing but the admin port. A screenshot is written (S3FAULT_DASHBOARD_SCREENSHOT, or the test's
+scratch directory). Fails, does not skip, without Chromium."""
+
+import html.parser
+import json
+import urllib.error
+import os
+import shutil
+import subprocess
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+import botocore.exceptions
+
+import harness
+
+# Chromium may reach the admin port and nothing else: no DNS, every other address through a
+# closed local port, none of its background fetches.
+CHROMIUM_ISOLATION = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                      "--proxy-server=127.0.0.1:9",
+                      "--disable-background-networking", "--disable-component-update",
+                      "--disable-sync", "--disable-default-apps", "--no-first-run",
+                      "--no-default-browser-check", "--metrics-recording-only"]
+PUTS, GETS, SLOW, MISSING = 12, 20, 4, 3
+TOKEN = "dashboard-test-token-0123456789"
+
+
+class KeyedText(html.parser.HTMLParser):
+    """The text of every element with a data-key, the checkboxes of the rules, and <body>'s
+    attributes."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.switches: dict[str, bool] = {}
+        self.body: dict[str, str] = {}
+        self._open: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if tag == "body":
+            self.body = a
+        if tag == "input" and "data-rule" in a:
+            self.switches[a["data-rule"]] = "checked" in a
+        if "data-key" in a:
+            self._open.append(a["data-key"])
+            self.values.setdefault(a["data-key"], "")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "div", "span") and self._open:
+            self._open.pop()
+
+    def handle_data(self, data):
+        if self._open:
+            self.values[self._open[-1]] += data
+
+
+class DashboardTest(unittest.TestCase):
+    def setUp(self):
+        self.chromium_binary = shutil.which("chromium")
+        if self.chromium_binary is None:
+            self.fail("'chromium' is not on PATH: install the Debian package 'chromium' "
+                      "(tests/deps.sh does); this test does not skip")
+        self.origin = harness.OriginProcess()
+        self.origin.start()
+        self.addCleanup(harness.stop_and_check, self.origin)
+        self.store = self.origin.store()
+        self.tmp = harness.scratch_root() / harness.unique_bucket_name("dashboard")
+        self.tmp.mkdir(parents=True)
+        self.proxy = harness.ProxyProcess(self.origin.url, [
+            "--admin", "127.0.0.1:0", "--admin-token", TOKEN,
+            "--fault", "error SlowDown op=GetObject key=slow name=slow",
+            "--fault", "delay 1ms op=PutObject name=put-delay",
+            "--fault", "error InternalError op=DeleteObject name=off"])
+        self.proxy.start()
+        self.addCleanup(lambda: self.assertEqual(self.proxy.stop(), 0, "proxy exit code"))
+        self.admin = next(line.split()[-1] for line in self.proxy.stdout_lines
+                          if line.startswith("admin on "))
+
+    def admin_call(self, method: str, path: str):
+        request = urllib.request.Request(self.admin + path, method=method,
+                                         headers={"Authorization": f"Bearer {TOKEN}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    def drive_traffic(self) -> int:
+        client = harness.boto3_client(self.proxy.url, self.store)
+        bucket = harness.unique_bucket_name("dashboard")
+        client.create_bucket(Bucket=bucket)
+        for i in range(PUTS):
+            client.put_object(Bucket=bucket, Key=f"k{i}", Body=b"d" * (1000 + i))
+        for i in range(GETS):
+            client.get_object(Bucket=bucket, Key=f"k{i % PUTS}")["Body"].read()
+        for key, count in (("slow", SLOW), ("missing", MISSING)):
+            for _ in range(count):
+                with self.assertRaises(botocore.exceptions.ClientError):
+                    client.get_object(Bucket=bucket, Key=key)
+        return 1 + PUTS + GETS + SLOW + MISSING
+
+    def settled_stats(self, requests: int) -> dict:
+        """/stats once every exchange is counted (each is, once its last write completed)."""
+        deadline = time.monotonic() + 30
+        while True:
+            stats = self.admin_call("GET", "/stats")
+            if sum(s["requests"] for s in stats["operations"]) >= requests:
+                return stats
+            self.assertLess(time.monotonic(), deadline, stats)
+            time.sleep(0.05)
+
+    def chromium(self, url: str, *args: str) -> str:
+        command = [self.chromium_binary, "--headless", "--no-sandbox", "--disable-gpu",
+                   "--window-size=1280,1500", f"--user-data-dir={self.tmp / 'profile'}",
+                   "--virtual-time-budget=4000", *CHROMIUM_ISOLATION, *args, url]
+        return harness.run_command(command, env=harness.clean_client_env(), timeout=180).stdout
+
+    def test_the_page_shows_what_stats_and_rules_say(self):
+        requests = self.drive_traffic()
+        self.admin_call("POST", "/rules/off/disable")
+        before = self.settled_stats(requests)
+        page_url = f"{self.admin}/#token={TOKEN}"
+        dom = self.chromium(page_url, "--dump-dom")
+        screenshot = Path(os.environ.get("S3FAULT_DASHBOARD_SCREENSHOT")
+                          or self.tmp / "dashboard.png")
+        self.chromium(page_url, f"--screenshot={screenshot}")
+        stats = self.admin_call("GET", "/stats")
+        rules = self.admin_call("GET", "/rules")["rules"]
+        page = KeyedText(dom)
+
+        refreshed_at = float(page.body.get("data-stats-seconds", "-1"))
+        self.assertTrue(before["seconds"] <= refreshed_at <= stats["seconds"],
+                        (before["seconds"], refreshed_at, stats["seconds"], page.body))
+        checked = 0
+        for s in stats["operations"]:
+            key = f"{s['operation']}/{s['status_class']}/"
+            for field in ("requests", "bytes_in", "bytes_out", "retries"):
+                self.assertEqual(page.values[key + field], str(s[field]), key + field)
+                checked += 1
+            for histogram in ("latency_ms", "ttfb_ms"):
+                for q in ("p50", "p99"):
+                    self.assertEqual(page.values[f"{key}{histogram}.{q}"],
+                                     f"{s[histogram][q]:.2f}", key + histogram + q)
+                    checked += 1
+        self.assertEqual({k.split("/")[1]: int(v) for k, v in page.values.items()
+                          if k.startswith("errors/")}, stats["errors_by_code"])
+        self.assertEqual(stats["errors_by_code"], {"SlowDown": SLOW, "NoSuchKey": MISSING})
+        for r in rules:
+            for counter in ("matched", "injected", "skipped"):
+                self.assertEqual(page.values[f"rule/{r['name']}/{counter}"],
+                                 str(r["counters"][counter]), r["name"] + counter)
+            self.assertEqual(page.values[f"rule/{r['name']}/faults_applied"],
+                             str(stats["faults_by_rule"].get(r["name"], 0)))
+            checked += 4
+        self.assertEqual(page.switches, {"slow": True, "put-delay": True, "off": False})
+        self.assertEqual(rules[0]["counters"]["injected"], SLOW)
+        for i, e in enumerate(stats["recent"]):
+            for field in ("status", "bytes_in", "bytes_out"):
+                self.assertEqual(page.values[f"recent/{i}/{field}"], str(e[field]))
+                checked += 1
+        self.assertEqual(len(stats["recent"]), requests)
+        totals = {"requests": sum(s["requests"] for s in stats["operations"]),
+                  "bytes_in": sum(s["bytes_in"] for s in stats["operations"]),
+                  "bytes_out": sum(s["bytes_out"] for s in stats["operations"])}
+        for field, value in totals.items():
+            self.assertEqual(page.values[field], str(value), field)
+        self.assertEqual(totals["requests"], requests)
+        self.assertTrue(screenshot.is_file() and screenshot.stat().st_size > 10_000, screenshot)
+        print(f"dashboard: {checked} numbers in the page equal /stats and /rules; "
+              f"screenshot {screenshot} ({screenshot.stat().st_size} bytes)")
+
+    def test_the_page_needs_no_token_but_its_data_does(self):
+        with urllib.request.urlopen(self.admin + "/", timeout=30) as response:
+            page = response.read().decode()
+            policy = response.headers["Content-Security-Policy"]
+        self.assertIn("<title>s3fault proxy</title>", page)
+        self.assertIn("connect-src 'self'", policy)
+        self.assertIn("default-src 'none'", policy)
+        self.assertNotIn("http://", page.replace("http://www.w3.org", ""), "no outside address")
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(self.admin + "/stats", timeout=30)
+        self.assertEqual(refused.exception.code, 401)
+        dom = self.chromium(f"{self.admin}/", "--dump-dom")  # no #token=
+        self.assertIn("cannot read the admin API: GET /stats: 401", dom)
+
+
+if __name__ == "__main__":
+    unittest.main()
