@@ -86,6 +86,69 @@ std::uint64_t latency_histogram::quantile(double q) const {
   return max_micros();
 }
 
+bucket_counts latency_histogram::nonzero_buckets() const {
+  bucket_counts counts;
+  for (std::size_t i = 0; i < bucket_count; ++i) {
+    if (const auto n = buckets_[i].load(std::memory_order_relaxed)) {
+      counts.emplace_back(static_cast<std::uint32_t>(i), n);
+    }
+  }
+  return counts;
+}
+
+namespace {
+
+/// `now` minus `then`, bucket by bucket (both sorted by index; a bucket only grows).
+bucket_counts difference(const bucket_counts& now, const bucket_counts& then) {
+  bucket_counts out;
+  auto before = then.begin();
+  for (const auto& [bucket, count] : now) {
+    while (before != then.end() && before->first < bucket) {
+      ++before;
+    }
+    const std::uint64_t old = before != then.end() && before->first == bucket ? before->second : 0;
+    if (count > old) {
+      out.emplace_back(bucket, count - old);
+    }
+  }
+  return out;
+}
+
+std::uint64_t total_of(const bucket_counts& counts) {
+  std::uint64_t total = 0;
+  for (const auto& entry : counts) {
+    total += entry.second;
+  }
+  return total;
+}
+
+} // namespace
+
+std::uint64_t latency_histogram::count_between(const bucket_counts& now,
+                                               const bucket_counts& then) {
+  return total_of(difference(now, then));
+}
+
+std::uint64_t latency_histogram::quantile_between(const bucket_counts& now,
+                                                  const bucket_counts& then, double q) {
+  const auto recent = difference(now, then);
+  const auto total = total_of(recent);
+  if (total == 0) {
+    return 0;
+  }
+  q = std::clamp(q, 0.0, 1.0);
+  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * total)));
+  std::uint64_t seen = 0;
+  for (const auto& [bucket, count] : recent) {
+    seen += count;
+    if (seen >= rank) {
+      const auto low = bucket_lowest(bucket), high = bucket_highest(bucket);
+      return low + (high - low) / 2;
+    }
+  }
+  return 0; // not reached: the counts add up to total
+}
+
 std::uint64_t latency_histogram::count_at_or_below(std::uint64_t micros) const {
   std::uint64_t seen = 0;
   const auto last = bucket_of(micros);

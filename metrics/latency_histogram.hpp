@@ -9,9 +9,14 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace s3fault::metrics {
+
+/// A histogram's non-empty buckets at one moment, (bucket index, count) by index: what a look
+/// at the traffic keeps, so that quantiles of what came after it can be computed.
+using bucket_counts = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
 
 class latency_histogram {
 public:
@@ -35,6 +40,14 @@ public:
   /// How many recorded values are <= `micros` (exact at bucket bounds, the bucket holding
   /// `micros` counted whole otherwise): for Prometheus `le` buckets.
   std::uint64_t count_at_or_below(std::uint64_t micros) const;
+
+  bucket_counts nonzero_buckets() const;
+  /// The quantile q of the values recorded between two looks (`now` minus `then`), within the
+  /// same relative error; 0 when nothing was.
+  static std::uint64_t quantile_between(const bucket_counts& now, const bucket_counts& then,
+                                        double q);
+  /// How many values were recorded between two looks.
+  static std::uint64_t count_between(const bucket_counts& now, const bucket_counts& then);
 
   static std::size_t bucket_of(std::uint64_t micros);
   static std::uint64_t bucket_lowest(std::size_t bucket);

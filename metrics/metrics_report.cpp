@@ -87,6 +87,18 @@ nlohmann::json quantiles_ms(const latency_histogram& h) {
           {"mean", h.count() ? ms(h.sum_micros()) / static_cast<double>(h.count()) : 0.0}};
 }
 
+/// Quantiles of what a histogram recorded since an earlier look at its buckets.
+nlohmann::json quantiles_since_ms(const latency_histogram& h, const bucket_counts& then) {
+  const auto now = h.nonzero_buckets();
+  const auto ms = [&](double q) {
+    return static_cast<double>(latency_histogram::quantile_between(now, then, q)) / 1000.0;
+  };
+  return {{"count", latency_histogram::count_between(now, then)},
+          {"p50", ms(0.50)},
+          {"p90", ms(0.90)},
+          {"p99", ms(0.99)}};
+}
+
 nlohmann::json recent_json(const std::vector<recent_exchange>& exchanges) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& e : exchanges) {
@@ -177,7 +189,7 @@ std::string prometheus_rule_load(const std::vector<rule_load>& rules) {
 }
 
 nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history* history,
-                          double window_seconds) {
+                          double window_seconds, double percentile_window_seconds) {
   const double seconds = metrics.seconds_running();
   // Rates over the window: what moved since the baseline look, over the time since it.
   // Plain names, not a structured binding: clang 14 cannot capture those in lambdas.
@@ -185,6 +197,9 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
       history ? history->baseline(seconds, window_seconds) : std::pair{0.0, totals_by_series{}};
   const totals_by_series& then = baseline.second;
   const double span = seconds - baseline.first;
+  const auto percentile_baseline = history
+                                       ? history->baseline(seconds, percentile_window_seconds, true)
+                                       : std::pair{0.0, totals_by_series{}};
   const auto per_second = [span](std::uint64_t now, std::uint64_t before) {
     return span > 0 && now >= before ? static_cast<double>(now - before) / span : 0.0;
   };
@@ -196,6 +211,9 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
     const auto in = s.bytes_in.load();
     const auto found = then.find({op, std::string(sc)});
     const series_totals before = found == then.end() ? series_totals{} : found->second;
+    const auto found_earlier = percentile_baseline.second.find({op, std::string(sc)});
+    const series_totals earlier =
+        found_earlier == percentile_baseline.second.end() ? series_totals{} : found_earlier->second;
     const double requests_per_s = per_second(s.requests.load(), before.requests);
     const double mib_per_s = per_second(in + out, before.bytes) / mib;
     all_requests += requests_per_s;
@@ -209,10 +227,13 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
                           {"requests_per_s", requests_per_s},
                           {"throughput_mib_s", mib_per_s},
                           {"latency_ms", quantiles_ms(s.duration)},
-                          {"ttfb_ms", quantiles_ms(s.ttfb)}});
+                          {"ttfb_ms", quantiles_ms(s.ttfb)},
+                          {"recent_latency_ms", quantiles_since_ms(s.duration, earlier.duration)},
+                          {"recent_ttfb_ms", quantiles_since_ms(s.ttfb, earlier.ttfb)}});
   });
   return {{"seconds", seconds},
           {"rate_window_s", span},
+          {"percentile_window_s", seconds - percentile_baseline.first},
           {"requests_per_s", all_requests},
           {"throughput_mib_s", all_mib},
           {"operations", operations},

@@ -18,6 +18,9 @@ namespace s3fault::metrics {
 struct series_totals {
   std::uint64_t requests = 0;
   std::uint64_t bytes = 0; // both ways
+  // The latency and TTFB histograms' buckets; dropped from looks older than the percentile
+  // window needs (traffic_history::histograms_kept), which keeps a look a few hundred bytes.
+  bucket_counts duration, ttfb;
 };
 using totals_by_series = std::map<std::pair<std::string, std::string>, series_totals>;
 
@@ -26,20 +29,29 @@ totals_by_series totals_of(const traffic_metrics& metrics);
 
 class traffic_history {
 public:
-  /// Keeps the looks of the last `seconds_kept` seconds.
-  explicit traffic_history(double seconds_kept = 300) : seconds_kept_(seconds_kept) {}
+  /// Keeps the looks of the last `seconds_kept` seconds, and their histograms for the last
+  /// `histograms_kept` seconds.
+  explicit traffic_history(double seconds_kept = 300, double histograms_kept = 70)
+      : seconds_kept_(seconds_kept), histograms_kept_(histograms_kept) {}
 
   /// One look: `at` in seconds since the proxy started (traffic_metrics::seconds_running).
   void add(double at, totals_by_series totals);
 
   /// The newest look at least `window` seconds before `now` (else the proxy's start, all
-  /// zero): its time and totals.
-  std::pair<double, totals_by_series> baseline(double now, double window) const;
+  /// zero): its time and totals. With `with_histograms`, only a look that still has them.
+  std::pair<double, totals_by_series> baseline(double now, double window,
+                                               bool with_histograms = false) const;
 
 private:
   double seconds_kept_;
+  double histograms_kept_;
   mutable std::mutex mutex_;
-  std::deque<std::pair<double, totals_by_series>> looks_; // oldest first
+  struct look {
+    double at;
+    totals_by_series totals;
+    bool has_histograms = true;
+  };
+  std::deque<look> looks_; // oldest first
 };
 
 } // namespace s3fault::metrics

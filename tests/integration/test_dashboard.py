@@ -143,11 +143,18 @@ class DashboardTest(unittest.TestCase):
             for field in ("requests", "bytes_in", "bytes_out", "retries"):
                 self.assertEqual(page.values[key + field], str(s[field]), key + field)
                 checked += 1
-            for histogram in ("latency_ms", "ttfb_ms"):
-                for q in ("p50", "p99"):
+            shown = {"recent_latency_ms": ("p50", "p90", "p99"), "recent_ttfb_ms": ("p50",),
+                     "latency_ms": ("p99",), "ttfb_ms": ("p99",)}
+            for histogram, quantiles in shown.items():
+                for q in quantiles:
                     self.assertEqual(page.values[f"{key}{histogram}.{q}"],
                                      f"{s[histogram][q]:.2f}", key + histogram + q)
                     checked += 1
+            self.assertEqual(page.values[key + "recent_latency_ms.count"],
+                             str(s["recent_latency_ms"]["count"]))
+            # The proxy has run for seconds: its last minute is the whole run.
+            self.assertEqual(s["recent_latency_ms"]["count"], s["requests"])
+            checked += 1
         self.assertEqual({k.split("/")[1]: int(v) for k, v in page.values.items()
                           if k.startswith("errors/")}, stats["errors_by_code"])
         self.assertEqual(stats["errors_by_code"], {"SlowDown": SLOW, "NoSuchKey": MISSING})

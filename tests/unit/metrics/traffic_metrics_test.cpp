@@ -207,4 +207,78 @@ TEST(TrafficHistory, KeepsOnlyTheLastMinutesAndStartsFromZero) {
 }
 
 } // namespace
+TEST(TrafficMetrics, RecentPercentilesAreOfTheLastMinuteOnly) {
+  // 1000 slow GETs (500 ms) long ago, then 100 fast ones (2 ms) in the last minute: the run's
+  // median is slow, the last minute's is fast; and the minute's count is its own.
+  traffic_metrics metrics({"GetObject", "Other"},
+                          std::chrono::steady_clock::now() - std::chrono::seconds(200));
+  auto sample = get("k", 200);
+  sample.duration_us = 500'000;
+  sample.ttfb_us = 400'000;
+  for (int i = 0; i < 1000; ++i) {
+    metrics.record(sample);
+  }
+  traffic_history history(300, 70);
+  history.add(100, totals_of(metrics));
+  history.add(135, totals_of(metrics));
+  sample.duration_us = 2'000;
+  sample.ttfb_us = 1'000;
+  for (int i = 0; i < 100; ++i) {
+    metrics.record(sample);
+  }
+  history.add(190, totals_of(metrics)); // too recent to be the minute's baseline
+
+  const auto stats = stats_json(metrics, &history, 10, 60);
+  const auto& gets = stats["operations"][0];
+  EXPECT_NEAR(stats["percentile_window_s"].get<double>(), 65.0, 0.5); // the look at 135
+  EXPECT_NEAR(gets["latency_ms"]["p50"].get<double>(), 500.0, 500.0 / 64);
+  EXPECT_EQ(gets["recent_latency_ms"]["count"], 100);
+  EXPECT_NEAR(gets["recent_latency_ms"]["p50"].get<double>(), 2.0, 2.0 / 64);
+  EXPECT_NEAR(gets["recent_latency_ms"]["p99"].get<double>(), 2.0, 2.0 / 64);
+  EXPECT_NEAR(gets["recent_ttfb_ms"]["p50"].get<double>(), 1.0, 1.0 / 64);
+  // The only look old enough has lost its histograms: the window says it is the whole run.
+  traffic_history gap(300, 70);
+  gap.add(100, totals_of(metrics));
+  gap.add(190, totals_of(metrics));
+  const auto after_gap = stats_json(metrics, &gap, 10, 60);
+  EXPECT_NEAR(after_gap["percentile_window_s"].get<double>(), 200.0, 0.5);
+  EXPECT_EQ(after_gap["operations"][0]["recent_latency_ms"]["count"], 1100);
+  // Without a history: since the start, like latency_ms.
+  const auto whole = stats_json(metrics);
+  EXPECT_EQ(whole["operations"][0]["recent_latency_ms"]["count"], 1100);
+  EXPECT_NEAR(whole["operations"][0]["recent_latency_ms"]["p50"].get<double>(), 500.0, 8.0);
+}
+
+TEST(TrafficHistory, DropsTheHistogramsOfLooksOlderThanThePercentileWindow) {
+  traffic_history history(300, 70);
+  const bucket_counts some = {{3, 10}, {70, 2}};
+  for (int at = 1; at <= 200; ++at) {
+    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, some, some}}});
+  }
+  const auto old = history.baseline(200, 100).second.at({"GetObject", "2xx"});
+  EXPECT_EQ(old.requests, 100u);
+  EXPECT_TRUE(old.duration.empty() && old.ttfb.empty());
+  const auto minute = history.baseline(200, 60).second.at({"GetObject", "2xx"});
+  EXPECT_EQ(minute.duration, some);
+  EXPECT_EQ(minute.ttfb, some);
+}
+
+TEST(LatencyHistogramLooks, QuantilesBetweenTwoLooksCountOnlyWhatCameBetween) {
+  latency_histogram h;
+  for (int i = 0; i < 90; ++i) {
+    h.record(10); // exact below 64 us
+  }
+  const auto then = h.nonzero_buckets();
+  for (int i = 0; i < 9; ++i) {
+    h.record(20);
+  }
+  h.record(50);
+  const auto now = h.nonzero_buckets();
+  EXPECT_EQ(latency_histogram::count_between(now, then), 10u);
+  EXPECT_EQ(latency_histogram::quantile_between(now, then, 0.5), 20u);
+  EXPECT_EQ(latency_histogram::quantile_between(now, then, 0.95), 50u);
+  EXPECT_EQ(latency_histogram::quantile_between(now, now, 0.5), 0u); // nothing between
+  EXPECT_EQ(latency_histogram::quantile_between(now, {}, 0.5), 10u); // since the start
+}
+
 } // namespace s3fault::metrics
