@@ -182,6 +182,41 @@ class DashboardTest(unittest.TestCase):
         print(f"dashboard: {checked} numbers in the page equal /stats and /rules; "
               f"screenshot {screenshot} ({screenshot.stat().st_size} bytes)")
 
+    def test_a_switch_clicked_in_the_page_turns_its_rule_off_and_on(self):
+        client = harness.boto3_client(self.proxy.url, self.store)
+        bucket = harness.unique_bucket_name("dashboard-switch")
+        client.create_bucket(Bucket=bucket)
+
+        def slow_status() -> int:
+            try:
+                client.get_object(Bucket=bucket, Key="slow")
+                return 200
+            except botocore.exceptions.ClientError as error:
+                return error.response["ResponseMetadata"]["HTTPStatusCode"]
+
+        self.assertEqual(slow_status(), 503)
+        for expected in (False, True):
+            with self.subTest(enabled=expected):
+                shown = self.click_switch("slow")
+                self.assertEqual((shown["before"], shown["after"]), (not expected, expected))
+                self.assertTrue(shown["post"].endswith("/rules/slow/" +
+                                                       ("enable" if expected else "disable")))
+                self.assertEqual(shown["post_status"], 200)
+                self.assertEqual(shown["outside"], [], "the page reached beyond the admin port")
+                self.assertTrue(shown["status"].startswith("updated "), shown["status"])
+                rule = self.admin_call("GET", "/rules/slow")
+                self.assertEqual(rule["enabled"], expected)
+                # What the switch says is what the traffic gets: the store's 404 when off.
+                self.assertEqual(slow_status(), 503 if expected else 404)
+
+    def click_switch(self, rule: str) -> dict:
+        script = Path(__file__).resolve().parents[1] / "node" / "dashboard-switch.mjs"
+        env = {**harness.clean_client_env(), "CHROMIUM": self.chromium_binary,
+               "HOME": str(self.tmp)}
+        run = harness.run_command(["node", str(script), f"{self.admin}/#token={TOKEN}", rule],
+                                  env=env, timeout=120)
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
     def test_the_page_needs_no_token_but_its_data_does(self):
         with urllib.request.urlopen(self.admin + "/", timeout=30) as response:
             page = response.read().decode()

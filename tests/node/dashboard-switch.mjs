@@ -1,0 +1,47 @@
+// Clicks one rule's switch on the s3fault dashboard in Debian's chromium (puppeteer-core, no
+// browser download) and reports, as one JSON line, what the page showed before and after.
+//   node dashboard-switch.mjs URL RULE
+// URL is the dashboard's address with its #token=...; the caller checks the proxy's side.
+import puppeteer from "puppeteer-core";
+
+const [url, rule] = process.argv.slice(2);
+if (!url || !rule) {
+  console.error("usage: node dashboard-switch.mjs URL RULE");
+  process.exit(2);
+}
+
+// The admin port and nothing else: no DNS, every other address to a closed local port.
+const isolation = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+  "--proxy-server=127.0.0.1:9", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--no-first-run", "--no-default-browser-check"];
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", ...isolation],
+});
+try {
+  const page = await browser.newPage();
+  const outside = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith(new URL(url).origin)) outside.push(request.url());
+  });
+  await page.goto(url);
+  const box = `input[data-rule="${rule}"]`;
+  await page.waitForSelector(box);
+  const before = await page.$eval(box, (b) => b.checked);
+  const switched = page.waitForResponse((r) => r.request().method() === "POST" &&
+    r.url().includes(`/rules/${encodeURIComponent(rule)}/`));
+  await page.click(box);
+  const answer = await switched;
+  // The next refresh draws the rule from /rules again.
+  const refreshes = await page.$eval("body", (b) => Number(b.dataset.refreshes || 0));
+  await page.waitForFunction((n) => Number(document.body.dataset.refreshes || 0) > n + 1,
+    { timeout: 10000 }, refreshes);
+  const after = await page.$eval(box, (b) => b.checked);
+  const status = await page.$eval("#status", (s) => s.textContent);
+  console.log(JSON.stringify({ before, after, post: answer.url(), post_status: answer.status(),
+    status, outside }));
+} finally {
+  await browser.close();
+}
