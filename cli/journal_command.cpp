@@ -3,12 +3,9 @@
 #include "cli/journal_har.hpp"
 #include "cli/journal_lines.hpp"
 #include "cli/journal_summary.hpp"
+#include "runtime/atomic_file.hpp"
 
 #include <nlohmann/json.hpp>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -32,43 +29,6 @@ struct journal_options {
 /// than aborting the whole report.
 std::string journal_json_text(const nlohmann::ordered_json& document) {
   return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
-bool write_whole(int fd, const std::string& text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const auto count = ::write(fd, text.data() + written, text.size() - written);
-    if (count < 0 && errno == EINTR) {
-      continue;
-    }
-    if (count <= 0) {
-      return false;
-    }
-    written += static_cast<std::size_t>(count);
-  }
-  return true;
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory renamed over it: a
-/// reader of `path` sees the old file or the whole new one, never a half-written HAR.
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
-  std::string temporary = path + ".XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  // mkstemp makes the file 0600; the report gets the mode any new file would get.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  bool ok = ::fchmod(fd, 0666 & ~mask) == 0 && write_whole(fd, text);
-  ok = (::close(fd) == 0) && ok;
-  ok = ok && std::rename(temporary.c_str(), path.c_str()) == 0;
-  if (!ok) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    std::remove(temporary.c_str());
-  }
-  return ok;
 }
 
 /// The entries of every file, or nullopt after printing why they could not all be read.
@@ -102,7 +62,7 @@ int run_to_har(const journal_options& options) {
     return 0;
   }
   std::string error;
-  if (!write_file_atomically(options.har_path, har, error)) {
+  if (!runtime::write_file_atomically(options.har_path, har, error)) {
     std::cerr << "s3fault journal to-har: " << error << "\n";
     return 2;
   }

@@ -1,14 +1,13 @@
 #include "proxy/tls_setup.hpp"
 
+#include "runtime/atomic_file.hpp"
+
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 namespace s3fault::proxy {
@@ -37,24 +36,20 @@ struct x509_deleter {
   void operator()(X509* cert) const { X509_free(cert); }
 };
 
-/// Writes `cert` as PEM to `path` whole or not at all (a temporary file renamed over it), so
-/// that a client waiting for the file never reads half a certificate.
+/// Writes `cert` as PEM to `path` whole or not at all, so that a client waiting for the file
+/// never reads half a certificate.
 void write_certificate(X509* cert, const std::string& path) {
-  const std::string temporary = path + ".tmp";
-  auto fail = [&](const std::string& why) {
-    std::remove(temporary.c_str());
-    return std::runtime_error("--tls-self-signed-cert " + path + ": " + why);
-  };
-  FILE* file = std::fopen(temporary.c_str(), "w");
-  if (file == nullptr) {
-    throw fail(std::strerror(errno));
+  std::unique_ptr<BIO, decltype(&BIO_free)> memory(BIO_new(BIO_s_mem()), &BIO_free);
+  char* pem = nullptr;
+  long pem_size = 0;
+  if (!memory || PEM_write_bio_X509(memory.get(), cert) != 1 ||
+      (pem_size = BIO_get_mem_data(memory.get(), &pem)) <= 0) {
+    throw std::runtime_error("--tls-self-signed-cert " + path + ": cannot encode the certificate");
   }
-  const bool written = PEM_write_X509(file, cert) == 1;
-  if (std::fclose(file) != 0 || !written) {
-    throw fail("cannot write the certificate");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw fail(std::strerror(errno));
+  std::string error;
+  if (!runtime::write_file_atomically(path, std::string(pem, static_cast<std::size_t>(pem_size)),
+                                      error)) {
+    throw std::runtime_error("--tls-self-signed-cert " + error);
   }
 }
 

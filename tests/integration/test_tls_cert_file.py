@@ -69,6 +69,19 @@ class SelfSignedCertificateFileTest(unittest.TestCase):
         self.assertIn("--tls-self-signed-cert needs --tls-self-signed", result.stderr)
         self.assertFalse((self.tmp / "x.pem").exists())
 
+    def test_a_file_that_cannot_be_written_is_refused_before_listening(self):
+        target = self.tmp / "no-such-dir" / "x.pem"
+        result = subprocess.run([str(harness.proxy_binary()), "proxy", "--listen", "127.0.0.1:0",
+                                 "--upstream", self.origin.url, "--tls-self-signed",
+                                 "--tls-self-signed-cert", str(target)],
+                                capture_output=True, text=True, timeout=60)
+        # Written while the listener is made: it fails like a port that cannot be bound.
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.stdout, "", "nothing listened")
+        self.assertIn(f"--tls-self-signed-cert cannot write {target}: No such file or directory",
+                      result.stderr)
+        self.assertEqual(list(self.tmp.iterdir()), [], "no temporary file left behind")
+
 
 if __name__ == "__main__":
     harness.main()
