@@ -118,8 +118,10 @@ class JournalTest(unittest.TestCase):
         bucket = harness.unique_bucket_name("journal-rot")
         client.create_bucket(Bucket=bucket)
         requests = 1 + 120
+        # No empty body: botocore's Expect: 100-continue after a zero-length PUT stalls the
+        # next PUT on that connection for 60 s (boto/botocore#3755), whatever the store.
         for i in range(120):
-            client.put_object(Bucket=bucket, Key=f"k{i:03}", Body=b"z" * i)
+            client.put_object(Bucket=bucket, Key=f"k{i:03}", Body=b"z" * (i + 1))
         self.stop(proxy)
 
         rotated = sorted(self.tmp.glob("s3.*.jsonl"), key=lambda p: -int(p.name.split(".")[1]))
@@ -131,7 +133,7 @@ class JournalTest(unittest.TestCase):
         self.assertEqual(len(lines), requests)
         keys = [l.get("key") for l in lines if l["operation"] == "PutObject"]
         self.assertEqual(keys, [f"k{i:03}" for i in range(120)], "every line, oldest first")
-        self.assertEqual([l["request_bytes"] for l in lines[1:]], list(range(120)))
+        self.assertEqual([l["request_bytes"] for l in lines[1:]], list(range(1, 121)))
 
     def test_a_journal_that_cannot_be_opened_is_refused_before_listening(self):
         blocker = self.tmp / "a-file"
