@@ -155,6 +155,7 @@ void traffic_metrics::record(const exchange_sample& sample) {
     std::lock_guard lock(faults_mutex_);
     ++error_codes_[std::string(sample.error_code)];
   }
+  // Last: an exchange in the recent list has every counter and histogram recorded.
   remember(sample, operations_[operation]);
 }
 
