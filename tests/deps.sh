@@ -80,7 +80,8 @@ fi
 command -v node >/dev/null 2>&1 || fail "node not found after install"
 command -v npm >/dev/null 2>&1 || fail "npm not found after install"
 
-# npm packages (s3rver, the JS SDK clients, har-validator for `journal to-har`) into
+# npm packages (s3rver, the JS SDK clients, har-validator for `journal to-har`, puppeteer-core
+# for clicking the dashboard in Debian's chromium) into
 # tests/node/node_modules, as listed in tests/node/package.json.
 # The stamp is written after a successful install; a newer package.json or lock file re-runs it.
 npm_ran=no
