@@ -13,7 +13,33 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/tests/deps.sh"
 bash "$root/tests/build.sh"
 bash "$root/tests/check-format.sh"
+sanitizers=0
+[ $# -eq 0 ] && [ "${S3FAULT_SANITIZERS:-1}" != 0 ] && sanitizers=1
+
+# The sanitizer build compiles at the lowest priority while the normal pass runs: the integration
+# tests mostly wait on stores and clients, and the build takes only the CPU they leave idle.
+build_pid=
+build_log=
+stop_build() {
+  [ -n "$build_pid" ] && kill -- "-$build_pid" 2>/dev/null
+  [ -n "$build_log" ] && rm -f "$build_log"
+  true
+}
+trap stop_build EXIT
+trap "exit 130" INT TERM
+if [ $sanitizers = 1 ]; then
+  build_log=$(mktemp /tmp/s3fault-sanitizer-build.XXXXXX)
+  # setsid: the build is its own process group, so an early exit ends its compilers too.
+  setsid nice -n 19 bash "$root/tests/build-sanitizers.sh" >"$build_log" 2>&1 &
+  build_pid=$!
+fi
+
 bash "$root/tests/run-ctest.sh" "${S3FAULT_BUILD_DIR:-$root/build}" "$@"
-if [ $# -eq 0 ] && [ "${S3FAULT_SANITIZERS:-1}" != 0 ]; then
+if [ $sanitizers = 1 ]; then
+  build_status=0
+  wait "$build_pid" || build_status=$?
+  build_pid=
+  echo "sanitizer build (at low priority during the tests above): exit $build_status"
+  [ $build_status = 0 ] || { cat "$build_log"; exit $build_status; }
   bash "$root/tests/run-sanitizers.sh"
 fi

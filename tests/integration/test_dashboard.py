@@ -6,6 +6,7 @@ page must have been filled from a /stats read while Chromium ran (its `seconds`)
 nothing but the admin port. A screenshot is written (S3FAULT_DASHBOARD_SCREENSHOT, or the test's
 scratch directory). Fails, does not skip, without Chromium."""
 
+import decimal
 import html.parser
 import json
 import urllib.error
@@ -30,6 +31,14 @@ CHROMIUM_ISOLATION = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
                       "--no-default-browser-check", "--metrics-recording-only"]
 PUTS, GETS, SLOW, MISSING = 12, 20, 4, 3
 TOKEN = "dashboard-test-token-0123456789"
+
+
+def to_fixed(value: float, digits: int) -> str:
+    """What the page's Number.prototype.toFixed shows: the double's exact value rounded, a tie
+    going up. Python's format rounds a tie to even, so a 2625 us midpoint (2.625 ms, exact in
+    binary) would read 2.62 here and 2.63 in the page."""
+    step = decimal.Decimal(1).scaleb(-digits)
+    return str(decimal.Decimal(value).quantize(step, rounding=decimal.ROUND_HALF_UP))
 
 
 class KeyedText(html.parser.HTMLParser):
@@ -150,7 +159,7 @@ class DashboardTest(unittest.TestCase):
             for histogram, quantiles in shown.items():
                 for q in quantiles:
                     self.assertEqual(page.values[f"{key}{histogram}.{q}"],
-                                     f"{s[histogram][q]:.2f}", key + histogram + q)
+                                     to_fixed(s[histogram][q], 2), key + histogram + q)
                     checked += 1
             self.assertEqual(page.values[key + "recent_latency_ms.count"],
                              str(s["recent_latency_ms"]["count"]))
