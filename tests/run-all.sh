@@ -29,8 +29,12 @@ trap stop_build EXIT
 trap "exit 130" INT TERM
 if [ $sanitizers = 1 ]; then
   build_log=$(mktemp /tmp/s3fault-sanitizer-build.XXXXXX)
-  # setsid: the build is its own process group, so an early exit ends its compilers too.
-  setsid nice -n 19 bash "$root/tests/build-sanitizers.sh" >"$build_log" 2>&1 &
+  # setsid: the build is its own process group, so an early exit ends its compilers too. A new
+  # session is also a new scheduler autogroup where the kernel has them (Linux's default): nice
+  # then counts only inside the group, so the group itself is made nice too (by the child, once
+  # it is in its own session).
+  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash "$0"' \
+    "$root/tests/build-sanitizers.sh" >"$build_log" 2>&1 &
   build_pid=$!
 fi
 
