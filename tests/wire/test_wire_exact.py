@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 import unittest
 import urllib.request
 
@@ -42,6 +43,17 @@ def read_until_reset(conn: Connection) -> tuple[int, str]:
 def metrics_text(admin: str) -> str:
     with urllib.request.urlopen(admin + "/metrics", timeout=DEADLINE) as answer:
         return answer.read().decode()
+
+
+def metrics_text_with(admin: str, line: str) -> str:
+    """/metrics once it holds `line`, or as it is at the deadline. The exchange's log line is
+    written before its counters, so a read right after the log can come too early."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        text = metrics_text(admin)
+        if line in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)
 
 
 class ExactFaultTest(unittest.TestCase):
@@ -178,8 +190,9 @@ class ExactFaultTest(unittest.TestCase):
         line = next(entry for entry in proxy.log if "upload reset" in entry)
         self.assertIn('"status":0', line)
         self.assertIn('"response_bytes":0', line)
-        text = metrics_text(proxy.admin)
-        self.assertIn('s3fault_requests_total{operation="PutObject",status_class="none"} 1', text)
+        counted = 's3fault_requests_total{operation="PutObject",status_class="none"} 1'
+        text = metrics_text_with(proxy.admin, counted)
+        self.assertIn(counted, text)
         self.assertNotIn('status_class="5xx"', text)
 
     def test_hang_is_logged_without_a_status(self):
