@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 import unittest
 import urllib.request
 
@@ -43,17 +42,6 @@ def read_until_reset(conn: Connection) -> tuple[int, str]:
 def metrics_text(admin: str) -> str:
     with urllib.request.urlopen(admin + "/metrics", timeout=DEADLINE) as answer:
         return answer.read().decode()
-
-
-def metrics_text_with(admin: str, line: str) -> str:
-    """/metrics once it holds `line`, or as it is at the deadline. The exchange's log line is
-    written before its counters, so a read right after the log can come too early."""
-    deadline = time.monotonic() + DEADLINE
-    while True:
-        text = metrics_text(admin)
-        if line in text or time.monotonic() > deadline:
-            return text
-        time.sleep(0.05)
 
 
 class ExactFaultTest(unittest.TestCase):
@@ -191,7 +179,9 @@ class ExactFaultTest(unittest.TestCase):
         self.assertIn('"status":0', line)
         self.assertIn('"response_bytes":0', line)
         counted = 's3fault_requests_total{operation="PutObject",status_class="none"} 1'
-        text = metrics_text_with(proxy.admin, counted)
+        # The proxy logs an exchange, then counts it: the log line can come first.
+        wait_until(lambda: counted in metrics_text(proxy.admin))
+        text = metrics_text(proxy.admin)
         self.assertIn(counted, text)
         self.assertNotIn('status_class="5xx"', text)
 
@@ -227,7 +217,9 @@ class ExactFaultTest(unittest.TestCase):
         self.assertNotIn("faults=", lines[0])
         self.assertIn("faults=half:truncate", lines[1])
         injected = 's3fault_faults_injected_total{rule="half"} 1'
-        text = metrics_text_with(proxy.admin, injected)
+        # The proxy logs an exchange, then counts it: the log line can come first.
+        wait_until(lambda: injected in metrics_text(proxy.admin))
+        text = metrics_text(proxy.admin)
         self.assertIn(injected, text)
         self.assertNotIn('rule="whole"', text)
 
@@ -259,7 +251,9 @@ class ExactFaultTest(unittest.TestCase):
         self.assertIn("faults=present:strip-header", lines[1])
         self.assertNotIn("absent", lines[1])
         injected = 's3fault_faults_injected_total{rule="present"} 1'
-        text = metrics_text_with(proxy.admin, injected)
+        # The proxy logs an exchange, then counts it: the log line can come first.
+        wait_until(lambda: injected in metrics_text(proxy.admin))
+        text = metrics_text(proxy.admin)
         self.assertIn(injected, text)
         self.assertNotIn('rule="absent"', text)
 
