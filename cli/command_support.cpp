@@ -2,7 +2,10 @@
 
 #include "conformance/client/endpoint.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -66,6 +69,29 @@ bool write_report_files(const std::string& command, const std::vector<report_fil
     }
   }
   return written;
+}
+
+bool report_paths_writable(const std::string& command,
+                           const std::vector<std::pair<std::string, std::string>>& option_paths) {
+  bool writable = true;
+  for (const auto& [option, path] : option_paths) {
+    if (path.empty()) {
+      continue;
+    }
+    const bool existed = ::access(path.c_str(), F_OK) == 0;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      std::cerr << "s3fault " << command << ": " << option << " " << path
+                << ": cannot write: " << std::strerror(errno) << "\n";
+      writable = false;
+      continue;
+    }
+    ::close(fd);
+    if (!existed) {
+      ::unlink(path.c_str());
+    }
+  }
+  return writable;
 }
 
 int job_exit_status(bool reports_written, bool interrupted, int status) {

@@ -33,6 +33,13 @@ struct report_file {
 /// ("s3fault COMMAND: cannot write PATH"). False when any failed.
 bool write_report_files(const std::string& command, const std::vector<report_file>& reports);
 
+/// Before any work: whether every report asked for can be written. Each path given is opened
+/// for writing (a file this creates is removed again); each one that cannot is named with its
+/// option and the reason ("s3fault gate: --json /no/such/r.json: cannot write: No such file or
+/// directory"). Pairs of option and path; an empty path is not asked for.
+bool report_paths_writable(const std::string& command,
+                           const std::vector<std::pair<std::string, std::string>>& option_paths);
+
 /// The exit status at the end of a job: 2 when its reports could not be written, 130 when it
 /// was interrupted, else `status`.
 int job_exit_status(bool reports_written, bool interrupted, int status);

@@ -144,31 +144,39 @@ std::optional<gate::gate_matrix> load_matrix(gate::run_role role,
   return std::nullopt;
 }
 
-int run_gate_command(const gate_options& options) {
-  const auto role = options.writer.empty() ? gate::run_role::reader : gate::run_role::writer;
-  auto matrix = load_matrix(role, options.scenario_files);
-  if (!matrix) {
-    return 2;
-  }
-  if (options.list) {
-    print_catalog(role, *matrix);
-    return 0;
-  }
+/// Writes the reports asked for; the exit status they say, or 2 when one cannot be written.
+int finish_gate(const gate_options& options, const gate::gate_report& report) {
+  const bool written = write_report_files(
+      "gate", {{options.json_file, [&] { return gate::gate_json_report(report); }},
+               {options.junit_file, [&] { return gate::gate_junit_report(report); }}});
+  return written ? gate::gate_exit_status(report) : 2;
+}
+
+/// The gate cannot start: the reason on stderr and in every report asked for (exit 2).
+int refuse_gate(const gate_options& options, gate::run_role role, const std::string& error) {
+  std::cerr << "s3fault gate: " << error << "\n";
+  const auto& client = role == gate::run_role::writer ? options.writer : options.reader;
+  return finish_gate(options, gate::error_report(role, client, error));
+}
+
+/// The settings of a gate the options describe; nullopt with `error` set when they cannot be
+/// used.
+std::optional<gate::gate_settings> gate_settings_from(const gate_options& options,
+                                                      gate::run_role role, gate::gate_matrix matrix,
+                                                      std::string& error) {
   if (options.reader.empty() == options.writer.empty()) {
-    std::cerr << "s3fault gate: give one of --reader or --writer (a command, or builtin:NAME; "
-                 "--list shows the built-in ones)\n";
-    return 2;
+    error = "give one of --reader or --writer (a command, or builtin:NAME; --list shows the "
+            "built-in ones)";
+    return std::nullopt;
   }
   if (options.access_key.empty() != options.secret_key.empty()) {
-    std::cerr << "s3fault gate: --access-key and --secret-key go together\n";
-    return 2;
+    error = "--access-key and --secret-key go together";
+    return std::nullopt;
   }
-  std::string error;
   const auto command =
       client_command(role, role == gate::run_role::writer ? options.writer : options.reader, error);
   if (!command) {
-    std::cerr << "s3fault gate: " << error << "\n";
-    return 2;
+    return std::nullopt;
   }
   gate::gate_settings settings;
   settings.role = role;
@@ -187,60 +195,79 @@ int run_gate_command(const gate_options& options) {
   settings.scenario_globs = split_globs(options.scenarios);
   settings.shape_globs = split_globs(options.shapes);
   settings.exclude_globs = split_commas(options.exclude);
-  settings.matrix = std::move(*matrix);
+  settings.matrix = std::move(matrix);
   settings.jobs = options.jobs;
   settings.keep_failed = options.keep_failed;
   settings.s3fault = std::filesystem::read_symlink("/proc/self/exe").string();
   settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
   settings.seed = options.seed;
+  return settings;
+}
 
+/// The scratch directory: --work-dir, or a new temporary one (`own` then says to remove it).
+std::optional<std::string> make_work_dir(const gate_options& options, bool& own) {
   namespace fs = std::filesystem;
-  const bool own_work_dir = options.work_dir.empty();
-  if (own_work_dir) {
-    std::string pattern = (fs::temp_directory_path() / "s3fault-gate.XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      std::cerr << "s3fault gate: cannot create a scratch directory in "
-                << fs::temp_directory_path() << "\n";
-      return 2;
-    }
-    settings.work_dir = pattern;
-  } else {
-    settings.work_dir = options.work_dir;
+  own = options.work_dir.empty();
+  if (!own) {
+    return options.work_dir;
   }
+  std::string pattern = (fs::temp_directory_path() / "s3fault-gate.XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return std::nullopt;
+  }
+  return pattern;
+}
+
+int run_gate_command(const gate_options& options) {
+  const auto role = options.writer.empty() ? gate::run_role::reader : gate::run_role::writer;
+  auto matrix = load_matrix(role, options.scenario_files);
+  if (!matrix) {
+    return refuse_gate(options, role, "the scenario files have mistakes (listed above)");
+  }
+  if (options.list) {
+    print_catalog(role, *matrix);
+    return 0;
+  }
+  if (!report_paths_writable("gate",
+                             {{"--json", options.json_file}, {"--junit", options.junit_file}})) {
+    return refuse_gate(options, role, "a report file cannot be written");
+  }
+  std::string error;
+  auto settings = gate_settings_from(options, role, std::move(*matrix), error);
+  if (!settings) {
+    return refuse_gate(options, role, error);
+  }
+  bool own_work_dir = false;
+  const auto work_dir = make_work_dir(options, own_work_dir);
+  if (!work_dir) {
+    return refuse_gate(options, role,
+                       "cannot create a scratch directory in " +
+                           std::filesystem::temp_directory_path().string());
+  }
+  settings->work_dir = *work_dir;
 
   // Ctrl-C kills the running readers' groups at once; the finished runs are reported (exit 130).
   static std::atomic<bool> stop_requested{false};
   block_stop_signals();
   stop_on_signals([] { stop_requested = true; });
-  settings.stop_requested = &stop_requested;
+  settings->stop_requested = &stop_requested;
 
-  const bool colour =
-      options.colour == "always" ||
-      (options.colour == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr);
-  gate::gate_text_report table(std::cout, colour);
+  gate::gate_text_report table(std::cout, use_colour(options.colour));
   gate::gate_observer observer;
   observer.started = [&](const std::string& upstream, const std::string& proxy) {
-    table.begin(settings.role, settings.client, upstream, proxy);
+    table.begin(settings->role, settings->client, upstream, proxy);
   };
   observer.run_done = [&](const gate::run_result& run) { table.run_done(run); };
-  gate::gate_report report;
-  try {
-    report = gate::run_gate(settings, observer);
-  } catch (const std::exception& failure) {
-    std::cerr << "s3fault gate: " << failure.what() << "\n";
-    if (own_work_dir) {
-      fs::remove_all(settings.work_dir);
-    }
-    return 2;
-  }
+  const auto report = gate::run_gate(*settings, observer);
   if (own_work_dir) {
-    fs::remove_all(settings.work_dir);
+    std::filesystem::remove_all(settings->work_dir);
   }
-  table.finish(report);
-  const bool written = write_report_files(
-      "gate", {{options.json_file, [&] { return gate::gate_json_report(report); }},
-               {options.junit_file, [&] { return gate::gate_junit_report(report); }}});
-  return job_exit_status(written, report.interrupted, gate::gate_exit_status(report));
+  if (!report.error.empty()) {
+    std::cerr << "s3fault gate: " << report.error << "\n";
+  } else {
+    table.finish(report);
+  }
+  return finish_gate(options, report);
 }
 
 } // namespace

@@ -106,30 +106,42 @@ std::string gate_json_report(const gate_report& report) {
   for (const auto& run : report.runs) {
     runs.push_back(run_json(run, report.role));
   }
-  const nlohmann::json document = {{"tool", "s3fault gate"},
-                                   {"version", S3FAULT_VERSION},
-                                   {"role", role_name(report.role)},
-                                   {role_name(report.role), report.client},
-                                   {"upstream", report.upstream},
-                                   {"started_at", report.started_at},
-                                   {"seconds", report.seconds},
-                                   {"timeout_seconds", report.timeout_seconds},
-                                   {"jobs", report.jobs},
-                                   {"seed", report.seed},
-                                   {"interrupted", report.interrupted},
-                                   {"summary",
-                                    {{"runs", report.runs.size()},
-                                     {"runs_planned", report.runs_planned},
-                                     {"passed", totals.passed},
-                                     {"failed", totals.failed},
-                                     {"not_exercised", totals.not_exercised},
-                                     {"not_judged", totals.not_judged},
-                                     {"verdicts", verdict_counts(report, totals)},
-                                     {"exit_status", gate_exit_status(report)},
-                                     {"exit_reason", exit_status_reason(report)}}},
-                                   {"scenarios", scenario_list},
-                                   {"shapes", shape_list},
-                                   {"runs", runs}};
+  nlohmann::json unplanned = nlohmann::json::array();
+  for (const auto& each : report.unplanned) {
+    unplanned.push_back({{"scenario", each.selected->name}, {"reason", each.reason}});
+  }
+  nlohmann::json cut_off = nlohmann::json::array();
+  for (const auto& run : report.cut_off) {
+    cut_off.push_back({{"scenario", run.scenario}, {"shape", run.shape}, {"key", run.key}});
+  }
+  const nlohmann::json document = {
+      {"tool", "s3fault gate"},
+      {"version", S3FAULT_VERSION},
+      {"role", role_name(report.role)},
+      {role_name(report.role), report.client},
+      {"upstream", report.upstream},
+      {"started_at", report.started_at},
+      {"seconds", report.seconds},
+      {"timeout_seconds", report.timeout_seconds},
+      {"jobs", report.jobs},
+      {"seed", report.seed},
+      {"interrupted", report.interrupted},
+      {"error", report.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.error)},
+      {"summary",
+       {{"runs", report.runs.size()},
+        {"runs_planned", report.runs_planned},
+        {"passed", totals.passed},
+        {"failed", totals.failed},
+        {"not_exercised", totals.not_exercised},
+        {"not_judged", totals.not_judged},
+        {"verdicts", verdict_counts(report, totals)},
+        {"exit_status", gate_exit_status(report)},
+        {"exit_reason", exit_status_reason(report)}}},
+      {"scenarios", scenario_list},
+      {"shapes", shape_list},
+      {"unplanned_scenarios", unplanned},
+      {"runs", runs},
+      {"cut_off_runs", cut_off}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -48,6 +48,51 @@ void add_testcase(pugi::xml_node suite, const std::string& name, const run_resul
   }
 }
 
+/// A testcase named `name` in `suite` with one child `kind` (skipped, failure or error).
+void add_outcome_testcase(pugi::xml_node suite, const std::string& classname,
+                          const std::string& name, const char* kind, const std::string& type,
+                          const std::string& message) {
+  auto testcase = suite.append_child("testcase");
+  testcase.append_attribute("classname") = classname.c_str();
+  testcase.append_attribute("name") = name.c_str();
+  testcase.append_attribute("time") = 0;
+  auto outcome = testcase.append_child(kind);
+  if (!type.empty()) {
+    outcome.append_attribute("type") = type.c_str();
+  }
+  outcome.append_attribute("message") = message.c_str();
+}
+
+/// The gate's own verdict as one testcase: a pass at exit 0, a failure at 1 (nothing judged,
+/// no fault reached the client, a failing run), an error at 2 or 130, so that no CI shows green
+/// what the exit status says is not.
+void add_exit_status_suite(pugi::xml_node root, const gate_report& report) {
+  auto suite = root.append_child("testsuite");
+  suite.append_attribute("name") = "gate.exit-status";
+  const int status = gate_exit_status(report);
+  const std::string message =
+      "exit status " + std::to_string(status) + ": " + exit_status_reason(report);
+  if (status == 0) {
+    auto testcase = suite.append_child("testcase");
+    testcase.append_attribute("classname") = "gate.exit-status";
+    testcase.append_attribute("name") = "exit status";
+    testcase.append_attribute("time") = report.seconds;
+    testcase.append_child("system-out").text() = message.c_str();
+  } else {
+    add_outcome_testcase(suite, "gate.exit-status", "exit status",
+                         status == 1 ? "failure" : "error",
+                         status == 1   ? "GATE_FAILED"
+                         : status == 2 ? "GATE_ERROR"
+                                       : "INTERRUPTED",
+                         message);
+  }
+  suite.append_attribute("tests") = 1;
+  suite.append_attribute("failures") = status == 1 ? 1 : 0;
+  suite.append_attribute("errors") = status == 0 || status == 1 ? 0 : 1;
+  suite.append_attribute("skipped") = 0;
+  suite.append_attribute("time") = report.seconds;
+}
+
 } // namespace
 
 std::string gate_junit_report(const gate_report& report) {
@@ -56,17 +101,20 @@ std::string gate_junit_report(const gate_report& report) {
   declaration.append_attribute("version") = "1.0";
   declaration.append_attribute("encoding") = "UTF-8";
   const auto totals = count_runs(report);
+  const int status = gate_exit_status(report);
   auto root = document.append_child("testsuites");
   root.append_attribute("name") = ("s3fault gate of " + report.client).c_str();
-  root.append_attribute("tests") = report.runs.size();
-  root.append_attribute("failures") = totals.failed;
-  root.append_attribute("errors") = 0;
-  root.append_attribute("skipped") = totals.not_exercised + totals.not_judged;
+  root.append_attribute("tests") =
+      report.runs.size() + report.cut_off.size() + report.unplanned.size() + 1;
+  root.append_attribute("failures") = totals.failed + (status == 1 ? 1 : 0);
+  root.append_attribute("errors") = report.cut_off.size() + (status == 2 || status == 130 ? 1 : 0);
+  root.append_attribute("skipped") =
+      totals.not_exercised + totals.not_judged + report.unplanned.size();
   root.append_attribute("time") = report.seconds;
   for (const auto* s : report.scenarios) {
     auto suite = root.append_child("testsuite");
     suite.append_attribute("name") = ("gate." + s->name).c_str();
-    std::size_t tests = 0, failures = 0, skipped = 0;
+    std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
     double seconds = 0;
     for (const auto& run : report.runs) {
       if (run.scenario != s->name) {
@@ -79,12 +127,30 @@ std::string gate_junit_report(const gate_report& report) {
                  run.judged.outcome == run_outcome::not_judged;
       add_testcase(suite, s->name, run, report.role);
     }
+    for (const auto& run : report.cut_off) {
+      if (run.scenario == s->name) {
+        ++tests;
+        ++errors;
+        add_outcome_testcase(suite, "gate." + s->name,
+                             run.shape + " [" + std::string(to_string(run.expect)) + "]", "error",
+                             "INTERRUPTED", "cut off before its verdict: the gate was interrupted");
+      }
+    }
+    for (const auto& each : report.unplanned) {
+      if (each.selected == s) {
+        ++tests;
+        ++skipped;
+        add_outcome_testcase(suite, "gate." + s->name, "no selected shape", "skipped", "",
+                             each.reason);
+      }
+    }
     suite.append_attribute("tests") = tests;
     suite.append_attribute("failures") = failures;
-    suite.append_attribute("errors") = 0;
+    suite.append_attribute("errors") = errors;
     suite.append_attribute("skipped") = skipped;
     suite.append_attribute("time") = seconds;
   }
+  add_exit_status_suite(root, report);
   std::ostringstream out;
   document.save(out, "  ");
   return out.str();

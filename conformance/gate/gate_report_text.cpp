@@ -139,6 +139,9 @@ void gate_text_report::finish(const gate_report& report) {
            << run.repro << "\n";
     }
   }
+  for (const auto& each : report.unplanned) {
+    out_ << paint("not run: ", "33") << each.selected->name << ": " << each.reason << "\n";
+  }
   if (report.interrupted) {
     out_ << paint("interrupted: " + std::to_string(report.runs.size()) + " of " +
                       std::to_string(report.runs_planned) + " runs done",
@@ -159,12 +162,8 @@ void gate_text_report::finish(const gate_report& report) {
            << run.judged.why << "\n";
     }
   }
-  if (report.interrupted) {
-    out_ << "exit status 130: interrupted; only the runs above were made\n";
-  } else {
-    out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report)
-         << "\n";
-  }
+  out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report)
+       << "\n";
   out_.flush();
 }
 

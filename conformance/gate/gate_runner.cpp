@@ -94,19 +94,26 @@ std::string create_bucket(client::s3_client& store, const std::string& upstream)
   return bucket;
 }
 
-gate_report begin_report(const gate_settings& settings, const run_plan& plan) {
-  gate_report report;
-  report.role = settings.role;
-  report.client = settings.client;
+gate_report begin_report(const gate_settings& settings) {
+  gate_report report = error_report(settings.role, settings.client, "");
   report.upstream = settings.upstream.empty() ? "embedded origin" : settings.upstream;
-  report.started_at = client::utc_now_iso8601();
   report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
   report.jobs = std::max(1u, settings.jobs);
   report.seed = settings.seed;
-  report.scenarios = plan.scenarios;
-  report.shapes = plan.shapes;
-  report.runs_planned = plan.runs.size();
   return report;
+}
+
+/// Finished runs into `report.runs`, the others into `report.cut_off`, in plan order.
+void collect_results(const run_plan& plan, std::vector<std::optional<run_result>>& results,
+                     gate_report& report) {
+  results.resize(plan.runs.size());
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    if (results[i]) {
+      report.runs.push_back(std::move(*results[i]));
+    } else {
+      report.cut_off.push_back(named_result(plan.runs[i]));
+    }
+  }
 }
 
 client::client_config store_config_for(const gate_settings& settings, const std::string& url) {
@@ -121,17 +128,22 @@ client::client_config store_config_for(const gate_settings& settings, const std:
 /// Every planned run's result, in plan order (the baselines come first in a plan): the
 /// baselines, then every other run whose shape's baseline was CORRECT (a writer's: STORED); the
 /// rest NOT_JUDGED.
-/// A run stopped before its verdict has no result.
-std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_pool& pool,
-                                                   const std::function<bool()>& stop,
-                                                   run_role role) {
+/// A run stopped before its verdict has no result. `results` keeps what finished when a run's
+/// gate_error is rethrown.
+void run_plan_on(const run_plan& plan, run_pool& pool, const std::function<bool()>& stop,
+                 run_role role, std::vector<std::optional<run_result>>& results) {
   std::vector<const planned_run*> baselines, others;
   for (const auto& planned : plan.runs) {
     (planned.baseline ? baselines : others).push_back(&planned);
   }
-  std::vector<std::optional<run_result>> results(plan.runs.size());
+  results.assign(plan.runs.size(), std::nullopt);
   std::vector<std::optional<run_result>> baseline_results(baselines.size());
-  pool.run(baselines, baseline_results, stop);
+  try {
+    pool.run(baselines, baseline_results, stop);
+  } catch (...) {
+    std::move(baseline_results.begin(), baseline_results.end(), results.begin());
+    throw;
+  }
   std::map<const object_shape*, const run_result*> baseline_of;
   for (std::size_t i = 0; i < baselines.size(); ++i) {
     results[i] = baseline_results[i];
@@ -140,7 +152,7 @@ std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_poo
     }
   }
   if (stop() || baseline_of.size() != baselines.size()) {
-    return results;
+    return;
   }
   std::vector<const planned_run*> to_run;
   std::vector<std::size_t> index_of;
@@ -155,11 +167,18 @@ std::vector<std::optional<run_result>> run_plan_on(const run_plan& plan, run_poo
     }
   }
   std::vector<std::optional<run_result>> ran(to_run.size());
-  pool.run(to_run, ran, stop);
-  for (std::size_t i = 0; i < ran.size(); ++i) {
-    results[index_of[i]] = std::move(ran[i]);
+  const auto keep_ran = [&] {
+    for (std::size_t i = 0; i < ran.size(); ++i) {
+      results[index_of[i]] = std::move(ran[i]);
+    }
+  };
+  try {
+    pool.run(to_run, ran, stop);
+  } catch (...) {
+    keep_ran();
+    throw;
   }
-  return results;
+  keep_ran();
 }
 
 std::string proxies_text(const std::vector<std::unique_ptr<run_worker>>& workers) {
@@ -181,19 +200,10 @@ void refuse_misplaced_actions(const run_plan& plan, run_role role) {
   }
 }
 
-} // namespace
-
-run_result named_result(const planned_run& planned) {
-  run_result result;
-  result.scenario = planned.run_scenario->name;
-  result.shape = planned.shape->name;
-  result.expect = planned.run_scenario->expect;
-  result.key = planned.key;
-  result.seed = planned.seed;
-  return result;
-}
-
-gate_report run_gate(const gate_settings& settings, const gate_observer& observer) {
+/// Plans and makes the runs into `report`. Throws when the gate cannot judge, with the runs
+/// that finished already in `report`.
+void run_planned_gate(const gate_settings& settings, const gate_observer& observer,
+                      gate_report& report) {
   run_plan plan;
   try {
     plan = plan_runs(settings.matrix, settings.scenario_globs, settings.shape_globs,
@@ -202,8 +212,10 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
     throw gate_error(bad.what());
   }
   refuse_misplaced_actions(plan, settings.role);
-  gate_report report = begin_report(settings, plan);
-  const auto started = std::chrono::steady_clock::now();
+  report.scenarios = plan.scenarios;
+  report.shapes = plan.shapes;
+  report.unplanned = plan.unplanned;
+  report.runs_planned = plan.runs.size();
   std::unique_ptr<origin::embedded_origin> embedded;
   if (settings.upstream.empty()) {
     embedded = std::make_unique<origin::embedded_origin>();
@@ -230,21 +242,48 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   std::vector<std::optional<run_result>> results;
   std::exception_ptr error;
   try {
-    results = run_plan_on(plan, pool, stop, settings.role);
+    run_plan_on(plan, pool, stop, settings.role, results);
   } catch (...) {
     error = std::current_exception();
   }
   workers.clear();
   store.delete_bucket(context.bucket);
+  collect_results(plan, results, report);
   if (error) {
     std::rethrow_exception(error);
   }
-  for (auto& result : results) {
-    if (result) {
-      report.runs.push_back(std::move(*result));
-    }
+}
+
+} // namespace
+
+run_result named_result(const planned_run& planned) {
+  run_result result;
+  result.scenario = planned.run_scenario->name;
+  result.shape = planned.shape->name;
+  result.expect = planned.run_scenario->expect;
+  result.key = planned.key;
+  result.seed = planned.seed;
+  return result;
+}
+
+gate_report error_report(run_role role, const std::string& client, const std::string& error) {
+  gate_report report;
+  report.role = role;
+  report.client = client;
+  report.started_at = client::utc_now_iso8601();
+  report.error = error;
+  return report;
+}
+
+gate_report run_gate(const gate_settings& settings, const gate_observer& observer) {
+  gate_report report = begin_report(settings);
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    run_planned_gate(settings, observer, report);
+  } catch (const std::exception& failure) {
+    report.error = failure.what();
   }
-  report.interrupted = report.runs.size() < report.runs_planned;
+  report.interrupted = report.error.empty() && !report.cut_off.empty();
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
@@ -273,6 +312,9 @@ gate_totals count_runs(const gate_report& report) {
       ++totals.not_judged;
       break;
     }
+    const bool judged =
+        run.judged.outcome == run_outcome::passed || run.judged.outcome == run_outcome::failed;
+    totals.judged_scenario_runs += judged && run.scenario != "baseline";
     const bool fault_run = std::find(needing.begin(), needing.end(), run.scenario) != needing.end();
     totals.fault_runs += fault_run;
     totals.exercised_fault_runs += fault_run && (run.judged.outcome == run_outcome::passed ||
@@ -307,17 +349,58 @@ gate_totals count_runs(const gate_report& report) {
 }
 
 int gate_exit_status(const gate_report& report) {
+  if (!report.error.empty()) {
+    return 2;
+  }
+  if (report.interrupted) {
+    return 130;
+  }
   const auto totals = count_runs(report);
-  if (totals.failed > 0 || totals.not_judged > 0) {
+  if (totals.failed > 0 || totals.not_judged > 0 || totals.judged_scenario_runs == 0) {
     return 1;
   }
   return totals.fault_runs > 0 && totals.exercised_fault_runs == 0 ? 1 : 0;
 }
 
+namespace {
+
+/// Why each selected scenario reached no verdict that counts.
+std::string nothing_judged_reason(const gate_report& report) {
+  std::string why;
+  const auto add = [&](const std::string& clause) { why += (why.empty() ? "" : "; ") + clause; };
+  for (const auto* s : report.scenarios) {
+    if (s->name == "baseline") {
+      continue;
+    }
+    const auto unplanned = std::find_if(report.unplanned.begin(), report.unplanned.end(),
+                                        [&](const auto& u) { return u.selected == s; });
+    add(s->name + ": " +
+        (unplanned != report.unplanned.end() ? unplanned->reason
+                                             : std::string("not exercised on any shape")));
+  }
+  if (why.empty()) {
+    why = "only the baseline ran (--scenarios selects no other scenario)";
+  }
+  return "nothing was judged: " + why;
+}
+
+} // namespace
+
 std::string exit_status_reason(const gate_report& report) {
+  if (!report.error.empty()) {
+    return "the gate could not judge: " + report.error;
+  }
+  if (report.interrupted) {
+    return "interrupted after " + std::to_string(report.runs.size()) + " of " +
+           std::to_string(report.runs_planned) + " runs; " + std::to_string(report.cut_off.size()) +
+           " were cut off before their verdict";
+  }
   const auto totals = count_runs(report);
   if (totals.failed > 0 || totals.not_judged > 0) {
     return "some run had a verdict its scenario does not accept";
+  }
+  if (totals.judged_scenario_runs == 0) {
+    return nothing_judged_reason(report);
   }
   if (totals.fault_runs > 0 && totals.exercised_fault_runs == 0) {
     return "no fault reached the " + std::string(role_name(report.role)) +

@@ -80,7 +80,10 @@ struct gate_report {
   std::vector<const object_shape*> shapes;
   std::vector<run_result> runs; // in plan order, whatever order they finished in
   std::size_t runs_planned = 0;
-  bool interrupted = false;
+  std::vector<unplanned_scenario> unplanned; // selected scenarios with no run, and why
+  std::vector<run_result> cut_off;           // planned runs stopped before a verdict (named only)
+  bool interrupted = false;                  // a stop signal cut runs off
+  std::string error; // why the gate could not judge (exit 2); empty if it could
 };
 
 struct gate_observer {
@@ -95,8 +98,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// Runs the gate. Throws gate_error when it cannot judge.
+/// Runs the gate. When it cannot judge (a gate_error, or any other failure) the report says why
+/// in `error`, with the runs that finished before; it never throws.
 gate_report run_gate(const gate_settings& settings, const gate_observer& observer = {});
+
+/// The report of a gate that could not start: its settings as given and `error`.
+gate_report error_report(run_role role, const std::string& client, const std::string& error);
 
 struct gate_totals {
   std::size_t passed = 0, failed = 0, not_exercised = 0, not_judged = 0;
@@ -104,10 +111,12 @@ struct gate_totals {
   std::size_t stored = 0, silent_loss = 0, torn = 0;                      // ... of writers
   std::size_t exercised_fault_runs = 0; // judged runs of scenarios that need an injection
   std::size_t fault_runs = 0;           // runs of scenarios that need an injection
+  std::size_t judged_scenario_runs = 0; // runs other than the baselines that passed or failed
 };
 gate_totals count_runs(const gate_report& report);
-/// 0 when every run passed or was not exercised and at least one fault run (if any was planned)
-/// was exercised; 1 otherwise.
+/// The process's exit status, and what every report says: 2 when the gate could not judge, 130
+/// when it was interrupted, 1 when a run failed or was not judged, when nothing but the
+/// baselines was judged, or when no fault reached the client; else 0.
 int gate_exit_status(const gate_report& report);
 /// One line on why the exit status is what it is.
 std::string exit_status_reason(const gate_report& report);

@@ -2,6 +2,7 @@
 
 #include "conformance/gate/fixture_upload.hpp"
 #include "faults/rule.hpp"
+#include "text/nearest_names.hpp"
 
 #include <stdexcept>
 
@@ -17,8 +18,79 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
   return false;
 }
 
+bool glob_matches_a_name(const std::string& glob, const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (faults::glob_matches(glob, name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// "--shapes: no shape matches '1KB' (nearest: 1KiB)", one clause per glob that matches
+/// nothing; empty when every glob matches a name.
+std::string unknown_globs(const std::string& option, const std::string& what,
+                          const std::vector<std::string>& globs,
+                          const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& glob : globs) {
+    if (!glob_matches_a_name(glob, names)) {
+      text += (text.empty() ? option + ": no " + what + " matches " : ", nor ") +
+              text::quoted_with_nearest(glob, names);
+    }
+  }
+  return text;
+}
+
+/// Every glob of the three options must match a name: a typo in a list is refused, never
+/// dropped while the rest runs.
+void refuse_unknown_globs(const gate_matrix& matrix, const std::vector<std::string>& scenario_globs,
+                          const std::vector<std::string>& shape_globs,
+                          const std::vector<std::string>& exclude_globs) {
+  std::vector<std::string> scenario_names, shape_names;
+  for (const auto& s : matrix.scenarios) {
+    scenario_names.push_back(s.name);
+  }
+  for (const auto& shape : matrix.shapes) {
+    shape_names.push_back(shape.name);
+  }
+  std::vector<std::string> either = scenario_names;
+  either.insert(either.end(), shape_names.begin(), shape_names.end());
+  std::string errors;
+  for (const auto& clause :
+       {unknown_globs("--scenarios", "scenario", scenario_globs, scenario_names),
+        unknown_globs("--shapes", "shape", shape_globs, shape_names),
+        unknown_globs("--exclude", "scenario or shape", exclude_globs, either)}) {
+    if (!clause.empty()) {
+      errors += (errors.empty() ? "" : "; ") + clause;
+    }
+  }
+  if (!errors.empty()) {
+    throw std::invalid_argument(errors + " ('s3fault gate --list' shows the names)");
+  }
+}
+
 bool applies_to(const scenario& s, const object_shape& shape) {
   return matches_any(s.shape_globs, shape.name) && (!s.multipart_only || shape.multipart());
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) {
+    text += (text.empty() ? "" : ", ") + name;
+  }
+  return text;
+}
+
+/// Why `s` applies to none of `shapes`: its own shape list, or its need of parts.
+std::string why_no_shape(const scenario& s, const std::vector<const object_shape*>& shapes) {
+  for (const auto* shape : shapes) {
+    if (matches_any(s.shape_globs, shape->name)) {
+      return "needs a multipart shape; none selected";
+    }
+  }
+  return "runs only on the shapes " + joined(s.shape_globs) +
+         (s.multipart_only ? " (multipart)" : "") + "; none selected";
 }
 
 planned_run make_run(const scenario& s, const object_shape& shape, std::uint64_t gate_seed) {
@@ -31,6 +103,7 @@ planned_run make_run(const scenario& s, const object_shape& shape, std::uint64_t
 run_plan plan_runs(const gate_matrix& matrix, const std::vector<std::string>& scenario_globs,
                    const std::vector<std::string>& shape_globs,
                    const std::vector<std::string>& exclude_globs, std::uint64_t gate_seed) {
+  refuse_unknown_globs(matrix, scenario_globs, shape_globs, exclude_globs);
   run_plan plan;
   const scenario* baseline = nullptr;
   for (const auto& s : matrix.scenarios) {
@@ -58,10 +131,14 @@ run_plan plan_runs(const gate_matrix& matrix, const std::vector<std::string>& sc
   }
   plan.scenarios.insert(plan.scenarios.begin(), baseline);
   for (const auto* s : plan.scenarios) {
+    const auto runs_before = plan.runs.size();
     for (const auto* shape : plan.shapes) {
       if (s == baseline || applies_to(*s, *shape)) {
         plan.runs.push_back(make_run(*s, *shape, gate_seed));
       }
+    }
+    if (plan.runs.size() == runs_before) {
+      plan.unplanned.push_back({s, why_no_shape(*s, plan.shapes)});
     }
   }
   return plan;

@@ -16,14 +16,22 @@ struct planned_run {
   bool baseline = false;
 };
 
-struct run_plan {
-  std::vector<const scenario*> scenarios; // selected, baseline first
-  std::vector<const object_shape*> shapes;
-  std::vector<planned_run> runs; // baseline runs first, then scenario by scenario
+/// A selected scenario that has no run: it applies to none of the selected shapes.
+struct unplanned_scenario {
+  const scenario* selected = nullptr;
+  std::string reason; // "needs a multipart shape; none selected"
 };
 
-/// The plan for `matrix` under the globs. Throws std::invalid_argument when the selection is
-/// empty (naming the option) or the matrix has no baseline scenario.
+struct run_plan {
+  std::vector<const scenario*> scenarios; // selected, baseline first (the unplanned ones too)
+  std::vector<const object_shape*> shapes;
+  std::vector<planned_run> runs;             // baseline runs first, then scenario by scenario
+  std::vector<unplanned_scenario> unplanned; // in the scenarios' order
+};
+
+/// The plan for `matrix` under the globs. Throws std::invalid_argument when a glob matches no
+/// name (each one named with the nearest names), the selection is empty (naming the option) or
+/// the matrix has no baseline scenario.
 run_plan plan_runs(const gate_matrix& matrix, const std::vector<std::string>& scenario_globs,
                    const std::vector<std::string>& shape_globs,
                    const std::vector<std::string>& exclude_globs, std::uint64_t gate_seed);

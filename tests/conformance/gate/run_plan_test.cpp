@@ -70,6 +70,45 @@ TEST(RunPlan, ASelectionOfNothingIsAnError) {
   EXPECT_NO_THROW(plan_runs(matrix, {"baseline"}, {"*"}, {}, 1));
 }
 
+std::string plan_error(const gate_matrix& matrix, const std::vector<std::string>& scenarios,
+                       const std::vector<std::string>& shapes,
+                       const std::vector<std::string>& exclude) {
+  try {
+    plan_runs(matrix, scenarios, shapes, exclude, 1);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(RunPlan, EveryUnknownNameIsRefusedWithTheNearestNamesEvenBesideKnownOnes) {
+  const auto matrix = small_matrix();
+  EXPECT_EQ(plan_error(matrix, {"strip", "strp", "partz"}, {"*"}, {}),
+            "--scenarios: no scenario matches 'strp' (nearest: strip), nor 'partz' (nearest: "
+            "parts) ('s3fault gate --list' shows the names)");
+  EXPECT_EQ(plan_error(matrix, {"*"}, {"small", "smal"}, {}),
+            "--shapes: no shape matches 'smal' (nearest: small) ('s3fault gate --list' shows the "
+            "names)");
+  EXPECT_EQ(plan_error(matrix, {"*"}, {"*"}, {"big-mp", "bigmp"}),
+            "--exclude: no scenario or shape matches 'bigmp' (nearest: big-mp) ('s3fault gate "
+            "--list' shows the names)");
+  EXPECT_EQ(plan_error(matrix, {"x*", "strip"}, {"*"}, {"big*"}),
+            "--scenarios: no scenario matches 'x*' ('s3fault gate --list' shows the names)");
+  EXPECT_EQ(plan_error(matrix, {"baseline", "str*"}, {"big*", "sm*"}, {"ours"}), "");
+}
+
+TEST(RunPlan, AScenarioThatAppliesToNoSelectedShapeIsListedWithWhy) {
+  const auto matrix = small_matrix();
+  const auto plan = plan_runs(matrix, {"*"}, {"small"}, {}, 1);
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"baseline/small", "strip/small"}));
+  ASSERT_EQ(plan.unplanned.size(), 2u);
+  EXPECT_EQ(plan.unplanned[0].selected->name, "parts");
+  EXPECT_EQ(plan.unplanned[0].reason, "needs a multipart shape; none selected");
+  EXPECT_EQ(plan.unplanned[1].selected->name, "ours");
+  EXPECT_EQ(plan.unplanned[1].reason, "runs only on the shapes big*; none selected");
+  EXPECT_TRUE(plan_runs(matrix, {"*"}, {"*"}, {}, 1).unplanned.empty());
+}
+
 TEST(RunPlan, SeedsDependOnTheGateSeedAndTheRunsNamesOnly) {
   const auto matrix = small_matrix();
   const auto all = plan_runs(matrix, {"*"}, {"*"}, {}, 7);
