@@ -107,9 +107,11 @@ std::string gate_junit_report(const gate_report& report) {
   root.append_attribute("tests") =
       report.runs.size() + report.cut_off.size() + report.unplanned.size() + 1;
   root.append_attribute("failures") = totals.failed + (status == 1 ? 1 : 0);
-  root.append_attribute("errors") = report.cut_off.size() + (status == 2 || status == 130 ? 1 : 0);
-  root.append_attribute("skipped") =
-      totals.not_exercised + totals.not_judged + report.unplanned.size();
+  const std::size_t cut_off = report.cut_off.size();
+  root.append_attribute("errors") =
+      (report.interrupted ? cut_off : 0) + (status == 2 || status == 130 ? 1 : 0);
+  root.append_attribute("skipped") = totals.not_exercised + totals.not_judged +
+                                     report.unplanned.size() + (report.interrupted ? 0 : cut_off);
   root.append_attribute("time") = report.seconds;
   for (const auto* s : report.scenarios) {
     auto suite = root.append_child("testsuite");
@@ -130,10 +132,13 @@ std::string gate_junit_report(const gate_report& report) {
     for (const auto& run : report.cut_off) {
       if (run.scenario == s->name) {
         ++tests;
-        ++errors;
-        add_outcome_testcase(suite, "gate." + s->name,
-                             run.shape + " [" + std::string(to_string(run.expect)) + "]", "error",
-                             "INTERRUPTED", "cut off before its verdict: the gate was interrupted");
+        // Interrupted: an error each. Stopped by a gate error: skipped, the error is the gate's.
+        ++(report.interrupted ? errors : skipped);
+        add_outcome_testcase(
+            suite, "gate." + s->name, run.shape + " [" + std::string(to_string(run.expect)) + "]",
+            report.interrupted ? "error" : "skipped", report.interrupted ? "INTERRUPTED" : "",
+            report.interrupted ? "cut off before its verdict: the gate was interrupted"
+                               : "not run: the gate stopped on an error");
       }
     }
     for (const auto& each : report.unplanned) {

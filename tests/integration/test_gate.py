@@ -158,7 +158,60 @@ class GateCommandsTest(unittest.TestCase):
         run = GateRun(self.tmp, "empty-liar", ["--reader", "true", "--shapes", "empty"])
         self.assertEqual(run.code, 2, run.describe())
         self.assertIn("exited 0 without a single request to the proxy", run.stderr)
-        self.assertIsNone(run.report)
+        # Still a report, that says the gate could not judge: a CI that collects it shows red.
+        self.assertEqual(run.report["summary"]["exit_status"], 2, run.report["summary"])
+        self.assertIn("exited 0 without a single request", run.report["error"])
+        errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")
+        self.assertEqual([e.getAttribute("type") for e in errors], ["GATE_ERROR"])
+
+    def test_a_gate_that_judged_nothing_fails_and_says_why(self):
+        # parts-count-low needs a multipart shape: on 1KiB only the baseline runs.
+        run = GateRun(self.tmp, "nothing", ["--reader", "builtin:robust-parts", "--shapes", "1KiB",
+                                            "--scenarios", "parts-count-low"])
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertIn("exit status 1: nothing was judged: parts-count-low: needs a multipart "
+                      "shape; none selected", run.stdout)
+        self.assertEqual(run.report["summary"]["exit_status"], 1)
+        self.assertEqual(run.report["unplanned_scenarios"],
+                         [{"scenario": "parts-count-low",
+                           "reason": "needs a multipart shape; none selected"}])
+        junit = xml.dom.minidom.parse(str(run.junit_path))
+        skipped = [s.getAttribute("message") for s in junit.getElementsByTagName("skipped")]
+        self.assertIn("needs a multipart shape; none selected", skipped)
+        self.assertEqual(junit.getElementsByTagName("testsuites")[0].getAttribute("failures"), "1")
+        only_baseline = GateRun(self.tmp, "only-baseline", ["--reader", "builtin:robust-parts",
+                                                            "--shapes", "1KiB", "--scenarios",
+                                                            "baseline"])
+        self.assertEqual(only_baseline.code, 1, only_baseline.describe())
+        self.assertIn("nothing was judged: only the baseline ran", only_baseline.stdout)
+
+    def test_every_unknown_name_is_refused_beside_known_ones(self):
+        run = GateRun(self.tmp, "typo", ["--reader", "builtin:robust-parts", "--shapes",
+                                         "1KiB,mp-20MB-8-8-4", "--scenarios",
+                                         "internal-error-once,slowdwn-first-2"])
+        self.assertEqual(run.code, 2, run.describe())
+        self.assertIn("no scenario matches 'slowdwn-first-2' (nearest: slowdown-first-2)",
+                      run.stderr)
+        self.assertIn("no shape matches 'mp-20MB-8-8-4' (nearest: mp-20MiB-8-8-4)", run.stderr)
+        self.assertEqual(run.report["summary"]["exit_status"], 2)
+        self.assertEqual(run.report["runs"], [])
+        excluded = GateRun(self.tmp, "typo-exclude", ["--reader", "builtin:robust-parts",
+                                                      "--exclude", "1KB"])
+        self.assertEqual(excluded.code, 2, excluded.describe())
+        self.assertIn("--exclude: no scenario or shape matches '1KB' (nearest: 1KiB)",
+                      excluded.stderr)
+
+    def test_a_report_path_that_cannot_be_written_is_refused_before_any_run(self):
+        gate = subprocess.run([self.bin, "gate", "--reader", "builtin:robust-parts",
+                               "--json", str(self.tmp / "no-such-dir" / "r.json"),
+                               "--junit", str(self.tmp / "r.xml")],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(gate.returncode, 2, gate.stdout + gate.stderr)
+        self.assertIn("--json " + str(self.tmp / "no-such-dir" / "r.json") +
+                      ": cannot write: No such file or directory", gate.stderr)
+        self.assertNotIn("baseline", gate.stdout, "a run was made before the check")
+        errors = xml.dom.minidom.parse(str(self.tmp / "r.xml")).getElementsByTagName("error")
+        self.assertEqual(len(errors), 1)
 
     def test_bad_options_exit_2(self):
         unknown = subprocess.run([self.bin, "gate", "--reader", "builtin:nope"],
@@ -168,7 +221,7 @@ class GateCommandsTest(unittest.TestCase):
         nothing = subprocess.run([self.bin, "gate", "--reader", "true", "--scenarios", "x*"],
                                  capture_output=True, text=True, timeout=60)
         self.assertEqual(nothing.returncode, 2)
-        self.assertIn("select no scenario", nothing.stderr)
+        self.assertIn("no scenario matches 'x*'", nothing.stderr)
         missing = subprocess.run([self.bin, "gate"], capture_output=True, text=True, timeout=60)
         self.assertEqual(missing.returncode, 2)
         self.assertIn("give one of --reader or --writer", missing.stderr)

@@ -210,9 +210,10 @@ class GateJobsTest(unittest.TestCase):
                   f"*) exec '{harness.proxy_binary()}' read robust-parts --endpoint {{endpoint}} "
                   f"--bucket {{bucket}} --key {{key}} --output {{output}};; esac")
         json_path = tmp / "int.json"
+        junit_path = tmp / "int.xml"
         gate = subprocess.Popen([str(harness.proxy_binary()), "gate", "--color", "never",
                                  "--reader", reader, "--shapes", "1KiB", "--timeout", "900",
-                                 "--json", str(json_path)],
+                                 "--json", str(json_path), "--junit", str(junit_path)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 cwd=REPO, env=harness.clean_client_env())
         try:
@@ -237,6 +238,18 @@ class GateJobsTest(unittest.TestCase):
         self.assertIn("slowdown-first-2", done)
         self.assertNotIn("slowdown-always", done)
         self.assertIn("interrupted", out)
+        # The reports say what the process said: no CI reads an interrupted gate as green.
+        self.assertEqual(report["summary"]["exit_status"], 130, report["summary"])
+        self.assertIn("interrupted after", report["summary"]["exit_reason"])
+        cut_off = {(r["scenario"], r["shape"]) for r in report["cut_off_runs"]}
+        self.assertIn(("slowdown-always", "1KiB"), cut_off)
+        self.assertEqual(len(report["runs"]) + len(cut_off), report["summary"]["runs_planned"])
+        junit = xml.dom.minidom.parse(str(junit_path))
+        suites = junit.getElementsByTagName("testsuites")[0]
+        self.assertEqual(int(suites.getAttribute("errors")), len(cut_off) + 1)
+        errors = junit.getElementsByTagName("error")
+        self.assertEqual(len(errors), len(cut_off) + 1)
+        self.assertIn("exit status 130", errors[-1].getAttribute("message"))
 
 
 if __name__ == "__main__":
