@@ -7,6 +7,7 @@
 #include "conformance/audit/audit_runner.hpp"
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/profile_emitter.hpp"
+#include "conformance/client/run_naming.hpp"
 #include "conformance/origin/embedded_origin.hpp"
 #include "faults/config/profiles.hpp"
 #include "faults/config/rule_file.hpp"
@@ -84,15 +85,45 @@ void print_catalog(const std::vector<std::string>& globs) {
   }
 }
 
+/// Writes the reports asked for (and the profile, after an audit that ran to its end); the exit
+/// status they say, or 2 when one cannot be written.
+int finish_audit(const audit_options& options, const audit::audit_report& report) {
+  bool written = write_report_files(
+      "audit", {{options.json_file, [&] { return audit::json_report(report); }},
+                {options.junit_file, [&] { return audit::junit_report(report); }}});
+  if (!options.emit_profile.empty() && !report.interrupted && report.error.empty()) {
+    written = write_emitted_profile(report, options) && written;
+  }
+  return written ? audit::audit_exit_status(report) : 2;
+}
+
+/// The audit cannot run: the reason on stderr and in every report asked for (exit 2).
+int refuse_audit(const audit_options& options, const std::string& endpoint,
+                 const std::string& error) {
+  std::cerr << "s3fault audit: " << error << "\n";
+  audit::audit_report report;
+  report.endpoint = endpoint;
+  report.started_at = client::utc_now_iso8601();
+  report.error = error;
+  return finish_audit(options, report);
+}
+
 int run_audit_command(const audit_options& options) {
   const auto globs = split_globs(options.checks);
+  if (const auto unknown = audit::unknown_check_globs(globs); !unknown.empty()) {
+    return refuse_audit(options, options.endpoint, unknown);
+  }
   if (options.list) {
     print_catalog(globs);
     return 0;
   }
+  if (!report_paths_writable("audit", {{"--json", options.json_file},
+                                       {"--junit", options.junit_file},
+                                       {"--emit-profile", options.emit_profile}})) {
+    return refuse_audit(options, options.endpoint, "a report file cannot be written");
+  }
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
-    std::cerr << "s3fault audit: --access-key and --secret-key go together\n";
-    return 2;
+    return refuse_audit(options, options.endpoint, "--access-key and --secret-key go together");
   }
   // Ctrl-C stops after the check in progress and still removes the fixtures; a second one ends
   // the process at once. Blocked before any thread starts, so only the signal thread takes it.
@@ -108,8 +139,8 @@ int run_audit_command(const audit_options& options) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
     } catch (const std::exception& error) {
-      std::cerr << "s3fault audit: cannot start the embedded origin: " << error.what() << "\n";
-      return 2;
+      return refuse_audit(options, "embedded origin",
+                          std::string("cannot start the embedded origin: ") + error.what());
     }
     settings.client.endpoint = embedded->url();
     std::cout << "no --endpoint: auditing the embedded origin at " << embedded->url() << "\n";
@@ -133,24 +164,17 @@ int run_audit_command(const audit_options& options) {
   try {
     report = audit::run_audit(settings, observer);
   } catch (const audit::store_unusable& error) {
-    std::cerr << "s3fault audit: the store at " << settings.client.endpoint
-              << " cannot be audited: " << error.what() << "\n";
-    return 2;
+    return refuse_audit(options, settings.client.endpoint,
+                        "the store at " + settings.client.endpoint +
+                            " cannot be audited: " + error.what());
   } catch (const std::exception& error) {
-    std::cerr << "s3fault audit: " << error.what() << "\n";
-    return 2;
+    return refuse_audit(options, settings.client.endpoint, error.what());
   }
   table.finish(report);
   if (options.keep) {
     std::cout << "kept: bucket " << report.bucket << " and its s3fault-audit/ objects\n";
   }
-  bool written = write_report_files(
-      "audit", {{options.json_file, [&] { return audit::json_report(report); }},
-                {options.junit_file, [&] { return audit::junit_report(report); }}});
-  if (!options.emit_profile.empty() && !report.interrupted) {
-    written = write_emitted_profile(report, options) && written;
-  }
-  return job_exit_status(written, report.interrupted, audit::audit_exit_status(report));
+  return finish_audit(options, report);
 }
 
 } // namespace

@@ -9,8 +9,12 @@
 
 namespace s3fault::audit {
 
-/// 0 when every MUST (with strict, every SHOULD too) passed or was skipped, else 1.
+/// The process's exit status, and what every report says: 2 when the audit could not run, 130
+/// when it was interrupted, 0 when every MUST (with strict, every SHOULD too) passed or was
+/// skipped, else 1.
 int audit_exit_status(const audit_report& report);
+/// One line on why the exit status is what it is.
+std::string audit_exit_reason(const audit_report& report);
 
 /// Prints the table as results arrive: an area heading when the area changes, one line per
 /// check, and for anything but PASS the reason and the expectations that were not met.

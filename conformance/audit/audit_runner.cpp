@@ -4,7 +4,9 @@
 #include "conformance/audit/check_context.hpp"
 #include "conformance/client/run_naming.hpp"
 #include "faults/rule.hpp"
+#include "text/nearest_names.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <random>
@@ -45,16 +47,32 @@ std::vector<const check_definition*> select_checks(const std::vector<std::string
   return chosen;
 }
 
-audit_report run_audit(const audit_settings& settings, const audit_observer& observer) {
-  const auto checks = select_checks(settings.check_globs);
-  if (checks.empty()) {
-    std::string list;
-    for (const auto& glob : settings.check_globs) {
-      list += (list.empty() ? "" : ",") + glob;
+std::string unknown_check_globs(const std::vector<std::string>& globs) {
+  std::vector<std::string> names; // the IDs, and each area as AREA.*
+  for (const auto& check : audit_catalog()) {
+    names.push_back(check.id);
+    if (std::find(names.begin(), names.end(), check.area + ".*") == names.end()) {
+      names.push_back(check.area + ".*");
     }
-    throw std::invalid_argument("--checks '" + list +
-                                "' selects no check ('s3fault audit --list' shows the IDs)");
   }
+  std::string text;
+  for (const auto& glob : globs) {
+    const bool known = std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+      return faults::glob_matches(glob, name);
+    });
+    if (!known) {
+      text += (text.empty() ? "--checks: no check matches " : ", nor ") +
+              text::quoted_with_nearest(glob, names);
+    }
+  }
+  return text.empty() ? text : text + " ('s3fault audit --list' shows the IDs)";
+}
+
+audit_report run_audit(const audit_settings& settings, const audit_observer& observer) {
+  if (const auto unknown = unknown_check_globs(settings.check_globs); !unknown.empty()) {
+    throw std::invalid_argument(unknown);
+  }
+  const auto checks = select_checks(settings.check_globs);
   audit_report report;
   report.endpoint = settings.client.endpoint;
   report.strict = settings.strict;
@@ -79,7 +97,9 @@ audit_report run_audit(const audit_settings& settings, const audit_observer& obs
   for (const check_definition* check : checks) {
     if (settings.stop_requested != nullptr && settings.stop_requested->load()) {
       report.interrupted = true;
-      break;
+      report.cut_off.push_back(
+          {check->id, check->area, check->title, check->strength, check->clause, {}, 0});
+      continue;
     }
     report.results.push_back(run_one(*check, client, fixtures, created_keys));
     if (observer.check_done) {

@@ -26,6 +26,10 @@ struct audit_settings {
 /// The catalog entries whose ID matches any of `globs`, in catalog order.
 std::vector<const check_definition*> select_checks(const std::vector<std::string>& globs);
 
+/// Empty when every glob matches a check ID (or an area, as AREA.*); else the error naming each
+/// glob that matches nothing with the nearest names.
+std::string unknown_check_globs(const std::vector<std::string>& globs);
+
 /// Called after each check (the table prints as the audit goes), and once with the fixtures.
 struct audit_observer {
   std::function<void(const fixture_set&)> fixtures_ready;
@@ -34,8 +38,8 @@ struct audit_observer {
 };
 
 /// Runs the audit. Throws store_unusable when the store cannot be used at all (no connection,
-/// credentials refused, fixtures rejected) and std::invalid_argument when the globs select
-/// nothing.
+/// credentials refused, fixtures rejected) and std::invalid_argument when a glob matches no
+/// check.
 audit_report run_audit(const audit_settings& settings, const audit_observer& observer = {});
 
 } // namespace s3fault::audit

@@ -86,6 +86,8 @@ struct audit_report {
   std::size_t checks_selected = 0; // results has fewer when interrupted
   bool interrupted = false;        // stopped by a signal before every check ran
   std::vector<check_result> results;
+  std::vector<check_result> cut_off; // selected checks an interruption left unrun (no outcome)
+  std::string error;                 // why the audit could not run (exit 2); empty when it ran
 };
 
 /// Counts per verdict and the exit status policy.

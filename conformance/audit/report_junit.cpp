@@ -1,7 +1,9 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "conformance/audit/junit_exit_status.hpp"
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -60,6 +62,18 @@ void add_testcase(pugi::xml_node suite, const check_result& result) {
   }
 }
 
+/// A check an interruption left unrun: an error, so that no CI counts it as passed.
+void add_cut_off_testcase(pugi::xml_node suite, const check_result& result) {
+  auto testcase = suite.append_child("testcase");
+  testcase.append_attribute("classname") = ("audit." + result.area).c_str();
+  testcase.append_attribute("name") =
+      (result.id + " [" + std::string(to_string(result.strength)) + "]").c_str();
+  testcase.append_attribute("time") = 0;
+  auto error = testcase.append_child("error");
+  error.append_attribute("type") = "INTERRUPTED";
+  error.append_attribute("message") = "not run: the audit was interrupted";
+}
+
 } // namespace
 
 std::string junit_report(const audit_report& report) {
@@ -70,17 +84,19 @@ std::string junit_report(const audit_report& report) {
   const auto totals = count_verdicts(report);
   auto root = document.append_child("testsuites");
   root.append_attribute("name") = ("s3fault audit of " + report.endpoint).c_str();
-  root.append_attribute("tests") = report.results.size();
+  root.append_attribute("tests") = report.results.size() + report.cut_off.size();
   root.append_attribute("failures") = totals.failed + totals.deviations;
-  root.append_attribute("errors") = totals.errors;
+  root.append_attribute("errors") = totals.errors + report.cut_off.size();
   root.append_attribute("skipped") = totals.skipped;
   root.append_attribute("time") = report.seconds;
 
   // One testsuite per area, in catalog order.
   std::vector<std::string> areas;
-  for (const auto& result : report.results) {
-    if (areas.empty() || areas.back() != result.area) {
-      areas.push_back(result.area);
+  for (const auto* results : {&report.results, &report.cut_off}) {
+    for (const auto& result : *results) {
+      if (std::find(areas.begin(), areas.end(), result.area) == areas.end()) {
+        areas.push_back(result.area);
+      }
     }
   }
   for (const auto& area : areas) {
@@ -100,6 +116,13 @@ std::string junit_report(const audit_report& report) {
       skipped += result.outcome.result == verdict::skip;
       add_testcase(suite, result);
     }
+    for (const auto& result : report.cut_off) {
+      if (result.area == area) {
+        ++tests;
+        ++errors;
+        add_cut_off_testcase(suite, result);
+      }
+    }
     suite.append_attribute("tests") = tests;
     suite.append_attribute("failures") = failures;
     suite.append_attribute("errors") = errors;
@@ -107,6 +130,8 @@ std::string junit_report(const audit_report& report) {
     suite.append_attribute("time") = seconds;
     suite.append_attribute("timestamp") = report.started_at.c_str();
   }
+  add_exit_status_suite(root, "audit", audit_exit_status(report), audit_exit_reason(report),
+                        report.seconds);
   std::ostringstream out;
   document.save(out, "  ");
   return out.str();

@@ -52,7 +52,29 @@ constexpr std::size_t max_unmet_lines = 6;
 } // namespace
 
 int audit_exit_status(const audit_report& report) {
+  if (!report.error.empty()) {
+    return 2;
+  }
+  if (report.interrupted) {
+    return 130;
+  }
   return count_verdicts(report).gating_failures == 0 ? 0 : 1;
+}
+
+std::string audit_exit_reason(const audit_report& report) {
+  if (!report.error.empty()) {
+    return "the audit could not run: " + report.error;
+  }
+  if (report.interrupted) {
+    return "interrupted after " + std::to_string(report.results.size()) + " of " +
+           std::to_string(report.checks_selected) + " checks; " +
+           std::to_string(report.cut_off.size()) + " did not run";
+  }
+  const auto failures = count_verdicts(report).gating_failures;
+  const std::string levels = report.strict ? "MUST and SHOULD" : "MUST";
+  return failures == 0 ? "every " + levels + " check passed"
+                       : std::to_string(failures) + " " + levels + " check" +
+                             (failures == 1 ? "" : "s") + " not met";
 }
 
 std::string text_report::paint(std::string_view text, const char* code) const {

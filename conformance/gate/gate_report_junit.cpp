@@ -1,5 +1,7 @@
 #include "conformance/gate/gate_reports.hpp"
 
+#include "conformance/audit/junit_exit_status.hpp"
+
 #include <pugixml.hpp>
 
 #include <sstream>
@@ -63,36 +65,6 @@ void add_outcome_testcase(pugi::xml_node suite, const std::string& classname,
   outcome.append_attribute("message") = message.c_str();
 }
 
-/// The gate's own verdict as one testcase: a pass at exit 0, a failure at 1 (nothing judged,
-/// no fault reached the client, a failing run), an error at 2 or 130, so that no CI shows green
-/// what the exit status says is not.
-void add_exit_status_suite(pugi::xml_node root, const gate_report& report) {
-  auto suite = root.append_child("testsuite");
-  suite.append_attribute("name") = "gate.exit-status";
-  const int status = gate_exit_status(report);
-  const std::string message =
-      "exit status " + std::to_string(status) + ": " + exit_status_reason(report);
-  if (status == 0) {
-    auto testcase = suite.append_child("testcase");
-    testcase.append_attribute("classname") = "gate.exit-status";
-    testcase.append_attribute("name") = "exit status";
-    testcase.append_attribute("time") = report.seconds;
-    testcase.append_child("system-out").text() = message.c_str();
-  } else {
-    add_outcome_testcase(suite, "gate.exit-status", "exit status",
-                         status == 1 ? "failure" : "error",
-                         status == 1   ? "GATE_FAILED"
-                         : status == 2 ? "GATE_ERROR"
-                                       : "INTERRUPTED",
-                         message);
-  }
-  suite.append_attribute("tests") = 1;
-  suite.append_attribute("failures") = status == 1 ? 1 : 0;
-  suite.append_attribute("errors") = status == 0 || status == 1 ? 0 : 1;
-  suite.append_attribute("skipped") = 0;
-  suite.append_attribute("time") = report.seconds;
-}
-
 } // namespace
 
 std::string gate_junit_report(const gate_report& report) {
@@ -101,15 +73,13 @@ std::string gate_junit_report(const gate_report& report) {
   declaration.append_attribute("version") = "1.0";
   declaration.append_attribute("encoding") = "UTF-8";
   const auto totals = count_runs(report);
-  const int status = gate_exit_status(report);
   auto root = document.append_child("testsuites");
   root.append_attribute("name") = ("s3fault gate of " + report.client).c_str();
   root.append_attribute("tests") =
-      report.runs.size() + report.cut_off.size() + report.unplanned.size() + 1;
-  root.append_attribute("failures") = totals.failed + (status == 1 ? 1 : 0);
+      report.runs.size() + report.cut_off.size() + report.unplanned.size();
+  root.append_attribute("failures") = totals.failed;
   const std::size_t cut_off = report.cut_off.size();
-  root.append_attribute("errors") =
-      (report.interrupted ? cut_off : 0) + (status == 2 || status == 130 ? 1 : 0);
+  root.append_attribute("errors") = report.interrupted ? cut_off : 0;
   root.append_attribute("skipped") = totals.not_exercised + totals.not_judged +
                                      report.unplanned.size() + (report.interrupted ? 0 : cut_off);
   root.append_attribute("time") = report.seconds;
@@ -155,7 +125,8 @@ std::string gate_junit_report(const gate_report& report) {
     suite.append_attribute("skipped") = skipped;
     suite.append_attribute("time") = seconds;
   }
-  add_exit_status_suite(root, report);
+  audit::add_exit_status_suite(root, "gate", gate_exit_status(report), exit_status_reason(report),
+                               report.seconds);
   std::ostringstream out;
   document.save(out, "  ");
   return out.str();

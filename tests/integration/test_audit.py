@@ -51,6 +51,11 @@ class AuditRun:
     def junit(self):
         return xml.dom.minidom.parse(str(self.junit_path))
 
+    def check_failures(self):
+        """The checks' <failure> elements, without the exit status's own testcase."""
+        return [f for f in self.junit().getElementsByTagName("failure")
+                if f.parentNode.getAttribute("classname") != "audit.exit-status"]
+
 
 class AuditOriginTest(unittest.TestCase):
     def setUp(self):
@@ -105,9 +110,10 @@ class AuditOriginTest(unittest.TestCase):
                       run.stdout)
         self.assertIn("every MUST check passed", run.stdout)
         suites = run.junit().getElementsByTagName("testsuites")[0]
-        self.assertEqual(suites.getAttribute("tests"), str(len(ids)))
+        # One testcase per check, and the exit status's own.
+        self.assertEqual(suites.getAttribute("tests"), str(len(ids) + 1))
         self.assertEqual(suites.getAttribute("failures"), "0")
-        self.assertEqual(len(run.junit().getElementsByTagName("testcase")), len(ids))
+        self.assertEqual(len(run.junit().getElementsByTagName("testcase")), len(ids) + 1)
         for check in run.report["checks"]:
             self.assertGreater(check["seconds"], 0, check["id"])
             self.assertTrue(check["exchanges"], f"{check['id']} shows no exchange")
@@ -142,8 +148,7 @@ class AuditOriginTest(unittest.TestCase):
             self.assertEqual(len(unmet), 5, check)
             for point in unmet:
                 self.assertIn("no x-amz-mp-parts-count", point["observed"])
-        failures = run.junit().getElementsByTagName("failure")
-        self.assertEqual(len(failures), 4)
+        self.assertEqual(len(run.check_failures()), 4)
 
     def test_content_range_stripped_fails_part_and_range_reads_and_no_others(self):
         proxy = self.start_proxy("--preset", "no-content-range")
@@ -173,7 +178,7 @@ class AuditOriginTest(unittest.TestCase):
         self.assertIn("400 InvalidPart instead of 416 InvalidPartNumber",
                       reasons["part.past-count"])
         self.assertIn("DEVIATION", run.stdout)
-        types = {f.getAttribute("type") for f in run.junit().getElementsByTagName("failure")}
+        types = {f.getAttribute("type") for f in run.check_failures()}
         self.assertEqual(types, {"DEVIATION"})
 
     def test_checks_glob_and_strict(self):
@@ -208,14 +213,29 @@ class AuditOriginTest(unittest.TestCase):
         self.assertNotIn("nope", wrong.stderr + wrong.stdout, "the secret is never printed")
         nothing = self.audit("no-checks", self.origin.url, "--checks", "nothing.*")
         self.assertEqual(nothing.code, 2, nothing.describe())
-        self.assertIn("selects no check", nothing.stderr)
+        self.assertIn("--checks: no check matches 'nothing.*'", nothing.stderr)
+        # One typo beside a known name is refused too, and the reports say why.
+        typo = self.audit("typo", self.origin.url, "--checks", "part.status,part.stauts")
+        self.assertEqual(typo.code, 2, typo.describe())
+        self.assertIn("no check matches 'part.stauts' (nearest: part.status)", typo.stderr)
+        self.assertEqual(typo.report["summary"]["exit_status"], 2)
+        self.assertEqual(typo.report["checks"], [])
+        self.assertEqual(len(typo.junit().getElementsByTagName("error")), 1)
         self.assert_no_buckets_left()
 
     def test_ctrl_c_stops_after_the_check_in_progress_and_cleans_up(self):
+        self.stop_midway(signal.SIGINT)
+
+    def test_sigterm_stops_the_same_way(self):
+        self.stop_midway(signal.SIGTERM)
+
+    def stop_midway(self, stop_signal):
         # Every GET waits 200 ms, so the audit is still early in its catalog when it is stopped.
         proxy = self.start_proxy("--fault", "delay 200ms op=GetObject")
+        json_path = self.tmp / f"stopped-{stop_signal.name}.json"
+        junit_path = self.tmp / f"stopped-{stop_signal.name}.xml"
         command = [str(harness.proxy_binary()), "audit", "--color", "never", "--endpoint",
-                   proxy.url, *self.keys]
+                   proxy.url, *self.keys, "--json", str(json_path), "--junit", str(junit_path)]
         audit = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, stdin=subprocess.DEVNULL,
                                  env=harness.clean_client_env())
@@ -225,12 +245,21 @@ class AuditOriginTest(unittest.TestCase):
             lines.append(line)
             if "part.status" in line:
                 break
-        audit.send_signal(signal.SIGINT)
+        audit.send_signal(stop_signal)
         rest, errors = audit.communicate(timeout=60)
         output = "".join(lines) + rest
         self.assertEqual(audit.returncode, 130, output + errors)
         self.assertRegex(output, r"interrupted: \d+ of \d+ checks ran")
         self.assert_no_buckets_left()
+        report = json.loads(json_path.read_text())
+        self.assertEqual(report["summary"]["exit_status"], 130, report["summary"])
+        self.assertTrue(report["cut_off_checks"])
+        self.assertEqual(len(report["checks"]) + len(report["cut_off_checks"]),
+                         len(catalog_ids()))
+        junit = xml.dom.minidom.parse(str(junit_path))
+        interrupted = [e for e in junit.getElementsByTagName("error")
+                       if e.getAttribute("type") == "INTERRUPTED"]
+        self.assertEqual(len(interrupted), len(report["cut_off_checks"]) + 1)
 
     # --- the checks added with 304 headers, auth, versions, attributes, Complete retries -----
 

@@ -86,7 +86,8 @@ class GateBuiltinReadersTest(unittest.TestCase):
         totals = run.report["summary"]
         self.assertRegex(run.stdout, rf"{totals['passed']} passed, {totals['failed']} failed")
         suites = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("testsuites")[0]
-        self.assertEqual(suites.getAttribute("failures"), str(totals["failed"]))
+        # The failed runs, and the exit status's own testcase.
+        self.assertEqual(suites.getAttribute("failures"), str(totals["failed"] + 1))
         self.assertEqual(len(run.report["runs"]), totals["runs"])
 
     def test_robust_parts_passes_every_scenario(self):
@@ -162,7 +163,7 @@ class GateCommandsTest(unittest.TestCase):
         self.assertEqual(run.report["summary"]["exit_status"], 2, run.report["summary"])
         self.assertIn("exited 0 without a single request", run.report["error"])
         errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")
-        self.assertEqual([e.getAttribute("type") for e in errors], ["GATE_ERROR"])
+        self.assertEqual([e.getAttribute("type") for e in errors], ["COULD_NOT_RUN"])
 
     def test_a_gate_that_judged_nothing_fails_and_says_why(self):
         # parts-count-low needs a multipart shape: on 1KiB only the baseline runs.

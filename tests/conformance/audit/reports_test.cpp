@@ -34,6 +34,7 @@ audit_report sample(bool strict) {
   report.endpoint = "http://127.0.0.1:9000";
   report.bucket = "b";
   report.strict = strict;
+  report.seconds = 1.5;
   report.results = {
       result("part.a", level::must, verdict::pass), result("part.b", level::should, verdict::fail),
       result("range.c", level::must, verdict::deviation),
@@ -76,8 +77,8 @@ TEST(JunitReport, OneTestcasePerCheckWithTheRightElements) {
   pugi::xml_document document;
   ASSERT_TRUE(document.load_string(xml.c_str())) << xml;
   const auto root = document.child("testsuites");
-  EXPECT_EQ(root.attribute("tests").as_int(), 5);
-  EXPECT_EQ(root.attribute("failures").as_int(), 2); // FAIL and DEVIATION
+  EXPECT_EQ(root.attribute("tests").as_int(), 6);    // five checks and the exit status
+  EXPECT_EQ(root.attribute("failures").as_int(), 3); // FAIL, DEVIATION and the exit status 1
   EXPECT_EQ(root.attribute("errors").as_int(), 1);
   EXPECT_EQ(root.attribute("skipped").as_int(), 1);
   std::vector<std::string> suites;
@@ -89,8 +90,15 @@ TEST(JunitReport, OneTestcasePerCheckWithTheRightElements) {
       EXPECT_GT(testcase.attribute("time").as_double(), 0.0);
     }
   }
-  EXPECT_EQ(cases, 5);
-  EXPECT_EQ(suites, (std::vector<std::string>{"audit.part", "audit.range", "audit.etag"}));
+  EXPECT_EQ(cases, 6);
+  EXPECT_EQ(suites, (std::vector<std::string>{"audit.part", "audit.range", "audit.etag",
+                                              "audit.exit-status"}));
+  EXPECT_STREQ(root.find_child_by_attribute("testsuite", "name", "audit.exit-status")
+                   .child("testcase")
+                   .child("failure")
+                   .attribute("message")
+                   .as_string(),
+               "exit status 1: 1 MUST check not met");
   const auto failed = root.find_node([](pugi::xml_node node) {
     return std::string_view(node.name()) == "testcase" &&
            std::string_view(node.attribute("name").as_string()) == "part.b [SHOULD]";
@@ -107,6 +115,48 @@ TEST(JunitReport, OneTestcasePerCheckWithTheRightElements) {
     return std::string_view(node.attribute("name").as_string()) == "range.d [MAY]";
   });
   EXPECT_STREQ(skipped.child("skipped").attribute("message").as_string(), "because");
+}
+
+TEST(JunitReport, AnInterruptedAuditHasAnErrorForEachCheckNotRunAndForItsExitStatus) {
+  auto report = sample(false);
+  report.interrupted = true;
+  report.checks_selected = 7;
+  report.cut_off = {{"etag.z", "etag", "z", level::must, "", {}, 0},
+                    {"cond.y", "cond", "y", level::must, "", {}, 0}};
+  const auto json = nlohmann::json::parse(json_report(report));
+  EXPECT_EQ(json["summary"]["exit_status"], 130);
+  EXPECT_EQ(json["summary"]["exit_reason"], "interrupted after 5 of 7 checks; 2 did not run");
+  EXPECT_EQ(json["cut_off_checks"], nlohmann::json::array({"etag.z", "cond.y"}));
+  pugi::xml_document document;
+  ASSERT_TRUE(document.load_string(junit_report(report).c_str()));
+  const auto root = document.child("testsuites");
+  EXPECT_EQ(root.attribute("errors").as_int(), 4); // the ERROR check, two not run, exit status
+  const auto not_run = root.find_node([](pugi::xml_node node) {
+    return std::string_view(node.attribute("name").as_string()) == "cond.y [MUST]";
+  });
+  EXPECT_STREQ(not_run.child("error").attribute("type").as_string(), "INTERRUPTED");
+  EXPECT_STREQ(root.find_child_by_attribute("testsuite", "name", "audit.exit-status")
+                   .child("testcase")
+                   .child("error")
+                   .attribute("type")
+                   .as_string(),
+               "INTERRUPTED");
+}
+
+TEST(JunitReport, AnAuditThatCouldNotRunSaysSo) {
+  audit_report report;
+  report.error = "--checks: no check matches 'part.stauts' (nearest: part.status)";
+  EXPECT_EQ(audit_exit_status(report), 2);
+  pugi::xml_document document;
+  ASSERT_TRUE(document.load_string(junit_report(report).c_str()));
+  EXPECT_STREQ(document.child("testsuites")
+                   .child("testsuite")
+                   .child("testcase")
+                   .child("error")
+                   .attribute("message")
+                   .as_string(),
+               "exit status 2: the audit could not run: --checks: no check matches "
+               "'part.stauts' (nearest: part.status)");
 }
 
 TEST(TextReport, ClosingLinesCountAndNameWhatFailed) {

@@ -114,7 +114,7 @@ TEST(GateExitStatus, AGateThatCouldNotJudgeSays2WithTheReason) {
   ASSERT_TRUE(document.load_string(gate_junit_report(report).c_str()));
   const auto error =
       document.child("testsuites").child("testsuite").child("testcase").child("error");
-  EXPECT_STREQ(error.attribute("type").value(), "GATE_ERROR");
+  EXPECT_STREQ(error.attribute("type").value(), "COULD_NOT_RUN");
   EXPECT_STREQ(error.attribute("message").value(),
                "exit status 2: the gate could not judge: --shapes: no shape matches 'x'");
 }
