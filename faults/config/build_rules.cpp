@@ -58,7 +58,11 @@ rule_build build_rules(const rule_sources& sources) {
     }
     if (rules) {
       for (std::size_t r = 0; r < rules->size(); ++r) {
-        entries.push_back({(*rules)[r], origin, r + 1});
+        rule_entry entry;
+        entry.definition = (*rules)[r];
+        entry.origin = origin;
+        entry.number = r + 1;
+        entries.push_back(std::move(entry));
       }
     }
   }
@@ -79,7 +83,10 @@ rule_build build_rules(const rule_sources& sources) {
       errors.push_back(origin + ": " + message);
     }
     if (rule) {
-      entries.push_back({std::move(*rule), origin, 0});
+      rule_entry entry;
+      entry.definition = std::move(*rule);
+      entry.origin = origin;
+      entries.push_back(std::move(entry));
     }
   }
 

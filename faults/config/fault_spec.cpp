@@ -1,5 +1,6 @@
 #include "faults/config/fault_spec.hpp"
 
+#include "faults/config/nearest_known.hpp"
 #include "faults/config/scalar_text.hpp"
 
 #include <algorithm>
@@ -138,8 +139,7 @@ public:
     }
     const action_kind* kind = find_action_kind(first.value);
     if (kind == nullptr) {
-      errors_.push_back("unknown action '" + first.value + "' (known: " + known_action_list() +
-                        ")");
+      errors_.push_back(unknown_action(first.value));
       return nullptr;
     }
     action_ = json::object({{"type", first.value}});
@@ -182,7 +182,8 @@ bool missing_value(const spec_token& token, error_list& errors) {
   return false;
 }
 
-std::string allowed_keys(const action_kind& kind) {
+/// Every key a one-line rule of `kind` takes: the rule's own, then the action's parameters.
+std::vector<std::string_view> allowed_keys(const action_kind& kind) {
   std::vector<std::string_view> names;
   for (const auto& key : rule_keys()) {
     names.push_back(key.name);
@@ -193,7 +194,7 @@ std::string allowed_keys(const action_kind& kind) {
       names.push_back(parameter);
     }
   }
-  return join_names(names);
+  return names;
 }
 
 } // namespace
@@ -339,7 +340,8 @@ std::optional<json> fault_spec_to_json(std::string_view spec, error_list& errors
     }
     const std::string named = action_parameter(*kind, token.key);
     if (named.empty()) {
-      errors.push_back("unknown key '" + token.key + "' (allowed: " + allowed_keys(*kind) + ")");
+      errors.push_back("unknown key '" + token.key + "' " +
+                       nearest_and_known(token.key, allowed_keys(*kind), "allowed"));
       continue;
     }
     reader.set_parameter(named, token);
@@ -376,9 +378,9 @@ std::optional<json> action_spec_to_json(std::string_view text, error_list& error
     const std::string named = action_parameter(*kind, token.key);
     if (named.empty()) {
       const auto allowed = parameters_of(*kind);
-      errors.push_back(
-          "unknown parameter '" + token.key + "' of '" + std::string(kind->type) +
-          (allowed.empty() ? "' (it takes none)" : "' (allowed: " + join_names(allowed) + ")"));
+      errors.push_back("unknown parameter '" + token.key + "' of '" + std::string(kind->type) +
+                       (allowed.empty() ? "' (it takes none)"
+                                        : "' " + nearest_and_known(token.key, allowed, "allowed")));
       continue;
     }
     reader.set_parameter(named, token);

@@ -2,6 +2,7 @@
 
 #include "faults/action_registry.hpp"
 #include "faults/config/fault_spec.hpp"
+#include "faults/config/nearest_known.hpp"
 
 #include <algorithm>
 #include <map>
@@ -155,8 +156,8 @@ std::optional<std::vector<json>> expand_preset(std::string_view text, error_list
     for (const auto& p : presets()) {
       known.push_back(p.name);
     }
-    errors.push_back("unknown preset '" + std::string(name) + "' (known: " + join_names(known) +
-                     ")");
+    errors.push_back("unknown preset '" + std::string(name) + "' " +
+                     nearest_and_known(name, known));
     return std::nullopt;
   }
   // Defaults first, then what the text gives.
@@ -187,8 +188,8 @@ std::optional<std::vector<json>> expand_preset(std::string_view text, error_list
     }
     const std::string key(item.substr(0, equals));
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      errors.push_back("unknown parameter '" + key + "' of preset '" + std::string(name) +
-                       "' (allowed: " + join_names(allowed) + ")");
+      errors.push_back("unknown parameter '" + key + "' of preset '" + std::string(name) + "' " +
+                       nearest_and_known(key, allowed, "allowed"));
       continue;
     }
     if (std::find(given.begin(), given.end(), key) != given.end()) {

@@ -1,5 +1,6 @@
 #include "faults/config/profiles.hpp"
 
+#include "faults/config/nearest_known.hpp"
 #include "faults/config/rule_file.hpp"
 
 #include <algorithm>
@@ -42,12 +43,16 @@ void read_not_reproduced(const json& list, const std::string& prefix,
   }
 }
 
-std::string shipped_names() {
+std::vector<std::string_view> shipped_name_list() {
   std::vector<std::string_view> names;
   for (const auto& p : shipped_profiles()) {
     names.push_back(p.name);
   }
-  return join_names(names);
+  return names;
+}
+
+std::string shipped_names() {
+  return join_names(shipped_name_list());
 }
 
 } // namespace
@@ -74,9 +79,8 @@ read_profile_description(const json& section, const std::string& origin, error_l
                                                        "version", "source",      "not_reproduced"};
   for (const auto& [key, value] : section.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      errors.push_back(prefix + "profile." + key +
-                       ": unknown key (allowed: name, description, store, version, source, "
-                       "not_reproduced)");
+      errors.push_back(prefix + "profile." + key + ": unknown key " +
+                       nearest_and_known(key, {allowed.begin(), allowed.end()}, "allowed"));
     }
   }
   profile_description description;
@@ -104,8 +108,9 @@ std::optional<loaded_profile> load_profile(const std::string& name_or_path, erro
     origin = "profile " + std::string(shipped->name);
     loaded.rules = read_rule_text(shipped->text, origin + ".yaml", errors);
   } else if (!std::filesystem::exists(name_or_path)) {
+    const std::string near = nearest_clause(name_or_path, shipped_name_list());
     errors.push_back("profile '" + name_or_path + "': neither a shipped profile (" +
-                     shipped_names() + ") nor a file");
+                     (near.empty() ? "" : near + "; shipped: ") + shipped_names() + ") nor a file");
     return std::nullopt;
   } else {
     origin = name_or_path;

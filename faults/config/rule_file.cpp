@@ -77,25 +77,47 @@ json node_to_json(const YAML::Node& node, std::string& error) {
   return nullptr;
 }
 
-/// 1-based line of each rule in a YAML document ({"rules": [...]} or a bare list).
-std::vector<std::size_t> yaml_rule_lines(const YAML::Node& root) {
-  std::vector<std::size_t> lines;
-  YAML::Node rules;
-  if (root.IsSequence()) {
-    rules = root;
-  } else if (root.IsMap()) {
-    for (const auto& item : root) {
-      if (item.first.IsScalar() && item.first.Scalar() == "rules") {
-        rules = item.second;
+std::size_t line_of(const YAML::Mark& mark) {
+  return mark.is_null() ? 0 : static_cast<std::size_t>(mark.line) + 1;
+}
+
+/// Adds the line of `node` under `path`, and of everything in it: a map's fields by their keys'
+/// lines ("match.operations"), a list's entries 1-based ("actions[2]").
+void add_field_lines(const YAML::Node& node, const std::string& path, field_line_map& lines) {
+  if (node.IsMap()) {
+    for (const auto& item : node) {
+      if (!item.first.IsScalar()) {
+        continue;
       }
+      const std::string field =
+          path.empty() ? item.first.Scalar() : path + "." + item.first.Scalar();
+      lines.emplace(field, line_of(item.first.Mark()));
+      add_field_lines(item.second, field, lines);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const std::string entry = path + "[" + std::to_string(i + 1) + "]";
+      lines.emplace(entry, line_of(node[i].Mark()));
+      add_field_lines(node[i], entry, lines);
     }
   }
-  if (rules.IsSequence()) {
-    for (const auto& rule : rules) {
-      lines.push_back(static_cast<std::size_t>(rule.Mark().line) + 1);
-    }
-  }
+}
+
+field_line_map document_field_lines(const YAML::Node& root) {
+  field_line_map lines{{"", line_of(root.Mark())}};
+  add_field_lines(root, "", lines);
   return lines;
+}
+
+/// The lines of each rule's fields in a YAML document ({"rules": [...]} or a bare list).
+std::vector<field_line_map> yaml_rule_fields(const YAML::Node& root) {
+  const field_line_map lines = document_field_lines(root);
+  const std::string list = root.IsSequence() ? "" : "rules";
+  std::vector<field_line_map> rules;
+  for (std::size_t i = 1; lines.count(list + "[" + std::to_string(i) + "]") != 0; ++i) {
+    rules.push_back(field_lines_under(lines, list + "[" + std::to_string(i) + "]"));
+  }
+  return rules;
 }
 
 bool ends_with(std::string_view text, std::string_view suffix) {
@@ -222,7 +244,7 @@ rule_document read_yaml(std::string_view text, const std::string& name, error_li
     errors.push_back(name + ":" + error);
     return {};
   }
-  return read_rule_document(document, name, errors, yaml_rule_lines(root));
+  return read_rule_document(document, name, errors, yaml_rule_fields(root));
 }
 
 rule_document read_json(std::string_view text, const std::string& name, error_list& errors) {
@@ -275,6 +297,30 @@ std::optional<json> yaml_to_json(std::string_view text, std::string& error) {
     error.erase(0, error.front() == ' ' ? 1 : 0);
     return std::nullopt;
   }
+}
+
+field_line_map yaml_field_lines(std::string_view text) {
+  // Only for text yaml_to_json accepted, which is the text yaml-cpp can be trusted with.
+  try {
+    return document_field_lines(YAML::Load(std::string(text)));
+  } catch (const YAML::Exception&) {
+    return {};
+  }
+}
+
+field_line_map field_lines_under(const field_line_map& lines, const std::string& path) {
+  field_line_map under;
+  for (auto it = lines.lower_bound(path); it != lines.end() && it->first.starts_with(path); ++it) {
+    const std::string rest = it->first.substr(path.size());
+    if (rest.empty()) {
+      under.emplace("", it->second);
+    } else if (rest.front() == '.') {
+      under.emplace(rest.substr(1), it->second);
+    } else if (rest.front() == '[') {
+      under.emplace(rest, it->second);
+    }
+  }
+  return under;
 }
 
 rule_document read_rule_text(std::string_view text, const std::string& name, error_list& errors,

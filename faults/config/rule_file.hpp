@@ -2,7 +2,8 @@
 // Rules files (`--faults FILE`): YAML or JSON holding {"seed": N, "rules": [...]}.
 //
 //   file ──read──> text ──yaml-cpp / nlohmann──> JSON (+ the line of each rule)
-//        ──read_rule_document──> rule_entry per rule, named "FILE:LINE: rule N (NAME)"
+//        ──read_rule_document──> rule_entry per rule, named "FILE:LINE: rule N (NAME)", and
+//                                 every message by the line of its field (yaml_field_lines)
 //
 // YAML scalars are typed the way YAML's core schema reads them (see scalar_text.hpp); quoted
 // scalars always stay strings. yaml-cpp stays inside rule_file.cpp.
@@ -31,6 +32,16 @@ rule_document load_rule_file(const std::string& path, error_list& errors,
 /// extension is what `detect` looks at first).
 rule_document read_rule_text(std::string_view text, const std::string& name, error_list& errors,
                              rule_file_format format = rule_file_format::detect);
+
+/// The 1-based line of every field of a YAML text, by its path: "" for the document,
+/// "rules[1]" (list entries 1-based, as messages count them), "rules[1].match.operations" (a
+/// field by the line of its key). Empty when the text is not YAML; call it on text yaml_to_json
+/// accepted.
+field_line_map yaml_field_lines(std::string_view text);
+
+/// The lines of what lies under `path` ("rules[2]"), with the paths relative to it: "" for the
+/// field itself, "match.operations", "[1]" for entries of a list.
+field_line_map field_lines_under(const field_line_map& lines, const std::string& path);
 
 /// A YAML text as JSON. On a syntax error: nullopt and `error` = "LINE:COLUMN: message". Map keys
 /// given twice are errors too.

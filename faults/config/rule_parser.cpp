@@ -1,6 +1,7 @@
 #include "faults/config/rule_parser.hpp"
 
 #include "faults/config/fault_spec.hpp"
+#include "faults/config/nearest_known.hpp"
 #include "faults/load_schedule.hpp"
 #include "faults/values.hpp"
 #include "text/text.hpp"
@@ -33,7 +34,7 @@ void check_keys(const json& object, const std::vector<std::string_view>& allowed
                 std::string_view path, error_list& errors) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      fail(errors, field(path, key), "unknown key (allowed: " + join_names(allowed) + ")");
+      fail(errors, field(path, key), "unknown key " + nearest_and_known(key, allowed, "allowed"));
     }
   }
 }
@@ -135,7 +136,7 @@ void read_operations(const json& value, match_spec& match, json& normalized, err
       for (const auto op : all_operations()) {
         known.push_back(operation_name(op));
       }
-      fail(errors, path, "unknown operation '" + name + "' (known: " + join_names(known) + ")");
+      fail(errors, path, "unknown operation '" + name + "' " + nearest_and_known(name, known));
       continue;
     }
     if (std::find(match.operations.begin(), match.operations.end(), *operation) ==
@@ -773,12 +774,73 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
   return r;
 }
 
-std::string entry_label(const rule_entry& entry, const std::string& name) {
+/// What names the entry in front of a message: its origin, or "FILE:LINE" with the `line` of
+/// the field concerned when it has field lines; then "rule N (NAME)" when it is numbered.
+std::string entry_label(const rule_entry& entry, const std::string& name, std::size_t line) {
+  std::string place = entry.origin;
+  if (!entry.file.empty()) {
+    place =
+        entry.file + ":" + std::to_string(line) + (entry.label.empty() ? "" : ": ") + entry.label;
+  }
   if (entry.number == 0) {
-    return entry.origin;
+    return place;
   }
   const std::string label = "rule " + std::to_string(entry.number) + " (" + name + ")";
-  return entry.origin.empty() ? label : entry.origin + ": " + label;
+  return place.empty() ? label : place + ": " + label;
+}
+
+/// The field a message names first ("match.operations: unknown ..." -> "match.operations");
+/// empty when it starts with no path.
+std::string message_path(std::string_view message) {
+  const auto colon = message.find(": ");
+  const std::string_view path = message.substr(0, colon);
+  const bool is_path = colon != std::string_view::npos && !path.empty() &&
+                       std::all_of(path.begin(), path.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+                                std::string_view("._-[]").find(c) != std::string_view::npos;
+                       });
+  return is_path ? std::string(path) : std::string();
+}
+
+/// "actions[I]" of the first action of `type` in `definition`; empty when it has none.
+std::string action_path(const json& definition, std::string_view type) {
+  if (!definition.is_object() || !definition.contains("actions")) {
+    return {};
+  }
+  const json& actions = definition["actions"];
+  const json entries = actions.is_array() ? actions : json::array({actions});
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (peek_action_type(entries[i]) == type) {
+      return "actions[" + std::to_string(i + 1) + "]";
+    }
+  }
+  return {};
+}
+
+/// The line of the field `path` names, or of the nearest field around it that has one, or of
+/// the entry. An action's parameters are named by its type ("truncate.mode"): they are looked up
+/// in the first action of that type ("actions[2].mode").
+std::size_t field_line(const rule_entry& entry, std::string path) {
+  const auto entry_line = entry.field_lines.find("");
+  const std::size_t fallback = entry_line == entry.field_lines.end() ? 0 : entry_line->second;
+  if (entry.field_lines.count(path) == 0) {
+    const auto dot = path.find('.');
+    const std::string first = path.substr(0, dot);
+    if (dot != std::string::npos && find_action_kind(first) != nullptr) {
+      const std::string action = action_path(entry.definition, first);
+      if (!action.empty()) {
+        path = action + path.substr(dot);
+      }
+    }
+  }
+  while (!path.empty()) {
+    if (const auto found = entry.field_lines.find(path); found != entry.field_lines.end()) {
+      return found->second;
+    }
+    const auto last = path.find_last_of(".[");
+    path = last == std::string::npos ? std::string() : path.substr(0, last);
+  }
+  return fallback;
 }
 
 } // namespace
@@ -800,8 +862,7 @@ std::optional<json> normalize_action_entry(const json& entry, error_list& errors
       return std::nullopt;
     }
     if (find_action_kind(type.get<std::string>()) == nullptr) {
-      errors.push_back("unknown action '" + type.get<std::string>() +
-                       "' (known: " + known_action_list() + ")");
+      errors.push_back(unknown_action(type.get<std::string>()));
       return std::nullopt;
     }
     return entry;
@@ -814,8 +875,7 @@ std::optional<json> normalize_action_entry(const json& entry, error_list& errors
   }
   if (named.empty()) {
     if (entry.size() == 1) {
-      errors.push_back("unknown action '" + entry.begin().key() +
-                       "' (known: " + known_action_list() + ")");
+      errors.push_back(unknown_action(entry.begin().key()));
     } else {
       errors.push_back("needs \"type\" or an action name as key (known: " + known_action_list() +
                        ")");
@@ -845,7 +905,7 @@ rule_build parse_rules(const std::vector<rule_entry>& entries) {
         definition.is_object() && definition.contains("name") && definition["name"].is_string();
     const std::string name =
         named ? definition["name"].get<std::string>() : default_name(definition, i + 1);
-    const std::string label = entry_label(entry, name);
+    const std::string label = entry_label(entry, name, field_line(entry, ""));
     error_list errors;
     auto parsed = read_rule(definition, name, errors);
     const auto twin = std::find_if(names.begin(), names.end(),
@@ -857,7 +917,8 @@ rule_build parse_rules(const std::vector<rule_entry>& entries) {
       names.push_back({name, label});
     }
     for (const auto& message : errors) {
-      build.errors.push_back(label + ": " + message);
+      build.errors.push_back(entry_label(entry, name, field_line(entry, message_path(message))) +
+                             ": " + message);
     }
     if (parsed && errors.empty()) {
       rules.push_back(std::move(*parsed));
@@ -870,7 +931,8 @@ rule_build parse_rules(const std::vector<rule_entry>& entries) {
 }
 
 rule_document read_rule_document(const json& document, const std::string& origin,
-                                 error_list& errors, const std::vector<std::size_t>& rule_lines) {
+                                 error_list& errors,
+                                 const std::vector<field_line_map>& rule_fields) {
   rule_document result;
   const std::string prefix = origin.empty() ? "" : origin + ": ";
   const json* rules = nullptr;
@@ -903,11 +965,18 @@ rule_document read_rule_document(const json& document, const std::string& origin
     return result;
   }
   for (std::size_t i = 0; i < rules->size(); ++i) {
-    std::string where = origin;
-    if (i < rule_lines.size() && rule_lines[i] > 0) {
-      where += ":" + std::to_string(rule_lines[i]);
+    rule_entry entry;
+    entry.definition = (*rules)[i];
+    entry.origin = origin;
+    entry.number = i + 1;
+    const auto rule_line =
+        i < rule_fields.size() ? rule_fields[i].find("") : field_line_map::const_iterator();
+    if (i < rule_fields.size() && rule_line != rule_fields[i].end() && rule_line->second > 0) {
+      entry.origin += ":" + std::to_string(rule_line->second);
+      entry.file = origin;
+      entry.field_lines = rule_fields[i];
     }
-    result.entries.push_back({(*rules)[i], where, i + 1});
+    result.entries.push_back(std::move(entry));
   }
   return result;
 }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,15 @@ struct rule_entry {
   /// 1-based place within its source, shown as "rule N (NAME)"; 0 when `origin` alone names the
   /// entry (a `--fault` spec is one rule).
   std::size_t number = 0;
+  /// Set for an entry read from a YAML file: the file's name, and the 1-based line of each field
+  /// of the entry by the path messages give it ("" for the entry itself, "match.operations",
+  /// "actions[2]", "actions[2].mode"). Every message then starts "FILE:LINE" with the line of the
+  /// field it names, followed by `label` (what names the entry after its line, "scenario 1 (s):
+  /// rules[2]"; may be empty), instead of `origin`:
+  ///   rules.yaml:14: rule 3 (cut): truncate.mode: must be one of ...
+  std::string file;
+  std::string label;
+  std::map<std::string, std::size_t> field_lines;
 };
 
 /// The outcome of validating a rule set. The rules are usable only when `errors` is empty; they
@@ -54,12 +64,17 @@ struct rule_document {
 /// set>" and must be unique across the set. Never throws on bad input.
 rule_build parse_rules(const std::vector<rule_entry>& entries);
 
+/// Where each field of one rule is written: path -> 1-based line, "" for the rule itself
+/// (rule_entry::field_lines).
+using field_line_map = std::map<std::string, std::size_t>;
+
 /// Splits a rules document into entries; document-level mistakes (not an object, unknown keys,
-/// a bad seed) are appended to `errors` prefixed with `origin`. `rule_lines`, when given, holds
-/// the line of each rule in the source file, so entries are named "origin:LINE".
+/// a bad seed) are appended to `errors` prefixed with `origin`. `rule_fields`, when given, holds
+/// the lines of each rule's fields in the source file `origin`, so entries are named
+/// "origin:LINE" and their messages by the line of their field.
 rule_document read_rule_document(const nlohmann::json& document, const std::string& origin,
                                  error_list& errors,
-                                 const std::vector<std::size_t>& rule_lines = {});
+                                 const std::vector<field_line_map>& rule_fields = {});
 
 /// read_rule_document + parse_rules: the admin API's JSON body, or a file already read.
 rule_build parse_rule_document(const nlohmann::json& document, const std::string& origin = {});

@@ -154,7 +154,7 @@ TEST(fault_spec, mistakes_name_the_token) {
       {"   ", "empty; expected ACTION [VALUE...] [key=value ...]"},
       {"op=GetObject reset",
        "expected an action first (known: " + known_actions() + "), got 'op=GetObject'"},
-      {"trunc 50%", "unknown action 'trunc' (known: " + known_actions() + ")"},
+      {"trunc 50%", "unknown action 'trunc' (nearest: truncate; known: " + known_actions() + ")"},
       {"strip-header a b", "unexpected value 'b': 'strip-header' takes 1 (name)"},
       {"reset now", "unexpected value 'now': 'reset' takes no positional values"},
       {"delay 1s name='x", "unterminated ' quote in 'name='x'"},
@@ -165,10 +165,11 @@ TEST(fault_spec, mistakes_name_the_token) {
       {"delay 1s =x", "'=x': missing key before '='"},
       {"delay 1s jitter=1ms jitter=2ms", "'jitter' given twice"},
       {"delay 1s 2ms jitter=3ms", "'jitter' given twice"},
-      {"reset frist=1", "unknown key 'frist' (allowed: name, enabled, op, method, bucket, key, "
-                        "query, header, status, part, p, first, skip, every, times, per-key, "
-                        "after, until, in-flight-over, rate, burst, rate-per, min-body, "
-                        "disabled)"},
+      {"reset frist=1",
+       "unknown key 'frist' (nearest: first; allowed: name, enabled, op, method, bucket, key, "
+       "query, header, status, part, p, first, skip, every, times, per-key, "
+       "after, until, in-flight-over, rate, burst, rate-per, min-body, "
+       "disabled)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.spec);
@@ -188,11 +189,13 @@ TEST(fault_spec, values_are_checked_like_any_rule_and_named_by_the_spec) {
   EXPECT_EQ(
       build.errors,
       (error_list{// Mistakes in the specs themselves first, then the values of the rules.
-                  "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (allowed: name, "
+                  "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (nearest: first; "
+                  "allowed: name, "
                   "enabled, op, method, bucket, key, query, header, status, part, p, first, skip, "
                   "every, times, per-key, after, until, in-flight-over, rate, burst, rate-per, "
                   "min-body, disabled, code, message, retry_after)",
-                  "--fault 4 ('trunc 1'): unknown action 'trunc' (known: " + known_actions() + ")",
+                  "--fault 4 ('trunc 1'): unknown action 'trunc' (nearest: truncate; known: " +
+                      known_actions() + ")",
                   "--fault 1 ('delay 1s p=1.5'): schedule.probability: must be a fraction like 50% "
                   "(got 1.5)"}));
   EXPECT_TRUE(build.rules.empty());
@@ -207,7 +210,8 @@ TEST(action_spec, reads_actions_written_on_one_line) {
   EXPECT_EQ(errors, error_list{"unexpected value 'extra': 'truncate' takes 2 (at, mode)"});
   errors.clear();
   EXPECT_FALSE(action_spec_to_json("truncate 1MiB mod=close", errors).has_value());
-  EXPECT_EQ(errors, error_list{"unknown parameter 'mod' of 'truncate' (allowed: at, mode)"});
+  EXPECT_EQ(errors,
+            error_list{"unknown parameter 'mod' of 'truncate' (nearest: mode; allowed: at, mode)"});
   errors.clear();
   EXPECT_FALSE(action_spec_to_json("reset op=GetObject", errors).has_value());
   EXPECT_EQ(errors, error_list{"unknown parameter 'op' of 'reset' (it takes none)"});
@@ -308,6 +312,21 @@ TEST_P(spec_and_file, give_the_same_definition) {
 }
 
 INSTANTIATE_TEST_SUITE_P(examples, spec_and_file, ::testing::ValuesIn(equivalence_cases));
+
+TEST(fault_spec, unknown_names_come_with_the_nearest) {
+  error_list errors;
+  fault_spec_to_json("truncat 50%", errors);
+  EXPECT_EQ(errors, error_list{"unknown action 'truncat' (nearest: truncate; known: " +
+                               known_actions() + ")"});
+  errors.clear();
+  fault_spec_to_json("truncate 50% mdoe=close", errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].rfind("unknown key 'mdoe' (nearest: mode; allowed: ", 0), 0u) << errors[0];
+  errors.clear();
+  action_spec_to_json("truncate 50% mdoe=close", errors);
+  EXPECT_EQ(errors, error_list{"unknown parameter 'mdoe' of 'truncate' (nearest: mode; allowed: "
+                               "at, mode)"});
+}
 
 } // namespace
 } // namespace s3fault::faults::config

@@ -88,7 +88,7 @@ TEST(presets, mistakes_are_named_with_the_preset) {
   EXPECT_EQ(
       build.errors,
       (error_list{"--preset 1 ('slowdown-storm:q=1'): unknown parameter 'q' of preset "
-                  "'slowdown-storm' (allowed: p, code, bucket, key, name)",
+                  "'slowdown-storm' (nearest: p; allowed: p, code, bucket, key, name)",
                   "--preset 2 ('short-body:at'): expected key=value, got 'at'",
                   "--preset 3 ('nope'): unknown preset 'nope' (known: rustfs-parts-count, "
                   "slowdown-storm, short-body, flaky-connection, no-content-range, "
@@ -105,6 +105,19 @@ TEST(presets, one_preset_twice_needs_a_name) {
                         "'slowdown-storm' is already used by --preset 1 ('slowdown-storm'): "
                         "rule 1 (slowdown-storm)"}));
   EXPECT_TRUE(build_rules({}, {}, {"slowdown-storm", "slowdown-storm:p=1%,name=light"}).ok());
+}
+
+TEST(presets, unknown_names_come_with_the_nearest) {
+  const auto build = build_rules({}, {}, {"slowdwn-storm", "slowdown-storm:cod=SlowDown"});
+  ASSERT_EQ(build.errors.size(), 2u) << ::testing::PrintToString(build.errors);
+  EXPECT_EQ(build.errors[0].rfind("--preset 1 ('slowdwn-storm'): unknown preset 'slowdwn-storm' "
+                                  "(nearest: slowdown-storm; known: rustfs-parts-count, ",
+                                  0),
+            0u)
+      << build.errors[0];
+  EXPECT_EQ(build.errors[1], "--preset 2 ('slowdown-storm:cod=SlowDown'): unknown parameter 'cod' "
+                             "of preset 'slowdown-storm' (nearest: code; allowed: p, code, "
+                             "bucket, key, name)");
 }
 
 } // namespace

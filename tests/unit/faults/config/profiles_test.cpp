@@ -110,5 +110,13 @@ TEST(profiles, a_rules_file_without_a_profile_section_is_not_a_profile) {
   EXPECT_TRUE(errors[0].starts_with(path + ": not a profile")) << errors[0];
 }
 
+TEST(profiles, an_unknown_name_comes_with_the_nearest_shipped_ones) {
+  error_list errors;
+  EXPECT_FALSE(load_profile("rgw-16", errors));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "profile 'rgw-16': neither a shipped profile (nearest: rgw-16.2; shipped: "
+                       "rgw-16.2, rustfs-1.0.0-rc.5, s3rver-3.7) nor a file");
+}
+
 } // namespace
 } // namespace s3fault::faults::config

@@ -148,12 +148,12 @@ TEST(rule_file, a_yaml_file_with_three_mistakes_is_rejected_with_all_three_named
   ASSERT_EQ(build.errors.size(), 3u) << ::testing::PrintToString(build.errors);
   const std::string& f = file.path();
   EXPECT_EQ(build.errors[0], f +
-                                 ":4: rule 1 (strip-parts-count): match.operations: unknown "
-                                 "operation 'HeadObjekt' (known: " +
+                                 ":6: rule 1 (strip-parts-count): match.operations: unknown "
+                                 "operation 'HeadObjekt' (nearest: HeadObject; known: " +
                                  testing::known_operations() + ")");
   EXPECT_EQ(build.errors[1],
-            f + ":10: rule 2 (slowdown): schedule.every: must be a whole number >= 1 (got 0)");
-  EXPECT_EQ(build.errors[2], f + ":14: rule 3 (short-body): truncate.at: must be a size like "
+            f + ":11: rule 2 (slowdown): schedule.every: must be a whole number >= 1 (got 0)");
+  EXPECT_EQ(build.errors[2], f + ":16: rule 3 (short-body): truncate.at: must be a size like "
                                  "1MiB or a fraction like 50% (got \"150%\")");
   EXPECT_TRUE(build.rules.empty());
 }
@@ -235,8 +235,10 @@ TEST(rule_file, file_level_mistakes_name_the_file_and_line) {
 
   errors.clear();
   read_rule_text("rule:\n  - actions: [reset]\n", "typo.yaml", errors);
-  EXPECT_EQ(errors, (error_list{"typo.yaml: rule: unknown key (allowed: seed, rules, profile)",
-                                "typo.yaml: rules: missing (a list of rules)"}));
+  EXPECT_EQ(
+      errors,
+      (error_list{"typo.yaml: rule: unknown key (nearest: rules; allowed: seed, rules, profile)",
+                  "typo.yaml: rules: missing (a list of rules)"}));
 }
 
 TEST(rule_file, a_missing_file_is_an_error_among_the_others) {
@@ -257,6 +259,39 @@ TEST(rule_file, rules_without_a_line_are_named_by_the_file) {
   ASSERT_EQ(document.entries.size(), 1u);
   EXPECT_EQ(document.entries[0].origin, "list.json");
   EXPECT_EQ(document.entries[0].number, 1u);
+}
+
+// A mistake deep in a rule is named with the line of its own field, not the rule's first line.
+TEST(rule_file, mistakes_name_the_line_of_their_field) {
+  error_list errors;
+  const auto document = read_rule_text(R"(rules:
+  - name: slow
+    actions: [reset]
+    schedule: {every: 0}
+  - name: cut
+    match:
+      operations: [GetObject]
+      status: [999]
+    actions:
+      - truncate: 50%
+        mode: clse
+      - {type: delay, duration: 1s,
+         jiter: 1ms}
+)",
+                                       "r.yaml", errors);
+  ASSERT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  const auto build = parse_rules(document.entries);
+  ASSERT_EQ(build.errors.size(), 4u) << ::testing::PrintToString(build.errors);
+  EXPECT_EQ(build.errors[0],
+            "r.yaml:4: rule 1 (slow): schedule.every: must be a whole number >= 1 (got 0)");
+  EXPECT_EQ(build.errors[1].rfind("r.yaml:8: rule 2 (cut): match.status: ", 0), 0u)
+      << build.errors[1];
+  EXPECT_EQ(build.errors[2].rfind("r.yaml:11: rule 2 (cut): truncate.mode: ", 0), 0u)
+      << build.errors[2];
+  EXPECT_EQ(build.errors[3].rfind("r.yaml:13: rule 2 (cut): delay.jiter: unknown parameter", 0), 0u)
+      << build.errors[3];
+  ASSERT_EQ(document.entries.size(), 2u);
+  EXPECT_EQ(document.entries[1].origin, "r.yaml:5") << "the rule itself is where it starts";
 }
 
 } // namespace

@@ -173,7 +173,8 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (rule-1): must be a rule: an object with match, schedule and actions (got 5)"}},
       {"unknown key",
        R"({"actions": ["reset"], "shedule": {}})",
-       {"rule 1 (reset-1): shedule: unknown key (allowed: name, enabled, match, schedule, "
+       {"rule 1 (reset-1): shedule: unknown key (nearest: schedule; allowed: name, enabled, match, "
+        "schedule, "
         "actions, reproduces)"}},
       {"bad name",
        R"({"name": "a b", "actions": ["reset"]})",
@@ -194,10 +195,12 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (rule-1): actions: at least one action is required"}},
       {"unknown one-line action",
        R"({"actions": ["trunc 50%"]})",
-       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (known: " + actions + ")"}},
+       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (nearest: truncate; known: " +
+        actions + ")"}},
       {"unknown short-form action",
        R"({"actions": [{"trunc": "50%"}]})",
-       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (known: " + actions + ")"}},
+       {"rule 1 (rule-1): actions[1]: unknown action 'trunc' (nearest: truncate; known: " +
+        actions + ")"}},
       {"unknown action type",
        R"({"actions": ["reset", {"type": "nope"}]})",
        {"rule 1 (reset-1): actions[2]: unknown action 'nope' (known: " + actions + ")"}},
@@ -221,7 +224,8 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (truncate-1): actions[1]: 'at' given twice"}},
       {"one-line action with a misspelt parameter",
        R"({"actions": ["truncate 50% mod=consistent"]})",
-       {"rule 1 (truncate-1): actions[1]: unknown parameter 'mod' of 'truncate' (allowed: at, "
+       {"rule 1 (truncate-1): actions[1]: unknown parameter 'mod' of 'truncate' (nearest: mode; "
+        "allowed: at, "
         "mode)"}},
       {"action not readable",
        R"({"actions": [5]})",
@@ -236,11 +240,13 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (reset-1): match: must be an object (got \"GetObject\")"}},
       {"match key misspelt",
        R"({"match": {"operation": "GetObject"}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.operation: unknown key (allowed: operations, methods, bucket, "
+       {"rule 1 (reset-1): match.operation: unknown key (nearest: operations; allowed: operations, "
+        "methods, bucket, "
         "key, query, headers, status, part)"}},
       {"unknown operation",
        R"({"match": {"operations": "GetObjekt"}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.operations: unknown operation 'GetObjekt' (known: " +
+       {"rule 1 (reset-1): match.operations: unknown operation 'GetObjekt' (nearest: GetObject, "
+        "PutObject; known: " +
         known_operations() + ")"}},
       {"empty operation",
        R"({"match": {"operations": "GetObject,"}, "actions": ["reset"]})",
@@ -328,7 +334,8 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (reset-1): schedule: must be an object (got 5)"}},
       {"schedule key misspelt",
        R"({"schedule": {"frist": 2}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): schedule.frist: unknown key (allowed: probability, first, skip, "
+       {"rule 1 (reset-1): schedule.frist: unknown key (nearest: first; allowed: probability, "
+        "first, skip, "
         "every, times, per_key, after, until, in_flight_over, rate, burst, rate_per, "
         "min_body)"}},
       {"probability above one",
@@ -642,7 +649,7 @@ TEST(rule_document, document_mistakes_are_reported_with_the_rules_ones) {
   const auto build = parse_rule_document(
       json::parse(R"({"seed": -1, "rulez": [], "rules": [{"actions": []}]})"), "body");
   EXPECT_EQ(build.errors,
-            (error_list{"body: rulez: unknown key (allowed: seed, rules, profile)",
+            (error_list{"body: rulez: unknown key (nearest: rules; allowed: seed, rules, profile)",
                         "body: seed: must be a whole number >= 0 (got -1)",
                         "body: rule 1 (rule-1): actions: at least one action is required"}));
   EXPECT_EQ(parse_rule_document(json::parse(R"({"seed": 1})")).errors,
@@ -652,6 +659,40 @@ TEST(rule_document, document_mistakes_are_reported_with_the_rules_ones) {
   EXPECT_EQ(parse_rule_document(json::parse(R"("rules")")).errors,
             (error_list{"must be an object with \"rules\" (and optionally \"seed\") (got "
                         "\"rules\")"}));
+}
+
+// Every unknown name in a rule is answered with the names nearest to it, then all of them.
+TEST(rule_parser, unknown_names_come_with_the_nearest) {
+  const auto first_error = [](std::string_view rule) {
+    const auto build = build_one(rule);
+    return build.errors.empty() ? std::string() : build.errors.front();
+  };
+  EXPECT_EQ(first_error(R"({"match": {"operations": ["HeadObjekt"]}, "actions": ["reset"]})"),
+            "rule 1 (reset-1): match.operations: unknown operation 'HeadObjekt' (nearest: "
+            "HeadObject; known: " +
+                known_operations() + ")");
+  EXPECT_EQ(first_error(R"({"match": {"operatons": ["GetObject"]}, "actions": ["reset"]})"),
+            "rule 1 (reset-1): match.operatons: unknown key (nearest: operations; allowed: "
+            "operations, methods, bucket, key, query, headers, status, part)");
+  EXPECT_EQ(first_error(R"({"shedule": {"first": 1}, "actions": ["reset"]})"),
+            "rule 1 (reset-1): shedule: unknown key (nearest: schedule; allowed: name, enabled, "
+            "match, schedule, actions, reproduces)");
+  EXPECT_EQ(first_error(R"({"actions": ["trunc 50%"]})"),
+            "rule 1 (rule-1): actions[1]: unknown action 'trunc' (nearest: truncate; known: " +
+                known_actions() + ")");
+  EXPECT_EQ(first_error(R"({"actions": [{"trunc": "50%"}]})"),
+            "rule 1 (rule-1): actions[1]: unknown action 'trunc' (nearest: truncate; known: " +
+                known_actions() + ")");
+  EXPECT_EQ(first_error(R"({"actions": [{"type": "trunc", "at": "50%"}]})"),
+            "rule 1 (rule-1): actions[1]: unknown action 'trunc' (nearest: truncate; known: " +
+                known_actions() + ")");
+  const auto schedule = first_error(R"({"schedule": {"frist": 1}, "actions": ["reset"]})");
+  EXPECT_EQ(schedule.rfind("rule 1 (reset-1): schedule.frist: unknown key (nearest: first; "
+                           "allowed: probability, first, ",
+                           0),
+            0u)
+      << schedule;
+  EXPECT_EQ(first_error(R"({"actions": ["reset"]})"), "") << "a good rule has none";
 }
 
 } // namespace
