@@ -3,6 +3,9 @@
 //   text ──read_matrix_items──> items ──read_scenario / read_shape──> gate_matrix
 //        (YAML, top level)            (every field; rules by the proxy's parser)
 //        ──refuse_twins──> names unique within the file; merge_matrix: across files
+//
+// load_gate_matrix reads every file against the gate's role and the shapes of every matrix, so
+// that all mistakes, of every file, are listed at once.
 #include "conformance/gate/gate_matrix.hpp"
 
 #include "conformance/gate/matrix_entries.hpp"
@@ -79,6 +82,50 @@ void sort_by_line(std::vector<std::string>& errors, std::size_t first, std::stri
                    });
 }
 
+/// The names a matrix file gives its shapes, as written (a name like 1024 read as a number).
+std::vector<std::string> written_shape_names(const matrix_items& items) {
+  std::vector<std::string> names;
+  for (const auto& item : items.shapes) {
+    const auto& fields = item.fields;
+    if (fields.is_object() && fields.contains("name")) {
+      if (fields["name"].is_string()) {
+        names.push_back(fields["name"].get<std::string>());
+      } else if (fields["name"].is_number_unsigned()) {
+        names.push_back(fields["name"].dump());
+      }
+    }
+  }
+  return names;
+}
+
+/// Leaves the first entry of each name (refuse_twins named the others), and none without a name.
+template <typename Entry> void drop_later_twins(std::vector<Entry>& entries) {
+  std::vector<Entry> kept;
+  for (auto& entry : entries) {
+    const bool twin = std::any_of(kept.begin(), kept.end(),
+                                  [&](const Entry& other) { return other.name == entry.name; });
+    if (!entry.name.empty() && !twin) {
+      kept.push_back(std::move(entry));
+    }
+  }
+  entries = std::move(kept);
+}
+
+/// The text of the file at `path`; nullopt, with a mistake, when it cannot be read.
+std::optional<std::string> read_file_text(const std::string& path,
+                                          std::vector<std::string>& errors) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  if (file) {
+    text << file.rdbuf();
+  }
+  if (!file || file.bad()) {
+    errors.push_back(path + ": cannot read (" + std::strerror(errno) + ")");
+    return std::nullopt;
+  }
+  return text.str();
+}
+
 /// `key` as a glob that matches only itself: the glob characters of faults::glob_matches, each
 /// written as a one-character set.
 std::string literal_glob(const std::string& key) {
@@ -96,12 +143,18 @@ std::string literal_glob(const std::string& key) {
 } // namespace
 
 gate_matrix read_matrix_text(std::string_view text, const std::string& name,
-                             std::vector<std::string>& errors) {
+                             const matrix_context& context, std::vector<std::string>& errors) {
   const std::size_t first_error = errors.size();
   const matrix_items items = read_matrix_items(text, name, errors);
+  std::optional<std::vector<std::string>> shapes = context.other_shapes;
+  if (shapes) {
+    const auto own = written_shape_names(items);
+    shapes->insert(shapes->end(), own.begin(), own.end());
+  }
   gate_matrix matrix;
   for (std::size_t i = 0; i < items.scenarios.size(); ++i) {
-    matrix.scenarios.push_back(read_scenario(items.scenarios[i], name, i + 1, errors));
+    matrix.scenarios.push_back(
+        read_scenario(items.scenarios[i], name, i + 1, context, shapes, errors));
   }
   for (std::size_t i = 0; i < items.shapes.size(); ++i) {
     matrix.shapes.push_back(read_shape(items.shapes[i], name, i + 1, errors));
@@ -112,17 +165,57 @@ gate_matrix read_matrix_text(std::string_view text, const std::string& name,
   return matrix;
 }
 
+gate_matrix read_matrix_text(std::string_view text, const std::string& name,
+                             std::vector<std::string>& errors) {
+  return read_matrix_text(text, name, matrix_context{}, errors);
+}
+
+gate_matrix load_matrix_file(const std::string& path, const matrix_context& context,
+                             std::vector<std::string>& errors) {
+  const auto text = read_file_text(path, errors);
+  return text ? read_matrix_text(*text, path, context, errors) : gate_matrix{};
+}
+
 gate_matrix load_matrix_file(const std::string& path, std::vector<std::string>& errors) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  if (file) {
-    text << file.rdbuf();
+  return load_matrix_file(path, {}, errors);
+}
+
+gate_matrix load_gate_matrix(run_role role, const std::vector<std::string>& files,
+                             std::vector<std::string>& errors) {
+  gate_matrix matrix = role == run_role::writer ? builtin_writer_matrix() : builtin_matrix();
+  // Every file's shapes first: a scenario's globs may name the shapes of any file.
+  std::vector<std::optional<std::string>> texts;
+  std::vector<std::vector<std::string>> shapes_of_file;
+  for (const auto& file : files) {
+    texts.push_back(read_file_text(file, errors));
+    std::vector<std::string> ignored; // reported when the file is read below
+    shapes_of_file.push_back(
+        texts.back() ? written_shape_names(read_matrix_items(*texts.back(), file, ignored))
+                     : std::vector<std::string>{});
   }
-  if (!file || file.bad()) {
-    errors.push_back(path + ": cannot read (" + std::strerror(errno) + ")");
-    return {};
+  std::vector<std::string> builtin_shapes;
+  for (const auto& shape : matrix.shapes) {
+    builtin_shapes.push_back(shape.name);
   }
-  return read_matrix_text(text.str(), path, errors);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!texts[i]) {
+      continue;
+    }
+    matrix_context context{role, builtin_shapes};
+    for (std::size_t j = 0; j < files.size(); ++j) {
+      if (j != i) {
+        context.other_shapes->insert(context.other_shapes->end(), shapes_of_file[j].begin(),
+                                     shapes_of_file[j].end());
+      }
+    }
+    gate_matrix more = read_matrix_text(*texts[i], files[i], context, errors);
+    // A file with mistakes is merged too, so that a name another file or the built-in matrix
+    // has is named with the rest; a name twice within the file was named already.
+    drop_later_twins(more.scenarios);
+    drop_later_twins(more.shapes);
+    merge_matrix(matrix, std::move(more), errors);
+  }
+  return matrix;
 }
 
 void merge_matrix(gate_matrix& into, gate_matrix more, std::vector<std::string>& errors) {

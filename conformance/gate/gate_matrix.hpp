@@ -21,8 +21,10 @@
 //       checksum: crc32                   # crc32 | crc32c | sha1 | sha256 | none
 //       content_type: application/x-parquet
 #include "conformance/gate/object_shapes.hpp"
+#include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/scenarios.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,13 +44,35 @@ std::string_view builtin_matrix_text();
 const gate_matrix& builtin_writer_matrix();
 std::string_view builtin_writer_matrix_text();
 
+/// What a matrix file is checked against beyond its own text, so that every mistake is found in
+/// the one pass that reads it.
+struct matrix_context {
+  /// The gate's role: a scenario's action must be one it can make. nullopt: not checked.
+  std::optional<run_role> role;
+  /// The shapes the other matrices define (the built-in one, the other files): each of a
+  /// scenario's shape globs must match one of these or of the file's own. nullopt: the globs are
+  /// not checked (a file read without the matrix it joins).
+  std::optional<std::vector<std::string>> other_shapes;
+};
+
 /// Reads a matrix document. Every mistake is appended to `errors` as "NAME:LINE: WHERE: what is
 /// wrong and what is allowed" (WHERE: "scenario 3 (NAME): rules[1]: truncate.at: ..."); nothing
 /// stops at the first. The result is usable only when no error was added.
 gate_matrix read_matrix_text(std::string_view text, const std::string& name,
+                             const matrix_context& context, std::vector<std::string>& errors);
+/// The same with no role and no shapes but the text's own.
+gate_matrix read_matrix_text(std::string_view text, const std::string& name,
                              std::vector<std::string>& errors);
 /// The same for a file; one that cannot be read is an error too.
+gate_matrix load_matrix_file(const std::string& path, const matrix_context& context,
+                             std::vector<std::string>& errors);
 gate_matrix load_matrix_file(const std::string& path, std::vector<std::string>& errors);
+/// The matrix of a `role`'s gate: its built-in matrix with `files` added (`--scenario-file`).
+/// Every mistake of every file is appended to `errors` in one pass: fields, rules, names used
+/// twice (within a file, across files, or by the built-in matrix), actions of the other role,
+/// shape globs that match no shape. The result is usable only when no error was added.
+gate_matrix load_gate_matrix(run_role role, const std::vector<std::string>& files,
+                             std::vector<std::string>& errors);
 /// Appends `more` to `into`. A scenario or shape name that is already defined is an error
 /// naming both places.
 void merge_matrix(gate_matrix& into, gate_matrix more, std::vector<std::string>& errors);

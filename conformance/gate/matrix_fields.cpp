@@ -1,6 +1,8 @@
 #include "conformance/gate/matrix_fields.hpp"
 
 #include "faults/action_registry.hpp"
+#include "faults/config/nearest_known.hpp"
+#include "faults/config/rule_file.hpp"
 #include "faults/values.hpp"
 
 #include <algorithm>
@@ -46,6 +48,10 @@ std::string item_fields::origin() const {
   return file_ + ":" + std::to_string(item_.line);
 }
 
+std::map<std::string, std::size_t> item_fields::lines_under(const std::string& field) const {
+  return faults::config::field_lines_under(item_.field_lines, field);
+}
+
 bool item_fields::has(const std::string& field) const {
   return is_mapping() && item_.fields.contains(field);
 }
@@ -65,7 +71,7 @@ void item_fields::must_be(const std::string& field, std::string_view what, const
 void item_fields::check_known(const std::vector<std::string_view>& allowed) {
   for (const auto& [key, value] : item_.fields.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      fail(key, "unknown field (allowed: " + faults::join_names(allowed) + ")");
+      fail(key, "unknown field " + faults::config::nearest_and_known(key, allowed, "allowed"));
     }
   }
 }
@@ -141,7 +147,10 @@ std::optional<std::string> item_fields::choice(const std::string& field,
       std::find(choices.begin(), choices.end(), value.get<std::string>()) != choices.end()) {
     return value.get<std::string>();
   }
-  must_be(field, "one of " + faults::join_names(choices), value);
+  const std::string near =
+      value.is_string() ? faults::config::nearest_clause(value.get<std::string>(), choices) : "";
+  fail(field, "must be one of " + faults::join_names(choices) + " (got " +
+                  faults::describe_got(value) + (near.empty() ? "" : "; " + near) + ")");
   return std::nullopt;
 }
 

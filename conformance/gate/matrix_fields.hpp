@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,11 @@ public:
   std::string place(const std::string& field) const;
   /// "FILE:LINE" of the entry, for `origin` fields.
   std::string origin() const;
+  /// What names the entry after its line: "scenario 3 (truncate-ranges)".
+  const std::string& label() const { return label_; }
+  const std::string& file() const { return file_; }
+  /// The lines of everything under `field` ("rules[2]"), relative to it.
+  std::map<std::string, std::size_t> lines_under(const std::string& field) const;
   bool is_mapping() const { return item_.fields.is_object(); }
   bool has(const std::string& field) const;
   /// The value of a field that `has` found.
@@ -53,7 +59,7 @@ public:
                                   bool required = false);
   /// true or false (also written as "true" or "false"); nullopt when missing or wrong.
   std::optional<bool> flag(const std::string& field);
-  /// One of `choices`; nullopt when missing or wrong.
+  /// One of `choices`; nullopt when missing or wrong (the nearest choices named).
   std::optional<std::string> choice(const std::string& field,
                                     const std::vector<std::string_view>& choices);
 

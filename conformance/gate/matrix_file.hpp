@@ -3,11 +3,9 @@
 // lists, each with the line of every field, still to be checked (matrix_scenario.cpp,
 // matrix_shape.cpp).
 //
-//   text ──faults::config::yaml_to_json──> JSON, scalars typed as rules files type them
-//        ──YAML::Load──────────────────────> marks: the line of each item, field and list entry
+//   text ──faults::config::yaml_to_json─────> JSON, scalars typed as rules files type them
+//        ──faults::config::yaml_field_lines──> the line of every field and list entry
 //        ──> matrix_item per list entry
-//
-// yaml-cpp stays inside matrix_file.cpp.
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -22,8 +20,9 @@ namespace s3fault::gate {
 struct matrix_item {
   nlohmann::json fields; // an object of fields, or whatever else the entry was
   std::size_t line = 0;  // 1-based
-  /// The 1-based line of each field ("rules"), and of each entry of a list field ("rules[2]",
-  /// 1-based like the messages that name it).
+  /// The 1-based line of each field ("rules"), of each entry of a list field ("rules[2]", 1-based
+  /// like the messages that name it), and of everything within them ("rules[2].match.operations");
+  /// "" is the entry's own.
   std::map<std::string, std::size_t> field_lines;
 
   /// The line of `field`, or of the item when the field has none (it is missing).

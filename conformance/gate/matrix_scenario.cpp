@@ -5,7 +5,9 @@
 #include "conformance/gate/matrix_fields.hpp"
 
 #include "faults/config/fault_spec.hpp"
+#include "faults/config/nearest_known.hpp"
 #include "faults/config/rule_parser.hpp"
+#include "faults/rule.hpp"
 
 namespace s3fault::gate {
 namespace {
@@ -25,16 +27,37 @@ expectation read_expect(item_fields& fields) {
   return written == "informational" ? expectation::informational : expectation::must_recover;
 }
 
-scenario_action read_action(item_fields& fields) {
+/// The action; one the gate's role cannot make is a mistake, found here with the others rather
+/// than when the gate starts.
+scenario_action read_action(item_fields& fields, std::optional<run_role> role) {
   const auto written = fields.choice("action", {"none", "replace-after-first-read", "overwrite"});
-  if (written == "overwrite") {
-    return scenario_action::overwrite;
+  const scenario_action action = written == "overwrite" ? scenario_action::overwrite
+                                 : written == "replace-after-first-read"
+                                     ? scenario_action::replace_after_first_read
+                                     : scenario_action::none;
+  if (role && !action_fits(action, *role == run_role::writer)) {
+    fields.fail("action", std::string(to_string(action)) + " is for " +
+                              (*role == run_role::writer ? "readers" : "writers") +
+                              "; this gate runs a " + std::string(role_name(*role)));
   }
-  return written == "replace-after-first-read" ? scenario_action::replace_after_first_read
-                                               : scenario_action::none;
+  return action;
 }
 
-std::vector<std::string> read_shape_globs(item_fields& fields) {
+/// A glob that matches none of `shapes` would leave the scenario without runs, unseen.
+void refuse_unmatched_glob(item_fields& fields, const std::string& where, const std::string& glob,
+                           const std::vector<std::string>& shapes) {
+  for (const auto& shape : shapes) {
+    if (faults::glob_matches(glob, shape)) {
+      return;
+    }
+  }
+  const std::vector<std::string_view> names(shapes.begin(), shapes.end());
+  fields.fail(where, "no shape matches '" + glob + "' " +
+                         faults::config::nearest_and_known(glob, names, "shapes"));
+}
+
+std::vector<std::string> read_shape_globs(item_fields& fields,
+                                          const std::optional<std::vector<std::string>>& shapes) {
   if (!fields.has("shapes")) {
     return {"*"};
   }
@@ -46,9 +69,13 @@ std::vector<std::string> read_shape_globs(item_fields& fields) {
   }
   std::vector<std::string> result;
   for (std::size_t i = 0; i < globs.size(); ++i) {
+    const std::string where = "shapes[" + std::to_string(i + 1) + "]";
     if (!globs[i].is_string() || globs[i].get<std::string>().empty()) {
-      fields.must_be("shapes[" + std::to_string(i + 1) + "]", "a shape name or glob", globs[i]);
+      fields.must_be(where, "a shape name or glob", globs[i]);
       continue;
+    }
+    if (shapes) {
+      refuse_unmatched_glob(fields, where, globs[i].get<std::string>(), *shapes);
     }
     result.push_back(globs[i].get<std::string>());
   }
@@ -105,8 +132,15 @@ void read_rules(item_fields& fields, scenario& s) {
       continue;
     }
     refuse_match_key(fields, where, *definition);
-    // number 0: the origin alone names the rule, as "FILE:LINE: scenario N (NAME): rules[I]".
-    entries.push_back({*definition, fields.place(where) + ": " + where, 0});
+    // number 0: the origin alone names the rule, as "FILE:LINE: scenario N (NAME): rules[I]",
+    // with the line of the field each message names.
+    faults::config::rule_entry entry;
+    entry.definition = *definition;
+    entry.origin = fields.place(where) + ": " + where;
+    entry.file = fields.file();
+    entry.label = fields.label() + ": " + where;
+    entry.field_lines = fields.lines_under(where);
+    entries.push_back(std::move(entry));
     s.rules.push_back(std::move(*definition));
     s.rules_text.push_back(list[i].is_string()
                                ? list[i].get<std::string>()
@@ -134,6 +168,8 @@ bool read_needs_injection(item_fields& fields, const scenario& s) {
 } // namespace
 
 scenario read_scenario(const matrix_item& item, const std::string& file, std::size_t number,
+                       const matrix_context& context,
+                       const std::optional<std::vector<std::string>>& shapes,
                        std::vector<std::string>& errors) {
   item_fields fields(item, file, "scenario", number, errors);
   scenario s;
@@ -147,9 +183,9 @@ scenario read_scenario(const matrix_item& item, const std::string& file, std::si
   s.description = fields.description().value_or("");
   s.why = fields.text("why", "text saying what the scenario finds in a reader").value_or("");
   s.expect = read_expect(fields);
-  s.action = read_action(fields);
+  s.action = read_action(fields, context.role);
   read_rules(fields, s);
-  s.shape_globs = read_shape_globs(fields);
+  s.shape_globs = read_shape_globs(fields, shapes);
   s.multipart_only = fields.flag("multipart_only").value_or(false);
   s.needs_injection = read_needs_injection(fields, s);
   return s;

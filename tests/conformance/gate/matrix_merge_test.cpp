@@ -54,5 +54,47 @@ TEST(MergeMatrix, AppendsInOrderAndNamesBothPlacesOfATwin) {
   EXPECT_EQ(into.shapes[0].size, 1u) << "the first definition stays";
 }
 
+TEST(LoadGateMatrix, EveryMistakeOfEveryFileAtOnceTheRoleCheckIncluded) {
+  // a.yaml's glob matches a shape of b.yaml only; b.yaml has a mistake of its own and a name
+  // the built-in writers' matrix has.
+  const temp_file a("a.yaml", "scenarios:\n"
+                              "  - name: ours-replaced\n"
+                              "    description: d\n"
+                              "    action: replace-after-first-read\n"
+                              "    shapes: [\"b-*\"]\n"
+                              "    needs_injection: false\n");
+  const temp_file b("b.yaml", "scenarios:\n"
+                              "  - name: baseline\n"
+                              "    description: d\n"
+                              "    expect: sometimes\n"
+                              "shapes:\n"
+                              "  - {name: b-1, description: d, size: 1}\n");
+  std::vector<std::string> errors;
+  load_gate_matrix(run_role::writer, {a.path(), b.path()}, errors);
+  ASSERT_EQ(errors.size(), 3u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0], a.path() + ":4: scenario 1 (ours-replaced): action: "
+                                  "replace-after-first-read is for readers; this gate runs a "
+                                  "writer");
+  EXPECT_EQ(errors[1].rfind(b.path() + ":4: scenario 1 (baseline): expect: must be one of", 0), 0u)
+      << errors[1];
+  EXPECT_EQ(errors[2].rfind(b.path() + ":2: scenario baseline: name: already defined at "
+                                       "builtin-writer-matrix.yaml:",
+                            0),
+            0u)
+      << errors[2];
+}
+
+TEST(LoadGateMatrix, GoodFilesAddToTheRolesBuiltInMatrix) {
+  const temp_file a("a.yaml", "scenarios:\n"
+                              "  - {name: ours, description: d, action: overwrite, shapes: [b-1],"
+                              " needs_injection: false}\n");
+  const temp_file b("b.yaml", "shapes:\n  - {name: b-1, description: d, size: 1}\n");
+  std::vector<std::string> errors;
+  const gate_matrix matrix = load_gate_matrix(run_role::writer, {a.path(), b.path()}, errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_EQ(matrix.scenarios.size(), builtin_writer_matrix().scenarios.size() + 1);
+  EXPECT_EQ(matrix.shapes.back().name, "b-1");
+}
+
 } // namespace
 } // namespace s3fault::gate

@@ -149,15 +149,17 @@ TEST(ReadMatrix, MissingRequiredFieldsAreNamed) {
 }
 
 TEST(ReadMatrix, UnknownFieldsNameTheAllowedOnes) {
-  EXPECT_EQ(errors_of(one_scenario("    expects: must-recover\n")),
-            (texts{"t.yaml:4: scenario 1 (s): expects: unknown field (allowed: name, "
-                   "description, why, expect, rules, shapes, multipart_only, "
-                   "needs_injection, action)"}));
+  EXPECT_EQ(
+      errors_of(one_scenario("    expects: must-recover\n")),
+      (texts{"t.yaml:4: scenario 1 (s): expects: unknown field (nearest: expect; allowed: name, "
+             "description, why, expect, rules, shapes, multipart_only, "
+             "needs_injection, action)"}));
   EXPECT_EQ(errors_of(one_shape("    size: 1\n    part: [1]\n")),
-            (texts{"t.yaml:5: shape 1 (s): part: unknown field (allowed: name, "
+            (texts{"t.yaml:5: shape 1 (s): part: unknown field (nearest: parts; allowed: name, "
                    "description, size, parts, checksum, content_type)"}));
-  EXPECT_EQ(errors_of("scenario: []\n"),
-            (texts{"t.yaml:1: scenario: unknown key (allowed: scenarios, shapes)"}));
+  EXPECT_EQ(
+      errors_of("scenario: []\n"),
+      (texts{"t.yaml:1: scenario: unknown key (nearest: scenarios; allowed: scenarios, shapes)"}));
 }
 
 TEST(ReadMatrix, DuplicateNamesWithinAFileNameBothLines) {
@@ -198,6 +200,121 @@ TEST(ReadMatrix, NamesUseTheirCharset) {
   EXPECT_EQ(
       read_good("shapes:\n  - {name: mp-8MiB+1_v2.0, description: d, size: 1}\n").shapes.at(0).name,
       "mp-8MiB+1_v2.0");
+}
+
+} // namespace
+} // namespace s3fault::gate
+
+namespace s3fault::gate {
+namespace {
+
+using texts = std::vector<std::string>;
+
+/// Every kind of mistake a scenario file can hold, the action of the other role among them: all
+/// found in one pass, each on the line of its own field.
+constexpr std::string_view mistakes_of_every_kind = R"(scenarios:
+  - name: ours-slow
+    description: d
+    expect: must-not-corupt
+    action: replace-after-first-read
+    rules:
+      - name: r
+        match:
+          operations: [GetObjekt]
+        actions: [reset]
+      - truncate 50% mode=clse op=GetObject
+  - name: ours-slow
+    description: d2
+    shapes: ["nothing-*"]
+shapes:
+  - name: ours-12MiB
+    description: d
+    size: 12MiB
+    parts: [5MiB, 5MiB, 1MiB]
+)";
+
+TEST(ReadMatrixMistakes, EveryKindIsListedAtOnceOnTheLineOfItsField) {
+  std::vector<std::string> errors;
+  read_matrix_text(mistakes_of_every_kind, "t.yaml", {run_role::writer, texts{"1KiB", "8MiB-1"}},
+                   errors);
+  const std::vector<std::string> starts = {
+      "t.yaml:4: scenario 1 (ours-slow): expect: must be one of must-recover, must-not-corrupt, "
+      "informational (got \"must-not-corupt\"; nearest: must-not-corrupt)",
+      "t.yaml:5: scenario 1 (ours-slow): action: replace-after-first-read is for readers; this "
+      "gate runs a writer",
+      "t.yaml:9: scenario 1 (ours-slow): rules[1]: match.operations: unknown operation "
+      "'GetObjekt' (nearest: GetObject",
+      "t.yaml:11: scenario 1 (ours-slow): rules[2]: truncate.mode: ",
+      "t.yaml:12: scenario 2 (ours-slow): name: already used by scenario 1 at t.yaml:2",
+      "t.yaml:14: scenario 2 (ours-slow): shapes[1]: no shape matches 'nothing-*' (shapes: "
+      "1KiB, 8MiB-1, ours-12MiB)",
+      "t.yaml:19: shape 1 (ours-12MiB): parts: add up to 11534336 bytes, but size is 12582912"};
+  ASSERT_EQ(errors.size(), starts.size()) << ::testing::PrintToString(errors);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    EXPECT_EQ(errors[i].substr(0, starts[i].size()), starts[i]) << errors[i];
+  }
+}
+
+TEST(ReadMatrixMistakes, AnActionOfTheGatesRoleIsNoMistake) {
+  std::vector<std::string> errors;
+  read_matrix_text("scenarios:\n  - {name: o, description: d, action: overwrite, "
+                   "needs_injection: false}\n",
+                   "t.yaml", {run_role::writer, std::nullopt}, errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  read_matrix_text("scenarios:\n  - {name: o, description: d, action: overwrite, "
+                   "needs_injection: false}\n",
+                   "t.yaml", {run_role::reader, std::nullopt}, errors);
+  EXPECT_EQ(errors, (texts{"t.yaml:2: scenario 1 (o): action: overwrite is for writers; this "
+                           "gate runs a reader"}));
+}
+
+TEST(ReadMatrixMistakes, RuleFieldsNameTheirOwnLine) {
+  const auto errors = testing::errors_of(testing::one_scenario("    rules:\n"
+                                                               "      - name: r\n"
+                                                               "        schedule:\n"
+                                                               "          every: 0\n"
+                                                               "        actions:\n"
+                                                               "          - truncate: 50%\n"
+                                                               "            mode: clse\n"));
+  ASSERT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0], "t.yaml:7: scenario 1 (s): rules[1]: schedule.every: must be a whole "
+                       "number >= 1 (got 0)");
+  EXPECT_EQ(errors[1].substr(0, 47), "t.yaml:10: scenario 1 (s): rules[1]: truncate.m")
+      << errors[1];
+}
+
+TEST(ReadMatrixMistakes, UnknownNamesComeWithTheNearest) {
+  EXPECT_EQ(testing::errors_of(testing::one_scenario("    expcet: must-recover\n")),
+            (texts{"t.yaml:4: scenario 1 (s): expcet: unknown field (nearest: expect; allowed: "
+                   "name, description, why, expect, rules, shapes, multipart_only, "
+                   "needs_injection, action)"}));
+  EXPECT_EQ(testing::errors_of(testing::one_shape("    size: 1\n    chcksum: crc32\n")),
+            (texts{"t.yaml:5: shape 1 (s): chcksum: unknown field (nearest: checksum; allowed: "
+                   "name, description, size, parts, checksum, content_type)"}));
+  EXPECT_EQ(testing::errors_of("scenario:\n  - {name: s, description: d}\n"),
+            (texts{"t.yaml:1: scenario: unknown key (nearest: scenarios; allowed: scenarios, "
+                   "shapes)"}));
+  EXPECT_EQ(testing::errors_of(testing::one_shape("    size: 1\n    checksum: crc23\n")),
+            (texts{"t.yaml:5: shape 1 (s): checksum: must be one of crc32, crc32c, sha1, sha256, "
+                   "none (got \"crc23\"; nearest: crc32, crc32c)"}));
+  EXPECT_EQ(testing::errors_of(testing::one_scenario("    action: overwrit\n")),
+            (texts{"t.yaml:4: scenario 1 (s): action: must be one of none, "
+                   "replace-after-first-read, overwrite (got \"overwrit\"; nearest: overwrite)"}));
+}
+
+TEST(ReadMatrixMistakes, AShapeGlobThatMatchesNoShapeIsRefusedWithTheNearest) {
+  const std::string file = "scenarios:\n"
+                           "  - name: s\n"
+                           "    description: d\n"
+                           "    shapes: [\"ours-*\", \"mp-12MB\", \"tiny\"]\n"
+                           "shapes:\n"
+                           "  - {name: tiny, description: d, size: 1}\n";
+  std::vector<std::string> errors;
+  read_matrix_text(file, "t.yaml", {std::nullopt, texts{"mp-12MiB", "1KiB"}}, errors);
+  EXPECT_EQ(errors, (texts{"t.yaml:4: scenario 1 (s): shapes[1]: no shape matches 'ours-*' "
+                           "(shapes: mp-12MiB, 1KiB, tiny)",
+                           "t.yaml:4: scenario 1 (s): shapes[2]: no shape matches 'mp-12MB' "
+                           "(nearest: mp-12MiB; shapes: mp-12MiB, 1KiB, tiny)"}));
 }
 
 } // namespace

@@ -77,7 +77,8 @@ TEST(ScenarioRules, OtherFieldsAreChecked) {
                                    "    shapes: []\n"
                                    "    rules: reset\n")),
             (texts{"t.yaml:4: scenario 1 (s): action: must be one of none, "
-                   "replace-after-first-read, overwrite (got \"replace\")",
+                   "replace-after-first-read, overwrite (got \"replace\"; nearest: "
+                   "replace-after-first-read)",
                    "t.yaml:5: scenario 1 (s): multipart_only: must be true or false (got "
                    "\"sometimes\")",
                    "t.yaml:6: scenario 1 (s): shapes: must be a list of shape names or globs "
