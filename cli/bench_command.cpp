@@ -64,6 +64,12 @@ parse_mix(const std::vector<std::string>& entries, std::vector<std::string>& pro
         equals == std::string::npos
             ? 0
             : text::parse_whole_number(entry.substr(equals + 1)).value_or(std::uint64_t{0});
+    if (!op && equals != std::string::npos) {
+      const std::string name = entry.substr(0, equals);
+      problems.push_back("--mix: '" + entry + "': '" + name + "' is not an operation " +
+                         bench::operation_choices(name));
+      continue;
+    }
     if (!op || *op == bench::operation::mix || weight == 0 || weight > 1000000) {
       problems.push_back("--mix: '" + entry +
                          "' is not OPERATION=WEIGHT with an operation of --ops (not mix) and a "
@@ -88,9 +94,8 @@ bench::bench_settings make_settings(const bench_options& options,
     if (const auto op = bench::parse_operation(name)) {
       settings.operations.push_back(*op);
     } else {
-      problems.push_back("--ops: '" + name +
-                         "' is not an operation (put, get, get-parts, get-ranges, list, delete, "
-                         "put-multipart, mix)");
+      problems.push_back("--ops: '" + name + "' is not an operation " +
+                         bench::operation_choices(name));
     }
   }
   settings.mix = parse_mix(split_commas(options.mix), problems);

@@ -421,7 +421,8 @@ std::optional<baseline> parse_json_baseline(const std::string& text, const std::
     }
     const auto op = parse_operation(entry["operation"].get<std::string>());
     if (!op) {
-      error = where + ": operation \"" + entry["operation"].get<std::string>() + "\" is unknown";
+      const std::string name = entry["operation"].get<std::string>();
+      error = where + ": operation '" + name + "' is unknown " + operation_choices(name);
       return std::nullopt;
     }
     baseline_cell cell_figures;
@@ -555,6 +556,11 @@ std::optional<baseline> parse_csv_baseline(const std::string& text, const std::s
     const auto op = parse_operation(field("operation"));
     const auto size = number_field(field("size_bytes"));
     const auto concurrency = number_field(field("concurrency"));
+    if (!op && !field("operation").empty()) {
+      error = where + ": operation '" + field("operation") + "' is unknown " +
+              operation_choices(field("operation"));
+      return std::nullopt;
+    }
     if (!op || !size || !concurrency) {
       error = where + ": needs a known operation, size_bytes and concurrency";
       return std::nullopt;

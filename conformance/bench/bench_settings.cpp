@@ -1,6 +1,7 @@
 #include "conformance/bench/bench_settings.hpp"
 
 #include "conformance/bench/splitmix.hpp"
+#include "text/nearest_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -39,6 +40,22 @@ std::optional<operation> parse_operation(std::string_view text) {
     }
   }
   return std::nullopt;
+}
+
+std::string operation_choices(std::string_view text) {
+  std::vector<std::string> known;
+  for (const auto& [value, name] : operation_names) {
+    known.emplace_back(name);
+  }
+  std::string message = "(";
+  const auto near = text::nearest_names(text, known);
+  for (std::size_t i = 0; i < near.size(); ++i) {
+    message += (i == 0 ? "nearest: " : ", ") + near[i] + (i + 1 == near.size() ? "; " : "");
+  }
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    message += (i == 0 ? "known: " : ", ") + known[i];
+  }
+  return message + ")";
 }
 
 std::string format_size(std::uint64_t bytes) {

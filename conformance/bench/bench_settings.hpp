@@ -29,6 +29,9 @@ std::string_view to_string(operation op);
 /// "put", "get", "get-parts", "get-ranges", "list", "delete", "put-multipart", "mix"; nullopt
 /// otherwise.
 std::optional<operation> parse_operation(std::string_view text);
+/// "(nearest: get-parts, get; known: put, get, ...)": what a message adds to a name
+/// parse_operation refused, the names nearest to it first.
+std::string operation_choices(std::string_view text);
 
 /// One cell of the matrix.
 struct cell {

@@ -148,6 +148,19 @@ TEST(BenchReports, TheHtmlIsOneFileWithChartsAndNoScripts) {
   EXPECT_NE(mixed.find("content NOT verified, lengths only (--no-verify)"), std::string::npos);
 }
 
+TEST(BenchReports, AnUnknownBaselineOperationComesWithTheNearest) {
+  std::string error;
+  EXPECT_FALSE(parse_baseline(
+      "{\"cells\": [{\"operation\": \"get-part\", \"size_bytes\": 1, \"concurrency\": 1}]}",
+      "x.json", error));
+  EXPECT_EQ(error, "x.json: cells[0]: operation 'get-part' is unknown (nearest: get-parts; "
+                   "known: put, get, get-parts, get-ranges, list, delete, put-multipart, mix)");
+  EXPECT_FALSE(
+      parse_baseline("operation,size_bytes,concurrency\nget,10,4\ndelet,10,4\n", "x.csv", error));
+  EXPECT_EQ(error, "x.csv: line 3: operation 'delet' is unknown (nearest: delete; known: put, "
+                   "get, get-parts, get-ranges, list, delete, put-multipart, mix)");
+}
+
 TEST(BenchReports, BadBaselinesAreRefusedWithWhere) {
   std::string error;
   EXPECT_FALSE(parse_baseline("", "x.csv", error));
