@@ -122,17 +122,9 @@ void print_catalog(gate::run_role role, const gate::gate_matrix& matrix) {
 /// printed).
 std::optional<gate::gate_matrix> load_matrix(gate::run_role role,
                                              const std::vector<std::string>& files) {
-  gate::gate_matrix matrix =
-      role == gate::run_role::writer ? gate::builtin_writer_matrix() : gate::builtin_matrix();
+  // One pass over every file, the role's checks included, so that every mistake is listed.
   std::vector<std::string> errors;
-  for (const auto& file : files) {
-    std::vector<std::string> file_errors;
-    auto more = gate::load_matrix_file(file, file_errors);
-    if (file_errors.empty()) {
-      gate::merge_matrix(matrix, std::move(more), errors);
-    }
-    errors.insert(errors.end(), file_errors.begin(), file_errors.end());
-  }
+  gate::gate_matrix matrix = gate::load_gate_matrix(role, files, errors);
   if (errors.empty()) {
     return matrix;
   }
