@@ -21,9 +21,17 @@
 namespace s3fault::gate {
 namespace {
 
-/// A scenario or shape whose name another before it in the same file has, named with both.
+/// "FILE:LINE" of the name of entry `i`, read from `items[i]` (one entry per item).
+std::string name_place(const std::vector<matrix_item>& items, std::size_t i,
+                       const std::string& file) {
+  return file + ":" + std::to_string(i < items.size() ? items[i].line_of("name") : 0);
+}
+
+/// A scenario or shape whose name another before it in the same file has, named with both, on
+/// the line of its name.
 template <typename Entry>
-void refuse_twins(const std::vector<Entry>& entries, std::string_view kind,
+void refuse_twins(const std::vector<Entry>& entries, const std::vector<matrix_item>& items,
+                  const std::string& file, std::string_view kind,
                   std::vector<std::string>& errors) {
   std::map<std::string, std::size_t> first_with_name;
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -33,9 +41,10 @@ void refuse_twins(const std::vector<Entry>& entries, std::string_view kind,
     }
     const auto [first, added] = first_with_name.emplace(entry.name, i);
     if (!added) {
-      errors.push_back(entry.origin + ": " + std::string(kind) + " " + std::to_string(i + 1) +
-                       " (" + entry.name + "): name: already used by " + std::string(kind) + " " +
-                       std::to_string(first->second + 1) + " at " + entries[first->second].origin);
+      errors.push_back(name_place(items, i, file) + ": " + std::string(kind) + " " +
+                       std::to_string(i + 1) + " (" + entry.name + "): name: already used by " +
+                       std::string(kind) + " " + std::to_string(first->second + 1) + " at " +
+                       entries[first->second].origin);
     }
   }
 }
@@ -50,6 +59,30 @@ void append_unique(std::vector<Entry>& into, std::vector<Entry> more, std::strin
                                    [&](const Entry& other) { return other.name == entry.name; });
     if (twin != into.end()) {
       errors.push_back(entry.origin + ": " + std::string(kind) + " " + entry.name +
+                       ": name: already defined at " + twin->origin);
+      continue;
+    }
+    into.push_back(std::move(entry));
+  }
+}
+
+/// merge_matrix for one file read by load_gate_matrix, whose mistakes are already listed: a name
+/// `into` has is a mistake on the line of the name; entries without a name, and the later ones
+/// of a name given twice in the file (refuse_twins named them), are left out.
+template <typename Entry>
+void append_file_entries(std::vector<Entry>& into, std::vector<Entry> more,
+                         const std::vector<matrix_item>& items, const std::string& file,
+                         std::string_view kind, std::vector<std::string>& errors) {
+  const std::size_t before = into.size();
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    Entry& entry = more[i];
+    const auto same_name = [&](const Entry& other) { return other.name == entry.name; };
+    const auto twin = std::find_if(into.begin(), into.begin() + before, same_name);
+    if (entry.name.empty() || std::any_of(into.begin() + before, into.end(), same_name)) {
+      continue;
+    }
+    if (twin != into.begin() + before) {
+      errors.push_back(name_place(items, i, file) + ": " + std::string(kind) + " " + entry.name +
                        ": name: already defined at " + twin->origin);
       continue;
     }
@@ -96,19 +129,6 @@ std::vector<std::string> written_shape_names(const matrix_items& items) {
     }
   }
   return names;
-}
-
-/// Leaves the first entry of each name (refuse_twins named the others), and none without a name.
-template <typename Entry> void drop_later_twins(std::vector<Entry>& entries) {
-  std::vector<Entry> kept;
-  for (auto& entry : entries) {
-    const bool twin = std::any_of(kept.begin(), kept.end(),
-                                  [&](const Entry& other) { return other.name == entry.name; });
-    if (!entry.name.empty() && !twin) {
-      kept.push_back(std::move(entry));
-    }
-  }
-  entries = std::move(kept);
 }
 
 /// The text of the file at `path`; nullopt, with a mistake, when it cannot be read.
@@ -159,8 +179,8 @@ gate_matrix read_matrix_text(std::string_view text, const std::string& name,
   for (std::size_t i = 0; i < items.shapes.size(); ++i) {
     matrix.shapes.push_back(read_shape(items.shapes[i], name, i + 1, errors));
   }
-  refuse_twins(matrix.scenarios, "scenario", errors);
-  refuse_twins(matrix.shapes, "shape", errors);
+  refuse_twins(matrix.scenarios, items.scenarios, name, "scenario", errors);
+  refuse_twins(matrix.shapes, items.shapes, name, "shape", errors);
   sort_by_line(errors, first_error, name);
   return matrix;
 }
@@ -185,13 +205,14 @@ gate_matrix load_gate_matrix(run_role role, const std::vector<std::string>& file
   gate_matrix matrix = role == run_role::writer ? builtin_writer_matrix() : builtin_matrix();
   // Every file's shapes first: a scenario's globs may name the shapes of any file.
   std::vector<std::optional<std::string>> texts;
+  std::vector<matrix_items> items_of_file;
   std::vector<std::vector<std::string>> shapes_of_file;
   for (const auto& file : files) {
     texts.push_back(read_file_text(file, errors));
     std::vector<std::string> ignored; // reported when the file is read below
-    shapes_of_file.push_back(
-        texts.back() ? written_shape_names(read_matrix_items(*texts.back(), file, ignored))
-                     : std::vector<std::string>{});
+    items_of_file.push_back(texts.back() ? read_matrix_items(*texts.back(), file, ignored)
+                                         : matrix_items{});
+    shapes_of_file.push_back(written_shape_names(items_of_file.back()));
   }
   std::vector<std::string> builtin_shapes;
   for (const auto& shape : matrix.shapes) {
@@ -210,10 +231,11 @@ gate_matrix load_gate_matrix(run_role role, const std::vector<std::string>& file
     }
     gate_matrix more = read_matrix_text(*texts[i], files[i], context, errors);
     // A file with mistakes is merged too, so that a name another file or the built-in matrix
-    // has is named with the rest; a name twice within the file was named already.
-    drop_later_twins(more.scenarios);
-    drop_later_twins(more.shapes);
-    merge_matrix(matrix, std::move(more), errors);
+    // has is named with the rest.
+    append_file_entries(matrix.scenarios, std::move(more.scenarios), items_of_file[i].scenarios,
+                        files[i], "scenario", errors);
+    append_file_entries(matrix.shapes, std::move(more.shapes), items_of_file[i].shapes, files[i],
+                        "shape", errors);
   }
   return matrix;
 }

@@ -96,5 +96,29 @@ TEST(LoadGateMatrix, GoodFilesAddToTheRolesBuiltInMatrix) {
   EXPECT_EQ(matrix.shapes.back().name, "b-1");
 }
 
+TEST(LoadGateMatrix, ANameGivenTwiceIsNamedOnTheLineOfTheName) {
+  // The names are not on the first line of their entries.
+  const temp_file a("a.yaml", "scenarios:\n"
+                              "  - description: mine\n"
+                              "    name: baseline\n"
+                              "    needs_injection: false\n"
+                              "  - description: again\n"
+                              "    name: ours\n"
+                              "    needs_injection: false\n"
+                              "  - description: and again\n"
+                              "    needs_injection: false\n"
+                              "    name: ours\n");
+  std::vector<std::string> errors;
+  load_gate_matrix(run_role::reader, {a.path()}, errors);
+  ASSERT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0], a.path() + ":10: scenario 3 (ours): name: already used by scenario 2 at " +
+                           a.path() + ":5");
+  EXPECT_EQ(errors[1].rfind(a.path() + ":3: scenario baseline: name: already defined at "
+                                       "builtin-matrix.yaml:",
+                            0),
+            0u)
+      << errors[1];
+}
+
 } // namespace
 } // namespace s3fault::gate
