@@ -615,6 +615,22 @@ std::string peek_action_type(const json& entry) {
   return {};
 }
 
+/// An action's "NAME: unknown parameter (TYPE takes ...)" with the parameters nearest to NAME
+/// first: "(nearest: jitter; delay takes duration, jitter)".
+std::string with_nearest_parameter(const std::string& message, const action_kind& kind) {
+  constexpr std::string_view marker = ": unknown parameter (";
+  const auto at = message.find(marker);
+  if (at == std::string::npos) {
+    return message;
+  }
+  const std::string near = nearest_clause(message.substr(0, at), kind.parameters);
+  if (near.empty()) {
+    return message;
+  }
+  const auto open = at + marker.size();
+  return message.substr(0, open) + near + "; " + message.substr(open);
+}
+
 void read_actions(const json& value, rule& r, json& normalized, error_list& errors) {
   const json entries = value.is_array() ? value : json::array({value});
   if (entries.empty()) {
@@ -637,7 +653,7 @@ void read_actions(const json& value, rule& r, json& normalized, error_list& erro
     error_list parameter_errors;
     auto built = kind->parse(*action, parameter_errors);
     for (const auto& message : parameter_errors) {
-      errors.push_back(type + "." + message);
+      errors.push_back(type + "." + with_nearest_parameter(message, *kind));
     }
     if (!built) {
       if (parameter_errors.empty()) {

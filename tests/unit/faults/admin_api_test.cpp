@@ -190,7 +190,8 @@ TEST(admin_api_bodies, a_yaml_rules_document_is_read_as_a_rules_file_is) {
   EXPECT_EQ(store.seed(), 5u);
   const auto broken = call(store, "PUT", "rules:\n  - name: bad\n    actions: [{type: nope}]\n");
   ASSERT_EQ(broken.status, 400u) << broken.body.dump();
-  EXPECT_NE(details(broken).find("request body:2: rule 1 (bad)"), std::string::npos)
+  // The line of the field that is wrong (the action), not of the rule.
+  EXPECT_NE(details(broken).find("request body:3: rule 1 (bad): actions[1]"), std::string::npos)
       << details(broken);
   EXPECT_EQ(call(store, "PUT", "rules: [\n").status, 400u);
   EXPECT_EQ(call(store, "PUT", "{not json").body["error"]["code"], "invalid_json");

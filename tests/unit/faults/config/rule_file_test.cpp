@@ -175,8 +175,8 @@ TEST(rule_file, a_json_file_with_three_mistakes_is_rejected_with_all_three_named
                             "1..10000 or a range like \"1-3\" (got 0)",
                         f + ": rule 2 (slowdown): schedule.probability: must be a fraction like "
                             "50% (got 2)",
-                        f + ": rule 3 (short-body): truncate.mod: unknown parameter (truncate "
-                            "takes at, mode)"}));
+                        f + ": rule 3 (short-body): truncate.mod: unknown parameter (nearest: "
+                            "mode; truncate takes at, mode)"}));
 }
 
 TEST(rule_file, good_yaml_and_json_files_give_the_same_rules) {

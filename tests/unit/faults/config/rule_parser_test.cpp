@@ -692,6 +692,9 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
                            0),
             0u)
       << schedule;
+  EXPECT_EQ(first_error(R"({"actions": [{"type": "delay", "duration": "1s", "jiter": "1ms"}]})"),
+            "rule 1 (delay-1): delay.jiter: unknown parameter (nearest: jitter; delay takes "
+            "duration, jitter)");
   EXPECT_EQ(first_error(R"({"actions": ["reset"]})"), "") << "a good rule has none";
 }
 
