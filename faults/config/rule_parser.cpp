@@ -4,6 +4,7 @@
 #include "faults/config/nearest_known.hpp"
 #include "faults/load_schedule.hpp"
 #include "faults/values.hpp"
+#include "s3_errors/s3_error_codes.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
@@ -615,20 +616,32 @@ std::string peek_action_type(const json& entry) {
   return {};
 }
 
-/// An action's "NAME: unknown parameter (TYPE takes ...)" with the parameters nearest to NAME
-/// first: "(nearest: jitter; delay takes duration, jitter)".
+/// `message` with "NEAR; " put after its first "(" when NEAR is not empty.
+std::string insert_nearest(const std::string& message, std::size_t open, const std::string& near) {
+  return near.empty() ? message : message.substr(0, open) + near + "; " + message.substr(open);
+}
+
+/// An action's messages about a name it does not know, with the known names nearest to it
+/// first: "jiter: unknown parameter (nearest: jitter; delay takes duration, jitter)", "code:
+/// unknown S3 error code "SlowDwn" (nearest: SlowDown; give a status with it, ...)".
 std::string with_nearest_parameter(const std::string& message, const action_kind& kind) {
-  constexpr std::string_view marker = ": unknown parameter (";
-  const auto at = message.find(marker);
-  if (at == std::string::npos) {
-    return message;
+  constexpr std::string_view parameter = ": unknown parameter (";
+  if (const auto at = message.find(parameter); at != std::string::npos) {
+    return insert_nearest(message, at + parameter.size(),
+                          nearest_clause(message.substr(0, at), kind.parameters));
   }
-  const std::string near = nearest_clause(message.substr(0, at), kind.parameters);
-  if (near.empty()) {
-    return message;
+  constexpr std::string_view code = "code: unknown S3 error code \"";
+  const auto quote = message.find('"', code.size());
+  const auto open = message.find(" (", quote == std::string::npos ? message.size() : quote);
+  if (message.starts_with(code) && open != std::string::npos) {
+    std::vector<std::string_view> known;
+    for (const auto& each : ::s3fault::s3_errors::s3_error_codes()) {
+      known.push_back(each.code);
+    }
+    const std::string written = message.substr(code.size(), quote - code.size());
+    return insert_nearest(message, open + 2, nearest_clause(written, known));
   }
-  const auto open = at + marker.size();
-  return message.substr(0, open) + near + "; " + message.substr(open);
+  return message;
 }
 
 void read_actions(const json& value, rule& r, json& normalized, error_list& errors) {

@@ -695,6 +695,12 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
   EXPECT_EQ(first_error(R"({"actions": [{"type": "delay", "duration": "1s", "jiter": "1ms"}]})"),
             "rule 1 (delay-1): delay.jiter: unknown parameter (nearest: jitter; delay takes "
             "duration, jitter)");
+  const auto code = first_error(R"({"actions": ["error SlowDwn"]})");
+  EXPECT_EQ(code.rfind("rule 1 (error-1): error.code: unknown S3 error code \"SlowDwn\" (nearest: "
+                       "SlowDown",
+                       0),
+            0u)
+      << code;
   EXPECT_EQ(first_error(R"({"actions": ["reset"]})"), "") << "a good rule has none";
 }
 
