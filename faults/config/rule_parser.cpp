@@ -623,7 +623,8 @@ std::string insert_nearest(const std::string& message, std::size_t open, const s
 
 /// An action's messages about a name it does not know, with the known names nearest to it
 /// first: "jiter: unknown parameter (nearest: jitter; delay takes duration, jitter)", "code:
-/// unknown S3 error code "SlowDwn" (nearest: SlowDown; give a status with it, ...)".
+/// unknown S3 error code "SlowDwn" (nearest: SlowDown; give a status with it, ...)", "mode: must
+/// be one of close, consistent, length-only (got "clse"; nearest: close)".
 std::string with_nearest_parameter(const std::string& message, const action_kind& kind) {
   constexpr std::string_view parameter = ": unknown parameter (";
   if (const auto at = message.find(parameter); at != std::string::npos) {
@@ -640,6 +641,25 @@ std::string with_nearest_parameter(const std::string& message, const action_kind
     }
     const std::string written = message.substr(code.size(), quote - code.size());
     return insert_nearest(message, open + 2, nearest_clause(written, known));
+  }
+  // "mode: must be one of close, consistent, length-only (got "clse")"
+  constexpr std::string_view one_of = ": must be one of ";
+  constexpr std::string_view got = " (got \"";
+  const auto list = message.find(one_of);
+  const auto written = message.find(got, list == std::string::npos ? message.size() : list);
+  if (list != std::string::npos && written != std::string::npos && message.ends_with("\")")) {
+    std::vector<std::string_view> choices;
+    std::string_view rest =
+        std::string_view(message).substr(list + one_of.size(), written - list - one_of.size());
+    while (!rest.empty()) {
+      const auto comma = rest.find(", ");
+      choices.push_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    }
+    const auto value = std::string_view(message).substr(written + got.size(),
+                                                        message.size() - 2 - written - got.size());
+    const std::string near = nearest_clause(value, choices);
+    return near.empty() ? message : message.substr(0, message.size() - 1) + "; " + near + ")";
   }
   return message;
 }

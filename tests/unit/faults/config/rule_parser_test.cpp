@@ -701,6 +701,9 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
                        0),
             0u)
       << code;
+  EXPECT_EQ(first_error(R"({"actions": ["truncate 50% mode=clse"]})"),
+            "rule 1 (truncate-1): truncate.mode: must be one of close, consistent, length-only "
+            "(got \"clse\"; nearest: close)");
   EXPECT_EQ(first_error(R"({"actions": ["reset"]})"), "") << "a good rule has none";
 }
 
