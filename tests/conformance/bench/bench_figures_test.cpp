@@ -56,6 +56,13 @@ TEST(BenchSettings, OperationsByName) {
   EXPECT_FALSE(parse_operation("head"));
 }
 
+TEST(BenchSettings, AnUnknownOperationComesWithTheNearest) {
+  EXPECT_EQ(operation_choices("gte"), "(nearest: get; known: put, get, get-parts, get-ranges, "
+                                      "list, delete, put-multipart, mix)");
+  EXPECT_EQ(operation_choices("zzzzzz"),
+            "(known: put, get, get-parts, get-ranges, list, delete, put-multipart, mix)");
+}
+
 TEST(BenchSettings, CellsRunOperationsThenSizesThenConcurrency) {
   bench_settings settings;
   settings.operations = {operation::put, operation::get};
