@@ -36,9 +36,10 @@ scenario_action read_action(item_fields& fields, std::optional<run_role> role) {
                                      ? scenario_action::replace_after_first_read
                                      : scenario_action::none;
   if (role && !action_fits(action, *role == run_role::writer)) {
-    fields.fail("action", std::string(to_string(action)) + " is for " +
-                              (*role == run_role::writer ? "readers" : "writers") +
-                              "; this gate runs a " + std::string(role_name(*role)));
+    // Worded as the gate words it (gate_runner.cpp), on the line of the field.
+    fields.add_error(fields.place("action") + ": action " + std::string(to_string(action)) +
+                     " is for " + (*role == run_role::writer ? "readers" : "writers") +
+                     "; this gate runs a " + std::string(role_name(*role)));
   }
   return action;
 }

@@ -72,7 +72,7 @@ TEST(LoadGateMatrix, EveryMistakeOfEveryFileAtOnceTheRoleCheckIncluded) {
   std::vector<std::string> errors;
   load_gate_matrix(run_role::writer, {a.path(), b.path()}, errors);
   ASSERT_EQ(errors.size(), 3u) << ::testing::PrintToString(errors);
-  EXPECT_EQ(errors[0], a.path() + ":4: scenario 1 (ours-replaced): action: "
+  EXPECT_EQ(errors[0], a.path() + ":4: scenario 1 (ours-replaced): action "
                                   "replace-after-first-read is for readers; this gate runs a "
                                   "writer");
   EXPECT_EQ(errors[1].rfind(b.path() + ":4: scenario 1 (baseline): expect: must be one of", 0), 0u)

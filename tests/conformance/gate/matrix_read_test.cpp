@@ -240,7 +240,7 @@ TEST(ReadMatrixMistakes, EveryKindIsListedAtOnceOnTheLineOfItsField) {
   const std::vector<std::string> starts = {
       "t.yaml:4: scenario 1 (ours-slow): expect: must be one of must-recover, must-not-corrupt, "
       "informational (got \"must-not-corupt\"; nearest: must-not-corrupt)",
-      "t.yaml:5: scenario 1 (ours-slow): action: replace-after-first-read is for readers; this "
+      "t.yaml:5: scenario 1 (ours-slow): action replace-after-first-read is for readers; this "
       "gate runs a writer",
       "t.yaml:9: scenario 1 (ours-slow): rules[1]: match.operations: unknown operation "
       "'GetObjekt' (nearest: GetObject",
@@ -264,7 +264,7 @@ TEST(ReadMatrixMistakes, AnActionOfTheGatesRoleIsNoMistake) {
   read_matrix_text("scenarios:\n  - {name: o, description: d, action: overwrite, "
                    "needs_injection: false}\n",
                    "t.yaml", {run_role::reader, std::nullopt}, errors);
-  EXPECT_EQ(errors, (texts{"t.yaml:2: scenario 1 (o): action: overwrite is for writers; this "
+  EXPECT_EQ(errors, (texts{"t.yaml:2: scenario 1 (o): action overwrite is for writers; this "
                            "gate runs a reader"}));
 }
 
