@@ -109,17 +109,6 @@ field_line_map document_field_lines(const YAML::Node& root) {
   return lines;
 }
 
-/// The lines of each rule's fields in a YAML document ({"rules": [...]} or a bare list).
-std::vector<field_line_map> yaml_rule_fields(const YAML::Node& root) {
-  const field_line_map lines = document_field_lines(root);
-  const std::string list = root.IsSequence() ? "" : "rules";
-  std::vector<field_line_map> rules;
-  for (std::size_t i = 1; lines.count(list + "[" + std::to_string(i) + "]") != 0; ++i) {
-    rules.push_back(field_lines_under(lines, list + "[" + std::to_string(i) + "]"));
-  }
-  return rules;
-}
-
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
@@ -244,7 +233,7 @@ rule_document read_yaml(std::string_view text, const std::string& name, error_li
     errors.push_back(name + ":" + error);
     return {};
   }
-  return read_rule_document(document, name, errors, yaml_rule_fields(root));
+  return read_rule_document(document, name, errors, document_field_lines(root));
 }
 
 rule_document read_json(std::string_view text, const std::string& name, error_list& errors) {
@@ -306,21 +295,6 @@ field_line_map yaml_field_lines(std::string_view text) {
   } catch (const YAML::Exception&) {
     return {};
   }
-}
-
-field_line_map field_lines_under(const field_line_map& lines, const std::string& path) {
-  field_line_map under;
-  for (auto it = lines.lower_bound(path); it != lines.end() && it->first.starts_with(path); ++it) {
-    const std::string rest = it->first.substr(path.size());
-    if (rest.empty()) {
-      under.emplace("", it->second);
-    } else if (rest.front() == '.') {
-      under.emplace(rest.substr(1), it->second);
-    } else if (rest.front() == '[') {
-      under.emplace(rest, it->second);
-    }
-  }
-  return under;
 }
 
 rule_document read_rule_text(std::string_view text, const std::string& name, error_list& errors,

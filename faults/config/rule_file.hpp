@@ -39,10 +39,6 @@ rule_document read_rule_text(std::string_view text, const std::string& name, err
 /// accepted.
 field_line_map yaml_field_lines(std::string_view text);
 
-/// The lines of what lies under `path` ("rules[2]"), with the paths relative to it: "" for the
-/// field itself, "match.operations", "[1]" for entries of a list.
-field_line_map field_lines_under(const field_line_map& lines, const std::string& path);
-
 /// A YAML text as JSON. On a syntax error: nullopt and `error` = "LINE:COLUMN: message". Map keys
 /// given twice are errors too.
 std::optional<nlohmann::json> yaml_to_json(std::string_view text, std::string& error);

@@ -979,11 +979,32 @@ rule_build parse_rules(const std::vector<rule_entry>& entries) {
   return build;
 }
 
+field_line_map field_lines_under(const field_line_map& lines, const std::string& path) {
+  field_line_map under;
+  for (auto it = lines.lower_bound(path); it != lines.end() && it->first.starts_with(path); ++it) {
+    const std::string rest = it->first.substr(path.size());
+    if (rest.empty()) {
+      under.emplace("", it->second);
+    } else if (rest.front() == '.') {
+      under.emplace(rest.substr(1), it->second);
+    } else if (rest.front() == '[') {
+      under.emplace(rest, it->second);
+    }
+  }
+  return under;
+}
+
 rule_document read_rule_document(const json& document, const std::string& origin,
-                                 error_list& errors,
-                                 const std::vector<field_line_map>& rule_fields) {
+                                 error_list& errors, const field_line_map& lines) {
   rule_document result;
   const std::string prefix = origin.empty() ? "" : origin + ": ";
+  // A document-level message names the line of the key it is about, when the file gives one.
+  const auto place_of = [&](const std::string& message) {
+    const auto line = lines.find(message_path(message));
+    return line == lines.end() || line->second == 0 || origin.empty()
+               ? prefix
+               : origin + ":" + std::to_string(line->second) + ": ";
+  };
   const json* rules = nullptr;
   if (document.is_array()) {
     rules = &document;
@@ -1004,7 +1025,7 @@ rule_document read_rule_document(const json& document, const std::string& origin
       rules = &document["rules"];
     }
     for (const auto& message : document_errors) {
-      errors.push_back(prefix + message);
+      errors.push_back(place_of(message) + message);
     }
   } else {
     errors.push_back(prefix +
@@ -1013,17 +1034,18 @@ rule_document read_rule_document(const json& document, const std::string& origin
   if (rules == nullptr) {
     return result;
   }
+  const std::string list = document.is_array() ? "" : "rules";
   for (std::size_t i = 0; i < rules->size(); ++i) {
     rule_entry entry;
     entry.definition = (*rules)[i];
     entry.origin = origin;
     entry.number = i + 1;
-    const auto rule_line =
-        i < rule_fields.size() ? rule_fields[i].find("") : field_line_map::const_iterator();
-    if (i < rule_fields.size() && rule_line != rule_fields[i].end() && rule_line->second > 0) {
+    field_line_map rule_lines = field_lines_under(lines, list + "[" + std::to_string(i + 1) + "]");
+    const auto rule_line = rule_lines.find("");
+    if (rule_line != rule_lines.end() && rule_line->second > 0) {
       entry.origin += ":" + std::to_string(rule_line->second);
       entry.file = origin;
-      entry.field_lines = rule_fields[i];
+      entry.field_lines = std::move(rule_lines);
     }
     result.entries.push_back(std::move(entry));
   }

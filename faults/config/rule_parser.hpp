@@ -68,13 +68,16 @@ rule_build parse_rules(const std::vector<rule_entry>& entries);
 /// (rule_entry::field_lines).
 using field_line_map = std::map<std::string, std::size_t>;
 
+/// The lines of what lies under `path` ("rules[2]"), with the paths relative to it: "" for the
+/// field itself, "match.operations", "[1]" for entries of a list.
+field_line_map field_lines_under(const field_line_map& lines, const std::string& path);
+
 /// Splits a rules document into entries; document-level mistakes (not an object, unknown keys,
-/// a bad seed) are appended to `errors` prefixed with `origin`. `rule_fields`, when given, holds
-/// the lines of each rule's fields in the source file `origin`, so entries are named
-/// "origin:LINE" and their messages by the line of their field.
+/// a bad seed) are appended to `errors` prefixed with `origin`. `lines`, when given, holds the
+/// line of every field of the document in the source file `origin` (rule_file.hpp's
+/// yaml_field_lines), so every message names "origin:LINE" with the line of its field.
 rule_document read_rule_document(const nlohmann::json& document, const std::string& origin,
-                                 error_list& errors,
-                                 const std::vector<field_line_map>& rule_fields = {});
+                                 error_list& errors, const field_line_map& lines = {});
 
 /// read_rule_document + parse_rules: the admin API's JSON body, or a file already read.
 rule_build parse_rule_document(const nlohmann::json& document, const std::string& origin = {});

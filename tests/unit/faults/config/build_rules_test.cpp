@@ -90,7 +90,7 @@ TEST(build_rules, the_seed_option_does_not_hide_other_mistakes) {
   const auto a = dir.write("a.yaml", "seed: 1\nrules: []\n");
   const auto bad = dir.write("bad.yaml", "seed: x\nrules: []\n");
   EXPECT_EQ(build_rules({}, {a, bad}, {}, 9).errors,
-            (error_list{bad + ": seed: must be a whole number >= 0 (got \"x\")"}));
+            (error_list{bad + ":1: seed: must be a whole number >= 0 (got \"x\")"}));
 }
 
 } // namespace

@@ -237,7 +237,7 @@ TEST(rule_file, file_level_mistakes_name_the_file_and_line) {
   read_rule_text("rule:\n  - actions: [reset]\n", "typo.yaml", errors);
   EXPECT_EQ(
       errors,
-      (error_list{"typo.yaml: rule: unknown key (nearest: rules; allowed: seed, rules, profile)",
+      (error_list{"typo.yaml:1: rule: unknown key (nearest: rules; allowed: seed, rules, profile)",
                   "typo.yaml: rules: missing (a list of rules)"}));
 }
 
@@ -292,6 +292,15 @@ TEST(rule_file, mistakes_name_the_line_of_their_field) {
       << build.errors[3];
   ASSERT_EQ(document.entries.size(), 2u);
   EXPECT_EQ(document.entries[1].origin, "r.yaml:5") << "the rule itself is where it starts";
+}
+
+// The document's own keys are named with their lines too.
+TEST(rule_file, document_mistakes_name_the_line_of_their_key) {
+  error_list errors;
+  read_rule_text("# rules\n\nseed: -1\nrules: []\nrule: []\n", "d.yaml", errors);
+  EXPECT_EQ(errors, (error_list{"d.yaml:5: rule: unknown key (nearest: rules; allowed: seed, "
+                                "rules, profile)",
+                                "d.yaml:3: seed: must be a whole number >= 0 (got -1)"}));
 }
 
 } // namespace
