@@ -461,7 +461,11 @@ void read_load_schedule(const json& value, schedule_spec& schedule, json& normal
     const auto scope =
         given.is_string() ? parse_rate_scope(given.get<std::string>()) : std::nullopt;
     if (!scope) {
-      errors.push_back(problem("schedule.rate_per", "rule, prefix or key", given));
+      const std::string near =
+          given.is_string() ? nearest_clause(given.get<std::string>(), {"rule", "prefix", "key"})
+                            : "";
+      std::string message = problem("schedule.rate_per", "rule, prefix or key", given);
+      errors.push_back(near.empty() ? message : message.insert(message.size() - 1, "; " + near));
     } else if (!has_rate) {
       fail(errors, "schedule.rate_per", "needs schedule.rate (the rate it divides)");
     } else {

@@ -704,6 +704,9 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
   EXPECT_EQ(first_error(R"({"actions": ["truncate 50% mode=clse"]})"),
             "rule 1 (truncate-1): truncate.mode: must be one of close, consistent, length-only "
             "(got \"clse\"; nearest: close)");
+  EXPECT_EQ(first_error(R"({"schedule": {"rate": 5, "rate_per": "prefx"}, "actions": ["reset"]})"),
+            "rule 1 (reset-1): schedule.rate_per: must be rule, prefix or key (got \"prefx\"; "
+            "nearest: prefix)");
   EXPECT_EQ(first_error(R"({"actions": ["reset"]})"), "") << "a good rule has none";
 }
 
