@@ -162,8 +162,7 @@ void gate_text_report::finish(const gate_report& report) {
            << run.judged.why << "\n";
     }
   }
-  out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report)
-       << "\n";
+  out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report) << "\n";
   out_.flush();
 }
 
