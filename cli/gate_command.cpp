@@ -97,6 +97,11 @@ void print_catalog(gate::run_role role, const gate::gate_matrix& matrix) {
     if (!s.needs_injection) {
       std::cout << std::string(48, ' ') << "judged without an injection\n";
     }
+    if (s.timeout) {
+      std::cout << std::string(48, ' ')
+                << "timeout: " << std::chrono::duration<double>(*s.timeout).count()
+                << " s (not --timeout)\n";
+    }
   }
   std::cout << "Shapes (--shapes):\n";
   for (const auto& shape : matrix.shapes) {

@@ -1,5 +1,6 @@
 #include "faults/rule.hpp"
 
+#include "text/range_header.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
@@ -115,7 +116,15 @@ bool request_matches(const match_spec& match, const s3_request& request, std::st
       return false;
     }
   }
-  return true;
+  return !match.covers || request_asks_for_byte(request, *match.covers);
+}
+
+bool request_asks_for_byte(const s3_request& request, std::uint64_t offset) {
+  const auto range = request.range ? text::parse_range(*request.range) : std::nullopt;
+  if (!range) {
+    return !request.part_number;
+  }
+  return range->first && *range->first <= offset && (!range->last || offset <= *range->last);
 }
 
 } // namespace s3fault::faults

@@ -41,6 +41,9 @@ struct match_spec {
   std::vector<header_condition> headers;
   std::vector<unsigned> statuses; // response statuses; empty: any (and decided early)
   std::optional<std::pair<std::uint32_t, std::uint32_t>> part_numbers; // inclusive range
+  /// A byte offset the request asks for (request_asks_for_byte): the one range of a parallel
+  /// reader that holds it, whichever order its ranges come in.
+  std::optional<std::uint64_t> covers;
 };
 
 /// Which token bucket of a `rate` schedule a request draws from.
@@ -124,6 +127,11 @@ struct rule {
 /// True when the request side of `match` holds (statuses are checked separately).
 bool request_matches(const match_spec& match, const s3_request& request, std::string_view method,
                      const header_lookup& headers);
+/// Whether the request asks for the object byte at `offset`: its Range holds it ("bytes=A-B" or
+/// "bytes=A-"), or it has no Range S3 would honour and no partNumber, so it asks for the whole
+/// object. A suffix range ("bytes=-N") and a part read never do: which bytes they get depends on
+/// the object's size or its parts, which the request does not show.
+bool request_asks_for_byte(const s3_request& request, std::uint64_t offset);
 /// fnmatch-style glob: `*` any run, `?` one character, `[abc]`/`[a-z]` a set.
 bool glob_matches(std::string_view pattern, std::string_view text);
 

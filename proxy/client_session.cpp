@@ -501,7 +501,8 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
     co_return exchange_end::answered(false);
   }
   if (!read.head.ec && ex.store_status() != 101) {
-    co_return std::nullopt; // a final head: on to the response's faults
+    ex.record.store_status = ex.store_status(); // before a header fault may change it
+    co_return std::nullopt;                     // a final head: on to the response's faults
   }
   if (ex.upload && ex.upload->reset_by_fault()) {
     // The upload's fault reset both connections: the client never got an HTTP answer.

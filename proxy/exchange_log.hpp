@@ -28,6 +28,7 @@ struct exchange_record {
   std::string host;                 // the request's Host header (not logged; classification)
   bool copy_source = false;         // x-amz-copy-source was sent (classification: CopyObject)
   unsigned status = 0;              // status sent to the client (0: none was sent)
+  unsigned store_status = 0;        // the store's final status, before any fault (0: none came)
   std::uint64_t request_bytes = 0;  // request body bytes relayed to the store
   std::uint64_t response_bytes = 0; // response body bytes relayed to the client
   double duration_ms = 0;           // request head received -> exchange finished

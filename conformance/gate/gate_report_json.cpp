@@ -11,6 +11,7 @@ nlohmann::json traffic_json(const traffic& seen) {
           {"by_operation", seen.by_operation},
           {"retries", seen.retries},
           {"faults_injected", seen.faults_injected},
+          {"faults_on_object", seen.faults_on_object},
           {"errors", seen.errors},
           {"bytes_to_reader", seen.bytes_to_reader},
           {"bytes_from_reader", seen.bytes_from_reader}};
@@ -71,6 +72,10 @@ nlohmann::json verdict_counts(const gate_report& report, const gate_totals& tota
 }
 
 nlohmann::json scenario_json(const scenario& s) {
+  nlohmann::json timeout = nullptr; // the gate's --timeout
+  if (s.timeout) {
+    timeout = std::chrono::duration<double>(*s.timeout).count();
+  }
   return {{"name", s.name},
           {"description", s.description},
           {"expectation", to_string(s.expect)},
@@ -79,6 +84,7 @@ nlohmann::json scenario_json(const scenario& s) {
           {"multipart_only", s.multipart_only},
           {"needs_injection", s.needs_injection},
           {"action", to_string(s.action)},
+          {"timeout_seconds", timeout},
           {"why", s.why},
           {"defined_at", s.origin}};
 }

@@ -8,6 +8,7 @@
 #include "faults/config/nearest_known.hpp"
 #include "faults/config/rule_parser.hpp"
 #include "faults/rule.hpp"
+#include "faults/values.hpp"
 
 namespace s3fault::gate {
 namespace {
@@ -15,8 +16,8 @@ namespace {
 using nlohmann::json;
 
 const std::vector<std::string_view> scenario_fields = {
-    "name",           "description",     "why",   "expect", "rules", "shapes",
-    "multipart_only", "needs_injection", "action"};
+    "name",           "description",     "why",    "expect", "rules", "shapes",
+    "multipart_only", "needs_injection", "action", "timeout"};
 
 expectation read_expect(item_fields& fields) {
   const auto written =
@@ -152,6 +153,20 @@ void read_rules(item_fields& fields, scenario& s) {
   }
 }
 
+/// A run's own timeout: a duration of at least one second ("90s", "2m", 90).
+std::optional<std::chrono::milliseconds> read_timeout(item_fields& fields) {
+  if (!fields.has("timeout")) {
+    return std::nullopt;
+  }
+  const auto duration = faults::parse_duration(fields.get("timeout"));
+  if (!duration || *duration < std::chrono::seconds(1)) {
+    fields.must_be("timeout", "a duration of at least 1s, like \"90s\" or \"2m\"",
+                   fields.get("timeout"));
+    return std::nullopt;
+  }
+  return std::chrono::duration_cast<std::chrono::milliseconds>(*duration);
+}
+
 /// needs_injection defaults to whether there are rules. Asking for an injection with neither
 /// rules nor an action would make every verdict of the scenario void.
 bool read_needs_injection(item_fields& fields, const scenario& s) {
@@ -189,6 +204,7 @@ scenario read_scenario(const matrix_item& item, const std::string& file, std::si
   s.shape_globs = read_shape_globs(fields, shapes);
   s.multipart_only = fields.flag("multipart_only").value_or(false);
   s.needs_injection = read_needs_injection(fields, s);
+  s.timeout = read_timeout(fields);
   return s;
 }
 

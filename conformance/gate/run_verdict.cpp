@@ -110,19 +110,15 @@ bool verdict_succeeded(verdict result) {
   return result == verdict::correct || result == verdict::stored;
 }
 
-judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
-                      std::uint64_t injections, run_role role) {
+judged_run settle_run(judged_run run, expectation expect, const exercise& exercised) {
   if (!verdict_passes(run.result, expect)) {
     run.outcome = run_outcome::failed;
     return run;
   }
-  if (needs_injection && injections == 0) {
+  if (exercised.needed && !exercised.happened) {
     run.result = verdict::not_exercised;
     run.outcome = run_outcome::not_exercised;
-    run.why = "the scenario's fault never reached the " + std::string(role_name(role)) +
-              " (no injection on its key; it " + (role == run_role::writer ? "wrote" : "read") +
-              " in a way no rule matches), so " + std::string(to_string(run.observed)) +
-              " says nothing";
+    run.why = exercised.why_not + ", so " + std::string(to_string(run.observed)) + " says nothing";
     return run;
   }
   run.outcome = run_outcome::passed;
@@ -130,8 +126,7 @@ judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
 }
 
 judged_run judge_run(const run_evidence& evidence) {
-  return settle_run(judge_bytes(evidence), evidence.expect, evidence.needs_injection,
-                    evidence.injections, run_role::reader);
+  return settle_run(judge_bytes(evidence), evidence.expect, evidence.exercised);
 }
 
 judged_run not_judged(verdict baseline, std::string_view shape, run_role role) {

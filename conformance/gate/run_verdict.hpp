@@ -64,11 +64,19 @@ enum class run_role { reader, writer };
 /// "reader" or "writer".
 std::string_view role_name(run_role role);
 
+/// Whether a run met what its scenario is there for, so that a pass may count: its fault touched
+/// the object (traffic_counter.hpp, fault_touches_object), or the condition its action needs came
+/// about (a read after replaced-between-reads replaced the object).
+struct exercise {
+  bool needed = false;  // false: the scenario is judged on the verdict alone (baseline)
+  bool happened = true; // ... and when needed: whether it did
+  std::string why_not;  // when it did not: what happened instead, one clause
+};
+
 /// Turns what a run's exit and bytes earned (`run.result`, `run.observed`) into its outcome under
-/// `expect`: a failure fails whether the fault fired or not, and a pass counts only when the fault
-/// fired (`needs_injection` with `injections` on the run's key).
-judged_run settle_run(judged_run run, expectation expect, bool needs_injection,
-                      std::uint64_t injections, run_role role);
+/// `expect`: a failure fails whether the run was exercised or not, and a pass counts only when
+/// it was.
+judged_run settle_run(judged_run run, expectation expect, const exercise& exercised);
 
 /// Everything one run's judgement rests on.
 struct run_evidence {
@@ -79,14 +87,11 @@ struct run_evidence {
   std::string_view also_correct; // the replacement object of replaced-between-reads, or empty
   expectation expect = expectation::must_recover;
   double timeout_seconds = 0;
-  /// Whether the scenario counts only when one of its rules was injected on the run's key, and
-  /// how many were.
-  bool needs_injection = false;
-  std::uint64_t injections = 0;
+  exercise exercised;
 };
 
 /// Judges one run. A run that fails is a failure whether its fault fired or not (wrong bytes
-/// without a fault are wrong too); a run that would pass counts only when its fault fired.
+/// without a fault are wrong too); a run that would pass counts only when it was exercised.
 judged_run judge_run(const run_evidence& evidence);
 
 /// A run that was not made because the baseline of its shape was `baseline`.

@@ -2,6 +2,7 @@
 
 #include "conformance/gate/fixture_upload.hpp"
 #include "conformance/gate/reader_process.hpp"
+#include "conformance/gate/run_exercise.hpp"
 #include "conformance/gate/run_repro.hpp"
 #include "conformance/gate/store_after_write.hpp"
 #include "conformance/gate/write_verdict.hpp"
@@ -131,7 +132,7 @@ fs::path run_worker::fresh_run_dir(const planned_run& planned) const {
 nlohmann::json run_worker::install_rules(const planned_run& planned) {
   auto document = run_rules_document(*planned.run_scenario, planned.key, planned.seed);
   proxy_.rules()->replace_all(build_run_rules(document, *planned.run_scenario), planned.seed);
-  counter_.watch(context_.bucket, planned.key);
+  counter_.watch(context_.bucket, planned.key, context_.settings.role);
   return document;
 }
 
@@ -151,7 +152,7 @@ reader_exit run_worker::run_client(const planned_run& planned, const fs::path& d
   invocation.stdout_path = (dir / "stdout").string();
   invocation.stderr_path = (dir / "stderr").string();
   invocation.home = (dir / "home").string();
-  invocation.timeout = settings.timeout;
+  invocation.timeout = run_timeout(planned);
   invocation.should_stop = context_.stop;
   auto exit = run_reader(invocation);
   if (!exit.timed_out) {
@@ -177,7 +178,7 @@ std::optional<run_result> run_worker::run_as_reader(const planned_run& planned) 
   }
   const fs::path dir = fresh_run_dir(planned);
   const auto exit = run_client(planned, dir, "");
-  replacer_.disarm();
+  const replacement_outcome replaced = replacer_.disarm();
   proxy_.rules()->replace_all({});
   store_.delete_object(context_.bucket, planned.key);
   if (!exit.failure.empty()) {
@@ -187,8 +188,7 @@ std::optional<run_result> run_worker::run_as_reader(const planned_run& planned) 
     fs::remove_all(dir);
     return std::nullopt;
   }
-  run_result result = judge(planned, dir.string(), exit.exit_code, exit.timed_out, exit.seconds,
-                            bytes, replacement);
+  run_result result = judge(planned, dir.string(), exit, bytes, replacement, replaced);
   result.checksum = checksum;
   result.rules = document;
   result.repro = repro_for(planned, document);
@@ -278,38 +278,40 @@ run_result run_worker::writer_result(const planned_run& planned, const fs::path&
     evidence.previous = *previous;
   }
   evidence.expect = s.expect;
-  evidence.timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count();
-  evidence.needs_injection = s.needs_injection;
-  evidence.injections = result.seen.faults_injected;
+  evidence.timeout_seconds = std::chrono::duration<double>(run_timeout(planned)).count();
+  evidence.exercised = run_exercise(s, result.seen, run_role::writer);
   result.judged = judge_write(evidence);
   add_rejection_reason(result);
   return result;
 }
 
-run_result run_worker::judge(const planned_run& planned, const std::string& dir, int exit_code,
-                             bool timed_out, double seconds, const std::string& bytes,
-                             const std::string& replacement) {
+run_result run_worker::judge(const planned_run& planned, const std::string& dir,
+                             const reader_exit& exit, const std::string& bytes,
+                             const std::string& replacement, const replacement_outcome& replaced) {
   const scenario& s = *planned.run_scenario;
   const fs::path path(dir);
   // The object is the output file, or what the reader printed when it wrote no file.
   const std::string output =
       fs::exists(path / "output") ? read_file(path / "output") : read_file(path / "stdout");
-  run_result result = started_result(planned, path, exit_code, seconds);
-  result.judged = judge_run(
-      {.timed_out = timed_out,
-       .exit_code = exit_code,
-       .output = output,
-       .expected = bytes,
-       .also_correct = replacement,
-       .expect = s.expect,
-       .timeout_seconds = std::chrono::duration<double>(context_.settings.timeout).count(),
-       .needs_injection = s.needs_injection,
-       .injections = result.seen.faults_injected});
+  run_result result = started_result(planned, path, exit.exit_code, exit.seconds);
+  result.judged =
+      judge_run({.timed_out = exit.timed_out,
+                 .exit_code = exit.exit_code,
+                 .output = output,
+                 .expected = bytes,
+                 .also_correct = replacement,
+                 .expect = s.expect,
+                 .timeout_seconds = std::chrono::duration<double>(run_timeout(planned)).count(),
+                 .exercised = run_exercise(s, result.seen, run_role::reader, replaced)});
   add_rejection_reason(result);
   if (result.judged.observed == verdict::silent_corruption && result.seen.requests_to_proxy == 0) {
     result.judged.why += "; it made no request to the proxy";
   }
   return result;
+}
+
+std::chrono::milliseconds run_worker::run_timeout(const planned_run& planned) const {
+  return planned.run_scenario->timeout.value_or(context_.settings.timeout);
 }
 
 std::string run_worker::repro_for(const planned_run& planned,

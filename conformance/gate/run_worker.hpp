@@ -53,9 +53,11 @@ private:
                            const std::optional<std::string>& previous) const;
   /// Keeps a failing run's files (--keep-failed) and removes the scratch directory.
   void finish_run(run_result& result, const std::filesystem::path& dir);
-  run_result judge(const planned_run& planned, const std::string& dir, int exit_code,
-                   bool timed_out, double seconds, const std::string& bytes,
-                   const std::string& replacement);
+  run_result judge(const planned_run& planned, const std::string& dir, const reader_exit& exit,
+                   const std::string& bytes, const std::string& replacement,
+                   const replacement_outcome& replaced);
+  /// The scenario's own timeout, or the gate's.
+  std::chrono::milliseconds run_timeout(const planned_run& planned) const;
   /// The commands that reproduce the run, with the rules document it installed.
   std::string repro_for(const planned_run& planned, const nlohmann::json& rules_document) const;
   /// Copies a failing run's files to --keep-failed and notes where in `result.kept`.

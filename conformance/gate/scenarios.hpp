@@ -4,6 +4,8 @@
 // from the same YAML format (gate_matrix.hpp).
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,10 @@ struct scenario {
   /// judged without an injection (baseline, replaced-between-reads).
   bool needs_injection = true;
   scenario_action action = scenario_action::none;
+  /// How long a run may take before it is HUNG, instead of the gate's --timeout: for a scenario
+  /// that tests the client's own timeout (a store that never answers), the time after which
+  /// still waiting is hanging, whatever --timeout says.
+  std::optional<std::chrono::milliseconds> timeout;
   std::string origin; // where it is defined: "builtin-matrix.yaml:12", "mine.yaml:3"
 };
 

@@ -59,8 +59,7 @@ judged_run judge_stored(const write_evidence& e) {
 } // namespace
 
 judged_run judge_write(const write_evidence& evidence) {
-  return settle_run(judge_stored(evidence), evidence.expect, evidence.needs_injection,
-                    evidence.injections, run_role::writer);
+  return settle_run(judge_stored(evidence), evidence.expect, evidence.exercised);
 }
 
 } // namespace s3fault::gate

@@ -19,8 +19,7 @@ struct write_evidence {
   std::optional<std::string_view> previous;
   expectation expect = expectation::must_recover;
   double timeout_seconds = 0;
-  bool needs_injection = false;
-  std::uint64_t injections = 0;
+  exercise exercised;
 };
 
 /// STORED: exit 0 and the key holds the input. SILENT_LOSS: exit 0 and the key holds nothing or

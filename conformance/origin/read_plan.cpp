@@ -124,42 +124,6 @@ precondition_outcome evaluate_preconditions(const object_facts& object,
   return precondition_outcome::proceed;
 }
 
-std::optional<byte_range_spec> parse_range(std::string_view text) {
-  text = text::trim(text);
-  if (!text.starts_with("bytes=")) {
-    return std::nullopt;
-  }
-  text = text::trim(text.substr(6));
-  if (text.find(',') != std::string_view::npos) {
-    return std::nullopt; // several ranges: S3 serves none of them
-  }
-  const auto dash = text.find('-');
-  if (dash == std::string_view::npos) {
-    return std::nullopt;
-  }
-  const std::string_view first_text = text::trim(text.substr(0, dash));
-  const std::string_view last_text = text::trim(text.substr(dash + 1));
-  byte_range_spec spec;
-  if (first_text.empty()) {
-    spec.last = text::parse_whole_number(last_text);
-    if (!spec.last) {
-      return std::nullopt;
-    }
-    return spec;
-  }
-  spec.first = text::parse_whole_number(first_text);
-  if (!spec.first) {
-    return std::nullopt;
-  }
-  if (!last_text.empty()) {
-    spec.last = text::parse_whole_number(last_text);
-    if (!spec.last || *spec.last < *spec.first) {
-      return std::nullopt;
-    }
-  }
-  return spec;
-}
-
 std::optional<byte_span> resolve_range(const byte_range_spec& range, std::uint64_t size) {
   if (size == 0) {
     return std::nullopt;

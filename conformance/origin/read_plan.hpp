@@ -9,6 +9,7 @@
 //                    ──Range──────> range bytes, 206 | 416 InvalidRange | whole object 200
 #include "conformance/origin/http_date.hpp"
 #include "conformance/origin/s3_error.hpp"
+#include "text/range_header.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -72,14 +73,8 @@ precondition_outcome evaluate_preconditions(const object_facts& object,
 /// separated) names the ETag.
 bool etag_list_matches(std::string_view list, std::string_view etag);
 
-/// A single byte range as written in a Range header.
-struct byte_range_spec {
-  std::optional<std::uint64_t> first; // absent: suffix range "-N"
-  std::optional<std::uint64_t> last;  // absent: open range "A-"
-};
-/// Parses "bytes=A-B", "bytes=A-" or "bytes=-N". nullopt for anything else (several ranges,
-/// another unit, A > B, garbage): S3, like RFC 7233, then ignores the header.
-std::optional<byte_range_spec> parse_range(std::string_view text);
+using text::byte_range_spec;
+using text::parse_range;
 
 /// The bytes a range selects in an object of `size`: the end is clamped, a suffix longer than
 /// the object selects all of it. nullopt when unsatisfiable (start at or past the end, a suffix

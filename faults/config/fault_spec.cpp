@@ -31,6 +31,7 @@ const std::vector<rule_key>& rule_keys() {
       {"header", "match", "headers", true},
       {"status", "match", "status", true},
       {"part", "match", "part", false},
+      {"covers", "match", "covers", false},
       {"p", "schedule", "probability", false},
       {"first", "schedule", "first", false},
       {"skip", "schedule", "skip", false},

@@ -7,8 +7,8 @@
 //   truncate 50% mode=consistent op=GetObject part=2
 //
 // Positional values fill the action's positional parameters in order; keys are rule keys
-// (name, enabled, op, method, bucket, key, query, header, status, part, p, first, skip, every,
-// times, after, until), flags (per-key, disabled) or the action's own parameters. A rule key
+// (name, enabled, op, method, bucket, key, query, header, status, part, covers, p, first, skip,
+// every, times, after, until), flags (per-key, disabled) or the action's own parameters. A rule key
 // wins over an action parameter of the same name (error's `status`, strip-header's `name`,
 // stall's `after`): give those by position or as `ACTION.PARAM=VALUE`; `match.FIELD=` and
 // `schedule.FIELD=` reach any rule field. Values with blanks are quoted with '...' or "...";

@@ -352,14 +352,26 @@ void read_part(const json& value, match_spec& match, json& normalized, error_lis
       first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
 }
 
+/// A byte offset of the object: 12582912, "12MiB".
+void read_covers(const json& value, match_spec& match, json& normalized, error_list& errors) {
+  const auto offset = parse_size(value);
+  if (!offset) {
+    errors.push_back(problem("match.covers", "a byte offset like 12MiB or 12582912", value));
+    return;
+  }
+  match.covers = *offset;
+  normalized = *offset;
+}
+
 void read_match(const json& value, match_spec& match, json& normalized, error_list& errors) {
   if (!value.is_object()) {
     errors.push_back(problem("match", "an object", value));
     return;
   }
-  check_keys(value,
-             {"operations", "methods", "bucket", "key", "query", "headers", "status", "part"},
-             "match", errors);
+  check_keys(
+      value,
+      {"operations", "methods", "bucket", "key", "query", "headers", "status", "part", "covers"},
+      "match", errors);
   normalized = json::object();
   if (value.contains("operations")) {
     read_operations(value["operations"], match, normalized["operations"], errors);
@@ -391,6 +403,9 @@ void read_match(const json& value, match_spec& match, json& normalized, error_li
   }
   if (value.contains("part")) {
     read_part(value["part"], match, normalized["part"], errors);
+  }
+  if (value.contains("covers")) {
+    read_covers(value["covers"], match, normalized["covers"], errors);
   }
   // Fields that ended up empty (after an error) are left out.
   for (auto it = normalized.begin(); it != normalized.end();) {

@@ -19,6 +19,11 @@ import harness
 from test_gate import REPO, GateRun, scratch
 
 RANGED = str(REPO / "tests/gate/readers/ranged_reader.py")
+SINGLE_GET = str(REPO / "tests/gate/readers/single_get_reader.py")
+BODY_FAULTS = ("truncate-close", "truncate-close-once", "truncate-length-only",
+               "truncate-consistent", "truncate-consistent-second", "corrupt", "reset-mid-body",
+               "reset-mid-body-once")
+OVER_12MIB = ("single-20MiB", "mp-20MiB-8-8-4", "mp-16MiB-8-8")
 SCENARIOS = REPO / "tests/gate/scenarios"
 SIZED_SHAPES = {"1KiB", "single-20MiB", "mp-20MiB-8-8-4", "mp-16MiB-8-8", "mp-8MiB+1"}
 
@@ -84,6 +89,72 @@ class GateCannotBeFooledTest(unittest.TestCase):
                            "--shapes", "1KiB"])
         self.assertEqual(nothing.code, 1, nothing.describe())
         self.assertIn("no fault reached the reader", nothing.stdout)
+
+    def test_a_body_fault_on_an_error_answer_is_not_exercised(self):
+        # The empty object's GET answers 416: a reader that takes any 416 for "empty" is right
+        # there whatever a body fault did to the error body, which holds no byte of the object.
+        run = GateRun(self.tmp, "empty-416", ["--reader", SINGLE_GET, "--shapes", "empty",
+                                              "--scenarios", ",".join(BODY_FAULTS)])
+        self.assertEqual(run.code, 1, run.describe())
+        self.assertEqual(run.verdicts(), {("baseline", "empty"): "CORRECT",
+                                          **{(s, "empty"): "NOT_EXERCISED" for s in BODY_FAULTS}},
+                         run.describe())
+        cut = run_of(run, "truncate-close", "empty")
+        self.assertGreater(cut["traffic"]["faults_injected"], 0, cut)
+        self.assertIn("never into an answer carrying the object (2xx): only into GetObject 416",
+                      cut["why"])
+        self.assertIn("nothing was judged", run.stdout)
+        self.assertEqual(run.report["summary"]["passed"], 1)  # the baseline alone
+
+    def test_a_reader_waiting_for_ever_on_a_silent_store_is_hung_at_the_scenarios_timeout(self):
+        no_answer = ["--scenario-file", str(SCENARIOS / "no-answer-short.yaml"), "--scenarios",
+                     "no-answer-once-5s", "--shapes", "1KiB", "--timeout", "600"]
+        patient = GateRun(self.tmp, "patient", ["--reader", SINGLE_GET, *no_answer])
+        self.assertEqual(patient.code, 1, patient.describe())
+        hung = run_of(patient, "no-answer-once-5s", "1KiB")
+        self.assertEqual(hung["verdict"], "HUNG", patient.describe())
+        self.assertIn("still running after 5 s", hung["why"])
+        self.assertLess(hung["seconds"], 60, "the scenario's 5 s, not --timeout 600")
+        self.assertEqual(hung["traffic"]["faults_injected"], 1, hung)
+        scenario = next(s for s in patient.report["scenarios"] if s["name"] == "no-answer-once-5s")
+        self.assertEqual(scenario["timeout_seconds"], 5)
+        # One that gives up after 1 s and asks again is served the second time.
+        retrying = GateRun(self.tmp, "retrying",
+                           ["--reader", f"{SINGLE_GET} --timeout 1", *no_answer])
+        self.assertEqual(retrying.code, 0, retrying.describe())
+        served = run_of(retrying, "no-answer-once-5s", "1KiB")
+        self.assertEqual(served["verdict"], "CORRECT", retrying.describe())
+        self.assertEqual(served["traffic"]["by_operation"], {"GetObject": 2}, served)
+
+    def test_a_replacement_the_reader_never_read_again_is_not_exercised(self):
+        # robust-parts reads a single-PUT object with one GET: the object is replaced after it,
+        # and nothing reads the new one. A multipart object takes a GET per part.
+        run = GateRun(self.tmp, "replaced", ["--reader", "builtin:robust-parts", "--scenarios",
+                                             "replaced-between-reads", "--shapes",
+                                             "1KiB,mp-8MiB+1"])
+        self.assertEqual(run.code, 0, run.describe())
+        single = run_of(run, "replaced-between-reads", "1KiB")
+        self.assertEqual(single["verdict"], "NOT_EXERCISED", run.describe())
+        self.assertIn("made no GET after that, so the replacement never reached it",
+                      single["why"])
+        self.assertIn(run_of(run, "replaced-between-reads", "mp-8MiB+1")["verdict"],
+                      ("CORRECT", "REJECTED"), run.describe())
+
+    def test_a_fault_on_the_range_holding_an_offset_gives_one_verdict_every_run(self):
+        # Four ranges at once arrive in any order: truncate-consistent-second hits whichever
+        # came second, truncate-range-at-12MiB always the one holding byte 12 MiB.
+        for attempt in range(5):
+            run = GateRun(self.tmp, f"offset-{attempt}",
+                          ["--reader", f"{RANGED} --trust", "--scenarios",
+                           "truncate-range-at-12MiB", "--shapes", ",".join(OVER_12MIB)])
+            self.assertEqual(run.code, 1, run.describe())
+            for shape in OVER_12MIB:
+                cut = run_of(run, "truncate-range-at-12MiB", shape)
+                # bytes=12582912-16777215 cut at half: the reader's file differs from 14 MiB on.
+                self.assertEqual((cut["verdict"], cut["first_difference"]),
+                                 ("SILENT_CORRUPTION", 14 * harness.MIB),
+                                 f"attempt {attempt}, {shape}\n{run.describe()}")
+                self.assertEqual(cut["traffic"]["faults_injected"], 1, cut)
 
     def test_a_ranged_reader_that_trusts_content_length_is_caught(self):
         # The two scenarios it must fail (and the baseline that lets them be judged): the whole

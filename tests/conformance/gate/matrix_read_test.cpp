@@ -70,6 +70,20 @@ TEST(ReadMatrix, GoodFileBecomesTheRightScenarios) {
   EXPECT_EQ(cut.origin, "t.yaml:2");
 }
 
+TEST(ReadMatrix, AScenarioMayStateItsOwnTimeout) {
+  const scenario silent =
+      read_good("scenarios:\n  - {name: s, description: d, timeout: 90s, rules: [hang]}\n")
+          .scenarios.at(0);
+  EXPECT_EQ(silent.timeout, std::chrono::milliseconds(90000));
+  EXPECT_FALSE(read_good(good_file).scenarios.at(0).timeout) << "the gate's --timeout";
+  EXPECT_EQ(errors_of(one_scenario("    timeout: 500ms\n")),
+            (texts{"t.yaml:4: scenario 1 (s): timeout: must be a duration of at least 1s, like "
+                   "\"90s\" or \"2m\" (got \"500ms\")"}));
+  EXPECT_EQ(errors_of(one_scenario("    timeout: soon\n")),
+            (texts{"t.yaml:4: scenario 1 (s): timeout: must be a duration of at least 1s, like "
+                   "\"90s\" or \"2m\" (got \"soon\")"}));
+}
+
 TEST(ReadMatrix, DefaultsOfAScenarioWithoutRules) {
   const scenario replaced = read_good(good_file).scenarios.at(1);
   EXPECT_EQ(replaced.expect, expectation::must_recover);
@@ -153,7 +167,7 @@ TEST(ReadMatrix, UnknownFieldsNameTheAllowedOnes) {
       errors_of(one_scenario("    expects: must-recover\n")),
       (texts{"t.yaml:4: scenario 1 (s): expects: unknown field (nearest: expect; allowed: name, "
              "description, why, expect, rules, shapes, multipart_only, "
-             "needs_injection, action)"}));
+             "needs_injection, action, timeout)"}));
   EXPECT_EQ(errors_of(one_shape("    size: 1\n    part: [1]\n")),
             (texts{"t.yaml:5: shape 1 (s): part: unknown field (nearest: parts; allowed: name, "
                    "description, size, parts, checksum, content_type)"}));
@@ -287,7 +301,7 @@ TEST(ReadMatrixMistakes, UnknownNamesComeWithTheNearest) {
   EXPECT_EQ(testing::errors_of(testing::one_scenario("    expcet: must-recover\n")),
             (texts{"t.yaml:4: scenario 1 (s): expcet: unknown field (nearest: expect; allowed: "
                    "name, description, why, expect, rules, shapes, multipart_only, "
-                   "needs_injection, action)"}));
+                   "needs_injection, action, timeout)"}));
   EXPECT_EQ(testing::errors_of(testing::one_shape("    size: 1\n    chcksum: crc32\n")),
             (texts{"t.yaml:5: shape 1 (s): chcksum: unknown field (nearest: checksum; allowed: "
                    "name, description, size, parts, checksum, content_type)"}));

@@ -25,7 +25,7 @@ judged_run judge(int exit_code, std::string_view output, std::string_view expect
   return judge_run(evidence);
 }
 
-/// A run of a fault scenario with `injections` counted on its key.
+/// A run of a fault scenario whose fault touched the object `injections` times.
 judged_run judge_fault(int exit_code, std::string_view output, std::string_view expected,
                        expectation expect, std::uint64_t injections) {
   run_evidence evidence;
@@ -33,8 +33,7 @@ judged_run judge_fault(int exit_code, std::string_view output, std::string_view 
   evidence.output = output;
   evidence.expected = expected;
   evidence.expect = expect;
-  evidence.needs_injection = true;
-  evidence.injections = injections;
+  evidence.exercised = {.needed = true, .happened = injections > 0, .why_not = "no fault came"};
   return judge_run(evidence);
 }
 
@@ -89,6 +88,7 @@ TEST(JudgeRun, APassWithoutAnInjectionIsNotExercised) {
     EXPECT_EQ(run.observed, verdict::correct);
     EXPECT_EQ(run.outcome, run_outcome::not_exercised);
     EXPECT_FALSE(run.passed());
+    EXPECT_EQ(run.why, "no fault came, so CORRECT says nothing");
   }
   const auto rejected = judge_fault(1, "", "abc", not_corrupt, 0);
   EXPECT_EQ(rejected.outcome, run_outcome::not_exercised) << "REJECTED would pass: not counted";

@@ -13,6 +13,7 @@ proxy::exchange_record exchange(std::string method, std::string target, unsigned
   record.method = std::move(method);
   record.target = std::move(target);
   record.status = status;
+  record.store_status = status;
   record.response_bytes = 100;
   record.faults = std::move(faults);
   record.outcome = std::move(outcome);
@@ -55,6 +56,56 @@ TEST(TrafficCounter, WatchStartsFromZero) {
   EXPECT_EQ(counter.snapshot().faults_injected, 2u);
   counter.watch("b", "k2");
   EXPECT_EQ(counter.snapshot().requests, 0u);
+}
+
+TEST(TrafficCounter, ABodyFaultOnAnErrorAnswerDoesNotTouchTheObject) {
+  // The empty object's GET answers 416: a truncation of that error body cut no object byte.
+  traffic_counter counter;
+  counter.watch("b", "empty");
+  counter.count(exchange("GET", "/b/empty", 416, "cut:truncate"));
+  counter.count(exchange("GET", "/b/empty", 416, "cut:corrupt,cut:reset-after"));
+  auto seen = counter.snapshot();
+  EXPECT_EQ(seen.faults_injected, 3u);
+  EXPECT_EQ(seen.faults_on_object, 0u);
+  EXPECT_EQ(seen.faults_elsewhere, std::set<std::string>{"GetObject 416"});
+  counter.count(exchange("GET", "/b/empty", 200, "cut:truncate"));
+  EXPECT_EQ(counter.snapshot().faults_on_object, 1u);
+}
+
+TEST(TrafficCounter, AHeaderFaultCountsOnA2xxGetOrHeadOfTheObject) {
+  traffic_counter counter;
+  counter.watch("b", "k");
+  counter.count(exchange("HEAD", "/b/k", 200, "strip:strip-header"));
+  counter.count(exchange("GET", "/b/k?partNumber=1", 206, "strip:strip-header"));
+  counter.count(exchange("GET", "/b/k?partNumber=9", 416, "strip:strip-header"));
+  counter.count(exchange("HEAD", "/b/k", 200, "cut:truncate")); // a HEAD has no body
+  const auto seen = counter.snapshot();
+  EXPECT_EQ(seen.faults_on_object, 2u);
+  EXPECT_EQ(seen.faults_elsewhere, (std::set<std::string>{"GetObject 416", "HeadObject 200"}));
+}
+
+TEST(TrafficCounter, AFaultInsteadOfTheStoreAlwaysTouchesTheReader) {
+  traffic_counter counter;
+  counter.watch("b", "k");
+  auto refused = exchange("GET", "/b/k", 503, "slow:error");
+  refused.store_status = 0; // the proxy answered; the store never saw the request
+  counter.count(refused);
+  auto hung = exchange("GET", "/b/k", 0, "silent:hang");
+  counter.count(hung);
+  EXPECT_EQ(counter.snapshot().faults_on_object, 2u);
+}
+
+TEST(TrafficCounter, AWritersFaultCountsOnlyOnTheUpload) {
+  traffic_counter counter;
+  counter.watch("b", "k", run_role::writer);
+  counter.count(exchange("PUT", "/b/k", 503, "slow:error"));
+  counter.count(exchange("PUT", "/b/k?partNumber=1&uploadId=u", 200, "etag:set-header"));
+  counter.count(exchange("POST", "/b/k?uploadId=u", 500, "ie:error"));
+  counter.count(exchange("HEAD", "/b/k", 404, "slow:error"));
+  const auto seen = counter.snapshot();
+  EXPECT_EQ(seen.faults_injected, 4u);
+  EXPECT_EQ(seen.faults_on_object, 3u);
+  EXPECT_EQ(seen.faults_elsewhere, std::set<std::string>{"HeadObject 404"});
 }
 
 } // namespace

@@ -73,6 +73,9 @@ const spec_case spec_cases[] = {
     {"truncate 50% mode=consistent op=GetObject part=2",
      R"({"match": {"operations": ["GetObject"], "part": 2},
          "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
+    {"truncate 50% mode=consistent op=GetObject covers=12MiB",
+     R"({"match": {"operations": ["GetObject"], "covers": "12MiB"},
+         "actions": [{"type": "truncate", "at": "50%", "mode": "consistent"}]})"},
     {"delay 200ms jitter=50ms p=0.3",
      R"({"schedule": {"probability": 0.3},
          "actions": [{"type": "delay", "duration": "200ms", "jitter": "50ms"}]})"},
@@ -167,7 +170,7 @@ TEST(fault_spec, mistakes_name_the_token) {
       {"delay 1s 2ms jitter=3ms", "'jitter' given twice"},
       {"reset frist=1",
        "unknown key 'frist' (nearest: first; allowed: name, enabled, op, method, bucket, key, "
-       "query, header, status, part, p, first, skip, every, times, per-key, "
+       "query, header, status, part, covers, p, first, skip, every, times, per-key, "
        "after, until, in-flight-over, rate, burst, rate-per, min-body, "
        "disabled)"},
   };
@@ -188,16 +191,17 @@ TEST(fault_spec, values_are_checked_like_any_rule_and_named_by_the_spec) {
       {"delay 1s p=1.5", "error SlowDown frist=2", "strip-header etag", "trunc 1"}, {}, {});
   EXPECT_EQ(
       build.errors,
-      (error_list{// Mistakes in the specs themselves first, then the values of the rules.
-                  "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (nearest: first; "
-                  "allowed: name, "
-                  "enabled, op, method, bucket, key, query, header, status, part, p, first, skip, "
-                  "every, times, per-key, after, until, in-flight-over, rate, burst, rate-per, "
-                  "min-body, disabled, code, message, retry_after)",
-                  "--fault 4 ('trunc 1'): unknown action 'trunc' (nearest: truncate; known: " +
-                      known_actions() + ")",
-                  "--fault 1 ('delay 1s p=1.5'): schedule.probability: must be a fraction like 50% "
-                  "(got 1.5)"}));
+      (error_list{
+          // Mistakes in the specs themselves first, then the values of the rules.
+          "--fault 2 ('error SlowDown frist=2'): unknown key 'frist' (nearest: first; "
+          "allowed: name, "
+          "enabled, op, method, bucket, key, query, header, status, part, covers, p, first, skip, "
+          "every, times, per-key, after, until, in-flight-over, rate, burst, rate-per, "
+          "min-body, disabled, code, message, retry_after)",
+          "--fault 4 ('trunc 1'): unknown action 'trunc' (nearest: truncate; known: " +
+              known_actions() + ")",
+          "--fault 1 ('delay 1s p=1.5'): schedule.probability: must be a fraction like 50% "
+          "(got 1.5)"}));
   EXPECT_TRUE(build.rules.empty());
 }
 

@@ -79,6 +79,13 @@ const good_case good_cases[] = {
          "match": {"status": [503, 404], "part": "2"},
          "schedule": {"first": 5, "every": 2, "times": 3},
          "actions": [{"type": "strip-header", "name": "etag"}]})"},
+    {"a byte offset to cover, as a size or a number",
+     R"({"match": {"covers": "12MiB"}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {"covers": 12582912}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
+    {"a byte offset 0", R"({"match": {"covers": 0}, "actions": ["reset"]})",
+     R"({"name": "reset-1", "enabled": true, "match": {"covers": 0}, "schedule": {},
+         "actions": [{"type": "reset"}]})"},
     {"a part range", R"({"match": {"part": "1 - 3"}, "actions": ["reset"]})",
      R"({"name": "reset-1", "enabled": true, "match": {"part": "1-3"}, "schedule": {},
          "actions": [{"type": "reset"}]})"},
@@ -242,7 +249,7 @@ std::vector<bad_case> bad_cases() {
        R"({"match": {"operation": "GetObject"}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.operation: unknown key (nearest: operations; allowed: operations, "
         "methods, bucket, "
-        "key, query, headers, status, part)"}},
+        "key, query, headers, status, part, covers)"}},
       {"unknown operation",
        R"({"match": {"operations": "GetObjekt"}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.operations: unknown operation 'GetObjekt' (nearest: GetObject, "
@@ -361,6 +368,13 @@ std::vector<bad_case> bad_cases() {
        {"rule 1 (reset-1): schedule.first: must be a whole number >= 1 (got \"5.0\")",
         "rule 1 (reset-1): schedule.every: must be a whole number >= 1 (got \" 2\")",
         "rule 1 (reset-1): schedule.times: must be a whole number >= 1 (got \"+3\")"}},
+      {"covers not an offset",
+       R"({"match": {"covers": "twelve"}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.covers: must be a byte offset like 12MiB or 12582912 (got "
+        "\"twelve\")"}},
+      {"covers negative",
+       R"({"match": {"covers": -1}, "actions": ["reset"]})",
+       {"rule 1 (reset-1): match.covers: must be a byte offset like 12MiB or 12582912 (got -1)"}},
       {"part fractional",
        R"({"match": {"part": 2.5}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.part: must be a part number 1..10000 or a range like \"1-3\" "
@@ -673,7 +687,7 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
                 known_operations() + ")");
   EXPECT_EQ(first_error(R"({"match": {"operatons": ["GetObject"]}, "actions": ["reset"]})"),
             "rule 1 (reset-1): match.operatons: unknown key (nearest: operations; allowed: "
-            "operations, methods, bucket, key, query, headers, status, part)");
+            "operations, methods, bucket, key, query, headers, status, part, covers)");
   EXPECT_EQ(first_error(R"({"shedule": {"first": 1}, "actions": ["reset"]})"),
             "rule 1 (reset-1): shedule: unknown key (nearest: schedule; allowed: name, enabled, "
             "match, schedule, actions, reproduces)");

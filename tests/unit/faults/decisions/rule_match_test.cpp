@@ -54,6 +54,33 @@ TEST(RuleMatch, OperationsMethodsBucketsKeys) {
   EXPECT_FALSE(matches(by_method, "/b/k"));
 }
 
+s3_request ranged_get(std::string_view target, std::string_view range) {
+  return classify_request({"GET", target, "127.0.0.1", false, range});
+}
+
+TEST(RuleMatch, CoversPicksTheRequestThatAsksForTheByte) {
+  match_spec m;
+  m.covers = 12 * 1024 * 1024;
+  const auto asks = [&](std::string_view target, std::string_view range) {
+    return request_matches(m, ranged_get(target, range), "GET", {});
+  };
+  // Parallel 4 MiB ranges: only the one holding byte 12 MiB, whatever the order.
+  EXPECT_FALSE(asks("/b/k", "bytes=8388608-12582911"));
+  EXPECT_TRUE(asks("/b/k", "bytes=12582912-16777215"));
+  EXPECT_FALSE(asks("/b/k", "bytes=12582913-16777215"));
+  EXPECT_TRUE(asks("/b/k", "bytes=0-12582912"));
+  EXPECT_TRUE(asks("/b/k", "bytes=4194304-"));
+  EXPECT_FALSE(asks("/b/k", "bytes=16777216-"));
+  // The whole object (no Range, or one S3 ignores) holds every byte.
+  EXPECT_TRUE(asks("/b/k", ""));
+  EXPECT_TRUE(asks("/b/k", "bytes=0-1,5-9"));
+  EXPECT_TRUE(asks("/b/k", "items=0-1"));
+  // Suffix ranges and part reads: their bytes depend on what the request does not show.
+  EXPECT_FALSE(asks("/b/k", "bytes=-16777216"));
+  EXPECT_FALSE(asks("/b/k?partNumber=2", ""));
+  EXPECT_TRUE(asks("/b/k?partNumber=2", "bytes=12582912-12582912"));
+}
+
 TEST(RuleMatch, QueryHeadersAndParts) {
   match_spec m;
   m.query = {{"partNumber", std::nullopt}};
