@@ -9,6 +9,7 @@
 #include "proxy/header_fault.hpp"
 #include "proxy/plain_response_head.hpp"
 #include "proxy/request_edits.hpp"
+#include "runtime/log_redaction.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -389,7 +390,7 @@ std::string client_session::head_for_store(exchange& ex) {
   auto edited = edit_request(ex.request, *ex.faults.decision, owner_.config.resigner);
   if (!edited.problem.empty()) {
     owner_.logger->warn("{} {} {}: request edit not applied: {}", peer_, ex.record.method,
-                        ex.record.target, edited.problem);
+                        runtime::redact_target(ex.record.target), edited.problem);
   }
   return edited.head ? std::move(*edited.head) : serialize_request_head(ex.request);
 }
