@@ -1,5 +1,7 @@
 #include "cli/journal_lines.hpp"
 
+#include "runtime/log_redaction.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -126,7 +128,9 @@ journal_entry entry_from_fields(journal_field_reader& fields) {
   journal_entry entry;
   entry.time = fields.text("time");
   entry.method = fields.text("method");
-  entry.target = fields.text("target");
+  // Redacted again as it is read: a journal written by an older proxy, or by hand, gives no
+  // presigned credential to a summary or a HAR (whose queryString decodes every name).
+  entry.target = runtime::redact_target(fields.text("target"));
   entry.operation = fields.text("operation");
   entry.status = fields.status();
   entry.request_bytes = fields.byte_count("request_bytes");

@@ -8,11 +8,9 @@
 namespace s3fault::faults {
 admin_reply error_reply(unsigned status, std::string_view code, std::string message,
                         const error_list& details) {
-  nlohmann::json error = {{"code", code}, {"message", std::move(message)}};
-  if (!details.empty()) {
-    error["details"] = details;
-  }
-  return {status, {{"error", error}}};
+  // details always present (empty when there are none): clients read one shape.
+  return {status,
+          {{"error", {{"code", code}, {"message", std::move(message)}, {"details", details}}}}};
 }
 
 namespace {

@@ -37,7 +37,9 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
 /// named in an error) become U+FFFD instead of failing the answer.
 std::string admin_body_text(const nlohmann::json& body);
 
-/// An error answer: {"error": {"code", "message", "details" (when there are any)}}.
+/// An error answer: {"error": {"code", "message", "details"}} (`details` lists every validation
+/// mistake; empty for other errors). Every error the admin API sends, whichever part refuses
+/// (the token check, the reading of the request, the router), is built here.
 admin_reply error_reply(unsigned status, std::string_view code, std::string message,
                         const error_list& details = {});
 

@@ -72,6 +72,17 @@ std::optional<faults::admin_reply> refusal_for(error_code why, std::size_t body_
   return std::nullopt;
 }
 
+/// An answer of the admin API as it goes on the wire: JSON, whatever the status.
+http::response<http::string_body> json_response(const faults::admin_reply& reply, unsigned version,
+                                                bool keep_alive) {
+  http::response<http::string_body> response{http::int_to_status(reply.status), version};
+  response.set(http::field::content_type, "application/json");
+  response.body() = faults::admin_body_text(reply.body);
+  response.keep_alive(keep_alive);
+  response.prepare_payload();
+  return response;
+}
+
 /// Reads and drops what a refused client still sends, for at most a few seconds.
 asio::awaitable<void> drain_for_a_while(beast::tcp_stream& stream) {
   std::array<char, 16 * 1024> scratch;
@@ -135,11 +146,7 @@ struct admin_server::impl {
     logger->warn("admin {} {} refused: {} {}", method.empty() ? "-" : method,
                  target.empty() ? "-" : target, refusal->status,
                  refusal->body["error"]["message"].get<std::string>());
-    http::response<http::string_body> response{http::int_to_status(refusal->status), 11};
-    response.set(http::field::content_type, "application/json");
-    response.body() = faults::admin_body_text(refusal->body);
-    response.keep_alive(false);
-    response.prepare_payload();
+    auto response = json_response(*refusal, 11, false);
     error_code ec;
     co_await http::async_write(stream, response, use_ec(ec));
     // Read what the client is still sending, so that closing does not reset the connection
@@ -197,13 +204,12 @@ struct admin_server::impl {
           // Neither the token nor what was sent is logged.
           logger->warn("admin {} {} refused: no valid bearer token",
                        std::string(request.method_string()), std::string(request.target()));
-          http::response<http::string_body> response{http::status::unauthorized, request.version()};
-          response.set(http::field::content_type, "application/json");
+          auto response = json_response(
+              faults::error_reply(401, "unauthorized",
+                                  "this admin API needs 'Authorization: Bearer TOKEN' (the "
+                                  "proxy's --admin-token)"),
+              request.version(), false);
           response.set(http::field::www_authenticate, "Bearer");
-          response.body() = "{\"error\": \"Unauthorized\", \"message\": \"this admin API needs "
-                            "'Authorization: Bearer TOKEN' (the proxy's --admin-token)\"}\n";
-          response.keep_alive(false);
-          response.prepare_payload();
           co_await http::async_write(stream, response, use_ec(ec));
           co_return;
         }
@@ -233,12 +239,7 @@ struct admin_server::impl {
           version);
       logger->info("admin {} {} {}", std::string(request.method_string()),
                    std::string(request.target()), reply.status);
-      http::response<http::string_body> response{http::int_to_status(reply.status),
-                                                 request.version()};
-      response.set(http::field::content_type, "application/json");
-      response.body() = faults::admin_body_text(reply.body);
-      response.keep_alive(request.keep_alive());
-      response.prepare_payload();
+      auto response = json_response(reply, request.version(), request.keep_alive());
       co_await http::async_write(stream, response, use_ec(ec));
       if (ec || !response.keep_alive()) {
         co_return;

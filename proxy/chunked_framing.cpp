@@ -23,6 +23,13 @@ int hex_value(char c) {
   return -1;
 }
 
+// RFC 9112 allows no control byte but HTAB in an extension or a field line; a bare LF there is
+// what request smuggling through lenient parsers is made of.
+bool is_control(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return (byte < 0x20 && c != '\t') || byte == 0x7f;
+}
+
 } // namespace
 
 std::size_t chunked_framing::fail(std::size_t consumed, const char* why) {
@@ -60,6 +67,8 @@ std::size_t chunked_framing::scan(std::string_view bytes) {
         return fail(i, "chunk extension too long");
       } else if (line_bytes_ == 1 && c != ';' && c != ' ' && c != '\t') {
         return fail(i, "unexpected character after chunk size");
+      } else if (is_control(c)) {
+        return fail(i, "control character in a chunk extension");
       }
       ++i;
       break;
@@ -102,8 +111,11 @@ std::size_t chunked_framing::scan(std::string_view bytes) {
       if (c == '\r') {
         state_ = state::final_lf;
         ++i;
+      } else if (c == ':') {
+        return fail(i, "trailer field without a name");
       } else {
         state_ = state::trailer_line;
+        trailer_colon_ = false;
       }
       break;
     case state::trailer_line:
@@ -111,8 +123,14 @@ std::size_t chunked_framing::scan(std::string_view bytes) {
         return fail(i, "trailer section too large");
       }
       if (c == '\r') {
+        if (!trailer_colon_) {
+          return fail(i, "trailer line is not a field (no ':')");
+        }
         state_ = state::trailer_lf;
+      } else if (is_control(c)) {
+        return fail(i, "control character in a trailer field");
       }
+      trailer_colon_ = trailer_colon_ || c == ':';
       ++i;
       break;
     case state::trailer_lf:

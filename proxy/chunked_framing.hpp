@@ -2,6 +2,9 @@
 // Follows the chunked transfer coding (RFC 9112 section 7.1) of a body as its bytes pass through,
 // without changing them, to know where the message ends. The proxy relays chunked bodies byte
 // for byte (chunk sizes, extensions and trailers included), so it must not decode and re-encode.
+// What it refuses, a lenient parser behind the proxy could read differently: a size that is not
+// hex or is too long, a control byte (a bare LF, a NUL) in an extension or a trailer, a trailer
+// line that is not a field, lines over their bounds.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -48,6 +51,7 @@ private:
   std::size_t line_bytes_ = 0;    // bytes of the current extension or trailer line
   std::size_t trailer_bytes_ = 0; // bytes of all trailers
   bool last_chunk_ = false;
+  bool trailer_colon_ = false; // the current trailer line has had its ':'
   std::string error_;
 };
 

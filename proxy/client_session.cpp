@@ -3,11 +3,13 @@
 #include "faults/response_document.hpp"
 #include "faults/s3_error_body.hpp"
 #include "proxy/body_relay.hpp"
+#include "proxy/client_body_failure.hpp"
 #include "proxy/exchange_metrics.hpp"
 #include "proxy/fault_application.hpp"
 #include "proxy/header_fault.hpp"
 #include "proxy/plain_response_head.hpp"
 #include "proxy/request_edits.hpp"
+#include "runtime/log_redaction.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -388,7 +390,7 @@ std::string client_session::head_for_store(exchange& ex) {
   auto edited = edit_request(ex.request, *ex.faults.decision, owner_.config.resigner);
   if (!edited.problem.empty()) {
     owner_.logger->warn("{} {} {}: request edit not applied: {}", peer_, ex.record.method,
-                        ex.record.target, edited.problem);
+                        runtime::redact_target(ex.record.target), edited.problem);
   }
   return edited.head ? std::move(*edited.head) : serialize_request_head(ex.request);
 }
@@ -515,10 +517,10 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
     }
     co_return exchange_end::cut(exchange_end::client_side::reset);
   }
-  if (ex.upload && ex.upload->body_relayed() && ex.upload->outcome().read_error) {
-    ex.record.outcome =
-        "client went away during the upload: " + ex.upload->outcome().read_error.message();
-    co_return exchange_end::cut(exchange_end::client_side::close);
+  if (ex.upload && ex.upload->body_relayed()) {
+    if (const auto failure = client_body_failure_of(ex.upload->outcome())) {
+      co_return co_await refuse_client_body(ex, *failure);
+    }
   }
   ex.upstream->stream->close();
   // A store that stops reading the body is cut by the upload's write deadline, which closes or
@@ -542,6 +544,22 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
                             ex.record);
   // The upload drains what the client still sends (its writes to the store now fail), so the
   // client can read the error instead of meeting a reset; end_exchange bounds that wait.
+  ex.close_client = true;
+  co_return exchange_end::answered(false);
+}
+
+asio::awaitable<client_session::exchange_end>
+client_session::refuse_client_body(exchange& ex, const client_body_failure& failure) {
+  ex.record.outcome = failure.what;
+  if (!failure.answerable) {
+    co_return exchange_end::cut(exchange_end::client_side::close);
+  }
+  // The upload closed the store connection, so the store does not wait for the rest. The
+  // client is told its mistake; what it still sends is read and dropped for a while, so that
+  // closing does not reset the connection before it has read the answer.
+  co_await send_local_error(400, failure.code, "s3fault: " + failure.what, ex.resource,
+                            ex.head_request, true, ex.record);
+  co_await discard_unread_body({.how = body_framing::kind::until_close});
   ex.close_client = true;
   co_return exchange_end::answered(false);
 }

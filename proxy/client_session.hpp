@@ -15,6 +15,8 @@
 
 namespace s3fault::proxy {
 
+struct client_body_failure;
+
 class client_session {
 public:
   client_session(worker& owner, std::unique_ptr<byte_stream> client, std::string peer);
@@ -87,6 +89,10 @@ private:
   asio::awaitable<std::optional<exchange_end>>
   refuse_unsent(exchange& ex, bool timeout, std::string_view what, const error_code& ec);
   std::string store_error(std::string_view what, const error_code& ec) const;
+  /// The client's request body failed (client_body_failure.hpp): a 400 when it can still read
+  /// one, else the connection closed; the store is not blamed.
+  asio::awaitable<exchange_end> refuse_client_body(exchange& ex,
+                                                   const client_body_failure& failure);
   asio::awaitable<exchange_end> answer_instead_of_store(exchange& ex,
                                                         const faults::local_response& answer);
   struct dropped_answer {

@@ -1,6 +1,7 @@
 #include "runtime/log_redaction.hpp"
 
 #include "text/text.hpp"
+#include "text/uri.hpp"
 
 #include <array>
 
@@ -8,11 +9,15 @@ namespace s3fault::runtime {
 namespace {
 
 // Query parameters that carry signatures, credentials or tokens (SigV4 presigned URLs and the
-// legacy SigV2 form). Compared without regard to case.
+// legacy SigV2 form).
 constexpr std::array<std::string_view, 5> secret_query_names = {
     "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "Signature", "AWSAccessKeyId"};
 
-bool is_secret_name(std::string_view name) {
+/// `raw_name` as it appears in the query. SigV4 percent-decodes a name once before it looks at
+/// it (X%2DAmz%2DSignature, %58-Amz-Signature are X-Amz-Signature), so the name is decoded the
+/// same way; the comparison then ignores case, which SigV4 does not: a log errs on hiding.
+bool is_secret_name(std::string_view raw_name) {
+  const std::string name = text::uri_decode(raw_name);
   for (auto secret : secret_query_names) {
     if (text::iequal(name, secret)) {
       return true;

@@ -17,6 +17,23 @@ class AdminError extends Error {
   }
 }
 
+/**
+ * The AdminError for an answer other than 2xx. A body in the documented shape,
+ * {"error": {"code", "message", "details"}}, gives its fields; any other body (not JSON, or JSON
+ * of another shape, from something in front of the API) is the message as it came, so nothing the
+ * server said is lost.
+ */
+function adminError(status, statusText, payload) {
+  const text = payload.toString();
+  let problem;
+  try { problem = JSON.parse(text)?.error; } catch { problem = undefined; }
+  if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) {
+    return new AdminError(status, 'http_error', text.trim() || statusText, []);
+  }
+  return new AdminError(status, String(problem.code ?? ''), String(problem.message ?? ''),
+    Array.isArray(problem.details) ? problem.details : []);
+}
+
 /** One proxy's admin API (`s3fault proxy --admin HOST:PORT`; `token`: its --admin-token). */
 class AdminClient {
   constructor(url, token) {
@@ -60,13 +77,7 @@ class AdminClient {
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     const answer = await fetch(this.url + route, { method, headers, body });
     const payload = Buffer.from(await answer.arrayBuffer());
-    if (!answer.ok) {
-      let problem;
-      try { problem = JSON.parse(payload.toString()).error; } catch { problem = undefined; }
-      problem = problem || { code: 'http_error', message: payload.toString() };
-      throw new AdminError(answer.status, problem.code || '', problem.message || '',
-        problem.details || []);
-    }
+    if (!answer.ok) throw adminError(answer.status, answer.statusText, payload);
     return payload;
   }
 }

@@ -36,9 +36,9 @@ def hostile_requests(key_path: str):
         ("two-lengths", b"PUT /b/k HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n"
                         b"Content-Length: 5\r\n\r\nabcde", "4xx"),
         ("bad-chunk-size", b"PUT /b/k HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
-                           b"zz\r\nabc\r\n0\r\n\r\n", "close"),
+                           b"zz\r\nabc\r\n0\r\n\r\n", "4xx"),
         ("huge-chunk-size", b"PUT /b/k HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
-                            b"fffffffffffffffffffff\r\nabc\r\n", "close"),
+                            b"fffffffffffffffffffff\r\nabc\r\n", "4xx"),
         ("long-header-line", b"GET /b/k HTTP/1.1\r\nHost: h\r\nx-big: " + b"a" * 70000 +
                              b"\r\n\r\n", "4xx"),
         ("many-headers", b"GET /b/k HTTP/1.1\r\nHost: h\r\n" +

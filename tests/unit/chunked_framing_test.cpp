@@ -84,7 +84,12 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_case{"extension too long", "5;" + std::string(5000, 'e') + "\r\n"},
                       bad_case{"trailers too large",
                                "0\r\n" + std::string(20000, 't') + "\r\n\r\n"},
-                      bad_case{"bad final line", "0\r\n\rX"}),
+                      bad_case{"bad final line", "0\r\n\rX"},
+                      bad_case{"bare LF in extension", "5;a\nhello\r\n0\r\n\r\n"},
+                      bad_case{"NUL in extension", std::string("5;a\0b\r\nhello\r\n", 14)},
+                      bad_case{"trailer not a field", "0\r\ngarbage\r\n\r\n"},
+                      bad_case{"trailer without a name", "0\r\n: v\r\n\r\n"},
+                      bad_case{"bare LF in trailer", "0\r\nx-t: a\nb\r\n\r\n"}),
     [](const auto& info) {
       std::string name = info.param.name;
       for (auto& c : name) {

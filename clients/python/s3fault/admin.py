@@ -100,10 +100,21 @@ class AdminClient:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return response.status, response.read()
         except urllib.error.HTTPError as error:
-            payload = error.read()
-            try:
-                problem = json.loads(payload)["error"]
-            except (ValueError, KeyError, TypeError):
-                problem = {"code": "http_error", "message": payload.decode("utf-8", "replace")}
-            raise AdminError(error.code, problem.get("code", ""), problem.get("message", ""),
-                             problem.get("details", [])) from None
+            raise admin_error(error.code, error.reason, error.read()) from None
+
+
+def admin_error(status: int, reason: str, payload: bytes) -> AdminError:
+    """The AdminError for an answer other than 2xx. A body in the documented shape,
+    {"error": {"code", "message", "details"}}, gives its fields; any other body (not JSON, or
+    JSON of another shape, from something in front of the API) is the message as it came, so
+    nothing the server said is lost."""
+    try:
+        problem = json.loads(payload).get("error")
+    except (ValueError, AttributeError):
+        problem = None
+    if not isinstance(problem, dict):
+        text = payload.decode("utf-8", "replace").strip()
+        return AdminError(status, "http_error", text or str(reason), [])
+    details = problem.get("details")
+    return AdminError(status, str(problem.get("code", "")), str(problem.get("message", "")),
+                      details if isinstance(details, list) else [])

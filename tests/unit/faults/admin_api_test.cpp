@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace s3fault::faults {
 namespace {
 
@@ -196,6 +198,38 @@ TEST(admin_api_bodies, a_yaml_rules_document_is_read_as_a_rules_file_is) {
   EXPECT_EQ(call(store, "PUT", "rules: [\n").status, 400u);
   EXPECT_EQ(call(store, "PUT", "{not json").body["error"]["code"], "invalid_json");
   EXPECT_EQ(rule_names(store), (std::vector<std::string>{"slow"}));
+}
+
+} // namespace
+} // namespace s3fault::faults
+
+namespace s3fault::faults {
+namespace {
+
+// Every error the router sends has the one documented shape, details included (empty when the
+// error has none), so a client reads every refusal the same way.
+TEST(admin_api_errors, every_error_has_code_message_and_details) {
+  rule_store store(1, clock::now());
+  ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
+  const std::vector<std::tuple<std::string_view, std::string_view, std::string_view, unsigned>>
+      requests = {{"GET", "/nope", "", 404},        {"PATCH", "/rules", "", 405},
+                  {"PUT", "/rules/slow", "", 405},  {"GET", "/rules/nope", "", 404},
+                  {"POST", "/rules", "{bad", 400},  {"POST", "/rules", "rules: [\n", 400},
+                  {"POST", "/rules", one_rule, 409}};
+  for (const auto& [method, target, body, status] : requests) {
+    const auto reply = handle_admin_request(store, method, target, body, "test");
+    EXPECT_EQ(reply.status, status) << method << " " << target;
+    ASSERT_EQ(reply.body.size(), 1u) << reply.body.dump();
+    ASSERT_TRUE(reply.body.contains("error") && reply.body.at("error").is_object())
+        << reply.body.dump();
+    const auto& error = reply.body.at("error");
+    ASSERT_TRUE(error.contains("code") && error.contains("message") && error.contains("details"))
+        << reply.body.dump();
+    EXPECT_EQ(error.size(), 3u) << reply.body.dump();
+    EXPECT_TRUE(error.at("code").is_string()) << reply.body.dump();
+    EXPECT_FALSE(error.at("message").get<std::string>().empty()) << reply.body.dump();
+    EXPECT_TRUE(error.at("details").is_array()) << reply.body.dump();
+  }
 }
 
 } // namespace
