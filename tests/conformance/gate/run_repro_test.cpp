@@ -47,50 +47,44 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+/// Every part is in the script; each one missing is named.
+void expect_parts(const std::string& script, std::initializer_list<std::string> parts) {
+  for (const auto& part : parts) {
+    EXPECT_TRUE(has(script, part)) << "missing: " << part << "\nin:\n" << script;
+  }
+}
+
 TEST(ReproScript, NamesTheObjectTheRulesAndTheReader) {
   repro_fixture f;
   const auto script = repro_script(f.in);
   EXPECT_EQ(script.rfind("#!/bin/bash\n", 0), 0u) << script;
-  EXPECT_TRUE(has(script, "s3fault='/opt/s3fault'")) << script;
-  EXPECT_TRUE(has(script, "\"$s3fault\" origin --listen 127.0.0.1:0")) << script;
-  EXPECT_TRUE(has(script, "fixture --endpoint \"$store\" --bucket \"$bucket\" --key \"$key\" "
-                          "--size 12582912 --parts 5242880,5242880,2097152 --checksum crc32 "
-                          "--seed 42"))
-      << script;
-  EXPECT_TRUE(has(script, "key='gate/cut/mp-12'")) << script;
-  EXPECT_TRUE(has(script, "\"seed\": 42")) << script;
-  EXPECT_TRUE(has(script, "proxy --listen 127.0.0.1:0 --threads 1 --upstream \"$store\" --faults"))
-      << script;
-  EXPECT_TRUE(has(script, "my-reader --from \"$S3FAULT_ENDPOINT\" "
-                          "s3://\"$S3FAULT_BUCKET\"/\"$S3FAULT_KEY\" -o \"$S3FAULT_OUTPUT\""))
-      << script;
-  EXPECT_TRUE(has(script, "cmp -s \"$repro/output\" \"$repro/expected\"")) << script;
+  expect_parts(script, {"s3fault='/opt/s3fault'", "\"$s3fault\" origin --listen 127.0.0.1:0",
+                        "fixture --endpoint \"$store\" --bucket \"$bucket\" --key \"$key\" "
+                        "--size 12582912 --parts 5242880,5242880,2097152 --checksum crc32 "
+                        "--seed 42",
+                        "key='gate/cut/mp-12'", "\"seed\": 42",
+                        "proxy --listen 127.0.0.1:0 --threads 1 --upstream \"$store\" --faults",
+                        "my-reader --from \"$S3FAULT_ENDPOINT\" "
+                        "s3://\"$S3FAULT_BUCKET\"/\"$S3FAULT_KEY\" -o \"$S3FAULT_OUTPUT\"",
+                        "cmp -s \"$repro/output\" \"$repro/expected\""});
 }
 
 TEST(ReproScript, UsesABucketOfItsOwnAndRemovesWhatItMadeOnExit) {
   repro_fixture f;
   const auto script = repro_script(f.in);
-  EXPECT_TRUE(has(script, "bucket=\"s3fault-repro-$(date +%s)-$$\"")) << script;
-  EXPECT_TRUE(has(script, "trap clean_up EXIT")) << script;
-  EXPECT_TRUE(has(script, "fixture --remove --endpoint \"$store\" --bucket \"$bucket\" --key "
-                          "\"$key\""))
-      << script;
-  EXPECT_TRUE(has(script, "kill $replacer_pid $proxy_pid")) << script;
-  EXPECT_TRUE(has(script, "kill $origin_pid")) << script;
+  expect_parts(script, {"bucket=\"s3fault-repro-$(date +%s)-$$\"", "trap clean_up EXIT",
+                        "fixture --remove --endpoint \"$store\" --bucket \"$bucket\" --key "
+                        "\"$key\"",
+                        "kill $replacer_pid $proxy_pid", "kill $origin_pid"});
 }
 
 TEST(ReproScript, StopsTheClientAtTheGatesTimeoutAndJudgesAsTheGate) {
   repro_fixture f;
   const auto script = repro_script(f.in);
-  EXPECT_TRUE(has(script, "timeout=7.5 ")) << script;
-  EXPECT_TRUE(has(script, "timeout --verbose --kill-after=0.2 \"$timeout\" bash -c")) << script;
-  EXPECT_TRUE(has(script, "gate_verdict=SILENT_CORRUPTION\n")) << script;
-  EXPECT_TRUE(has(script, "verdict=HUNG")) << script;
-  EXPECT_TRUE(has(script, "verdict=REJECTED")) << script;
-  EXPECT_TRUE(has(script, "echo \"$verdict reproduced: $why\"\n  exit 1")) << script;
-  EXPECT_TRUE(has(script, "exit 0\n")) << script;
-  EXPECT_TRUE(has(script, "SILENT_CORRUPTION where must-recover:\n#   exit 0 with 3 of 12 bytes\n"))
-      << script;
+  expect_parts(script, {"timeout=7.5 ", "timeout --verbose --kill-after=0.2 \"$timeout\" bash -c",
+                        "gate_verdict=SILENT_CORRUPTION\n", "verdict=HUNG", "verdict=REJECTED",
+                        "echo \"$verdict reproduced: $why\"\n  exit 1", "exit 0\n",
+                        "SILENT_CORRUPTION where must-recover:\n#   exit 0 with 3 of 12 bytes\n"});
 }
 
 TEST(ReproScript, NamesTheReadersFilesByAbsolutePath) {
@@ -105,11 +99,9 @@ TEST(ReproScript, NamesTheReadersFilesByAbsolutePath) {
   f.s.origin = "ours.yaml:3";
   const auto script = repro_script(f.in);
   std::filesystem::remove_all(dir);
-  EXPECT_TRUE(has(script, "python3 '" + (dir / "readers" / "mine.py").string() +
-                              "' --out \"$S3FAULT_OUTPUT\""))
-      << script;
-  EXPECT_TRUE(has(script, "the rules of\n#    cut (" + (dir / "ours.yaml").string() + ":3)"))
-      << script;
+  expect_parts(
+      script, {"python3 '" + (dir / "readers" / "mine.py").string() + "' --out \"$S3FAULT_OUTPUT\"",
+               "the rules of\n#    cut (" + (dir / "ours.yaml").string() + ":3)"});
 }
 
 TEST(ReproScript, AWritersReproMakesTheInputRunsTheWriterAndReadsTheStoreDirectly) {
@@ -118,19 +110,14 @@ TEST(ReproScript, AWritersReproMakesTheInputRunsTheWriterAndReadsTheStoreDirectl
   f.in.gate_verdict = verdict::silent_loss;
   f.in.client_command = "my-writer {input} s3://{bucket}/{key} --endpoint {endpoint}";
   const auto script = repro_script(f.in);
-  EXPECT_TRUE(has(script, "fixture --endpoint \"$store\" --bucket \"$bucket\" --key \"$key\" "
-                          "--size 12582912 --seed 42 --no-upload \\\n  --expected "
-                          "\"$repro/input\""))
-      << script;
-  EXPECT_TRUE(has(script, "my-writer \"$S3FAULT_INPUT\" s3://\"$S3FAULT_BUCKET\"/\"$S3FAULT_KEY\" "
-                          "--endpoint \"$S3FAULT_ENDPOINT\""))
-      << script;
-  EXPECT_TRUE(has(script, "S3FAULT_INPUT=\"$repro/input\"")) << script;
-  EXPECT_TRUE(has(script, "read robust-parts --endpoint \"$store\"")) << script;
-  EXPECT_TRUE(has(script, "cmp -s \"$repro/stored\" \"$repro/input\"")) << script;
-  EXPECT_TRUE(has(script, "verdict=SILENT_LOSS")) << script;
-  EXPECT_TRUE(has(script, "verdict=TORN")) << script;
-  EXPECT_TRUE(has(script, "gate_verdict=SILENT_LOSS\n")) << script;
+  expect_parts(script, {"fixture --endpoint \"$store\" --bucket \"$bucket\" --key \"$key\" "
+                        "--size 12582912 --seed 42 --no-upload \\\n  --expected "
+                        "\"$repro/input\"",
+                        "my-writer \"$S3FAULT_INPUT\" s3://\"$S3FAULT_BUCKET\"/\"$S3FAULT_KEY\" "
+                        "--endpoint \"$S3FAULT_ENDPOINT\"",
+                        "S3FAULT_INPUT=\"$repro/input\"", "read robust-parts --endpoint \"$store\"",
+                        "cmp -s \"$repro/stored\" \"$repro/input\"", "verdict=SILENT_LOSS",
+                        "verdict=TORN", "gate_verdict=SILENT_LOSS\n"});
   EXPECT_FALSE(has(script, "--parts")) << "the writer picks its own parts";
   EXPECT_FALSE(has(script, "--seed 2000042")) << script;
 }
@@ -153,10 +140,10 @@ TEST(ReproScript, AReplacedObjectIsUploadedOnceTheJournalShowsAGet) {
   repro_fixture f;
   f.s.action = scenario_action::replace_after_first_read;
   const auto script = repro_script(f.in);
-  EXPECT_TRUE(has(script, "--journal \"$repro/journal.jsonl\"")) << script;
-  EXPECT_TRUE(has(script, "--seed 1000042 --expected \"$repro/replacement\"")) << script;
-  EXPECT_TRUE(has(script, "cmp -s \"$repro/output\" \"$repro/replacement\"")) << script;
-  EXPECT_TRUE(has(script, "A script cannot\n# hold the reader")) << script;
+  expect_parts(script, {"--journal \"$repro/journal.jsonl\"",
+                        "--seed 1000042 --expected \"$repro/replacement\"",
+                        "cmp -s \"$repro/output\" \"$repro/replacement\"",
+                        "A script cannot\n# hold the reader"});
 }
 
 TEST(ReproScript, ARealStoresKeysStayInTheEnvironmentBehindAPlainGuard) {
