@@ -6,11 +6,22 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
 
 namespace s3fault::cli {
+
+std::optional<std::string> make_temporary_directory(const std::string& prefix) {
+  std::error_code no_temp;
+  const auto temp = std::filesystem::temp_directory_path(no_temp);
+  std::string pattern = (temp / (prefix + "XXXXXX")).string();
+  if (no_temp || ::mkdtemp(pattern.data()) == nullptr) {
+    return std::nullopt;
+  }
+  return pattern;
+}
 
 std::string env_or(const char* name, std::string fallback) {
   const char* value = std::getenv(name);

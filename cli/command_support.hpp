@@ -6,6 +6,7 @@
 #include <CLI/App.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ namespace s3fault::cli {
 
 /// The environment variable's value, or `fallback` when it is unset or empty.
 std::string env_or(const char* name, std::string fallback);
+
+/// A new directory in the temporary directory, named `prefix` and six random characters; nullopt
+/// when it cannot be made.
+std::optional<std::string> make_temporary_directory(const std::string& prefix);
 
 /// `--x 'a,b' --x c` as {a, b, c} (empty pieces dropped).
 std::vector<std::string> split_commas(const std::vector<std::string>& arguments);

@@ -6,7 +6,9 @@
 #include "cli/command_support.hpp"
 
 #include "conformance/audit/fixtures.hpp"
+#include "conformance/gate/gate_matrix.hpp"
 #include "conformance/gate/gate_reports.hpp"
+#include "conformance/gate/reader_process.hpp"
 #include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/traffic_counter.hpp"
 #include "conformance/origin/embedded_origin.hpp"
@@ -17,11 +19,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 
 namespace s3fault::cli {
 namespace {
@@ -109,6 +111,28 @@ reader_run run_reader(const std::string& name, proxy::embedded_proxy& proxy, con
   return run;
 }
 
+/// The store misbehaviours of the gate's built-in reader matrix: every scenario but the baseline.
+std::size_t builtin_misbehaviours() {
+  const auto& scenarios = gate::builtin_matrix().scenarios;
+  return static_cast<std::size_t>(std::count_if(
+      scenarios.begin(), scenarios.end(), [](const auto& s) { return s.name != "baseline"; }));
+}
+
+/// The commands to try next, by absolute paths so that they work from any directory: this binary,
+/// and the example reader of the source tree it was built from (when it is there).
+void print_next_commands() {
+  const std::string self = gate::shell_quote(fs::read_symlink("/proc/self/exe").string());
+  const fs::path example =
+      fs::path(S3FAULT_SOURCE_DIR) / "examples" / "readers" / "boto3-naive-parts.py";
+  std::cout << "  Put your own reader through the gate's " << builtin_misbehaviours()
+            << " store misbehaviours (this one among them):\n"
+            << "    " << self
+            << " gate --reader 'YOUR-COMMAND {endpoint} {bucket} {key} {output}'\n";
+  if (fs::is_regular_file(example)) {
+    std::cout << "    " << self << " gate --reader " << gate::shell_quote(example.string()) << "\n";
+  }
+}
+
 void print_run(const demo_style& style, const std::string& name, const reader_run& run,
                const std::string& expected) {
   std::cout << style.paint(name, "1") << "\n";
@@ -131,12 +155,12 @@ void print_run(const demo_style& style, const std::string& name, const reader_ru
 
 int run_demo(bool colour_flag) {
   demo_style style{colour_flag};
-  std::string pattern = (fs::temp_directory_path() / "s3fault-demo.XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
+  const auto made = make_temporary_directory("s3fault-demo.");
+  if (!made) {
     std::cerr << "s3fault demo: cannot create a scratch directory\n";
     return 2;
   }
-  const fs::path scratch(pattern);
+  const fs::path scratch(*made);
   try {
     origin::embedded_origin origin;
     gate::traffic_counter counter;
@@ -181,10 +205,8 @@ int run_demo(bool colour_flag) {
               << "  The robust reader read the total (20971520) from Content-Range, fetched "
                  "bytes\n"
               << "  8388608-20971519 with a Range request guarded by If-Match, and checked the "
-                 "length.\n\n"
-              << "  Put your own reader through this and 17 other store misbehaviours:\n"
-              << "    s3fault gate --reader 'YOUR-COMMAND {endpoint} {bucket} {key} {output}'\n"
-              << "    s3fault gate --reader examples/readers/boto3-naive-parts.py\n";
+                 "length.\n\n";
+    print_next_commands();
     if (!reproduced) {
       std::cout << style.paint("\nThe demo did not come out as expected (see the verdicts above).",
                                "31")

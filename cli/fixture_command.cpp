@@ -2,6 +2,7 @@
 
 #include "cli/command_support.hpp"
 #include "conformance/gate/fixture_upload.hpp"
+#include "conformance/gate/store_after_write.hpp"
 #include "text/quantities.hpp"
 
 #include <fstream>
@@ -22,6 +23,7 @@ struct fixture_options {
   std::uint32_t seed = 1;
   std::string expected;
   bool no_upload = false;
+  bool remove = false;
   store_access access;
 };
 
@@ -77,7 +79,41 @@ bool empty_key(client::s3_client& store, const fixture_options& options, std::si
   return true;
 }
 
+client::s3_client fixture_store(const fixture_options& options) {
+  return client::s3_client(
+      store_client_config(options.endpoint, options.access, "s3fault-fixture"));
+}
+
+/// --remove: what a repro made on the store goes: the key's open uploads and object, then the
+/// bucket (a store refuses to delete a bucket that still holds other objects: then it stays).
+int remove_fixture(const fixture_options& options) {
+  auto store = fixture_store(options);
+  const std::string where = "s3://" + options.bucket + "/" + options.key;
+  const auto uploads = gate::abort_open_uploads(store, options.bucket, options.key);
+  const auto deleted = store.delete_object(options.bucket, options.key);
+  if (!deleted.ok() && deleted.status != 404) {
+    std::cerr << "s3fault fixture: deleting " << where << ": " << deleted.describe() << "\n";
+    return 1;
+  }
+  const auto bucket_deleted = store.delete_bucket(options.bucket);
+  if (!bucket_deleted.ok() && bucket_deleted.status != 404) {
+    std::cerr << "s3fault fixture: deleting bucket " << options.bucket << ": "
+              << bucket_deleted.describe() << "\n";
+    return 1;
+  }
+  std::cout << "removed " << where << (uploads.count.value_or(0) > 0 ? ", its open uploads" : "")
+            << " and the bucket\n";
+  return 0;
+}
+
 int run_fixture(const fixture_options& options) {
+  if (options.remove) {
+    return remove_fixture(options);
+  }
+  if (options.size.empty()) {
+    std::cerr << "s3fault fixture: --size is required (unless --remove)\n";
+    return 2;
+  }
   std::string error;
   const auto shape = shape_from(options, error);
   if (!shape) {
@@ -96,7 +132,7 @@ int run_fixture(const fixture_options& options) {
       return 2;
     }
   }
-  client::s3_client store(store_client_config(options.endpoint, options.access, "s3fault-fixture"));
+  auto store = fixture_store(options);
   if (!ensure_bucket(store, options.bucket, error)) {
     std::cerr << "s3fault fixture: " << error << "\n";
     return 1;
@@ -125,10 +161,12 @@ std::function<int()> add_fixture_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "fixture",
       "Uploads the object of a gate run: seeded bytes (the same seed gives the same bytes) in\n"
-      "one PUT or in parts, with a checksum where the store takes one. Failing gate runs print\n"
-      "it in their repro. Creates the bucket when it does not exist.\n"
+      "one PUT or in parts, with a checksum where the store takes one. A failing gate run's\n"
+      "repro.sh runs it. Creates the bucket when it does not exist.\n"
       "With --no-upload it writes only --expected (a gate writer run's input) and makes the key\n"
-      "hold no object, as at the start of a writer run.\n\n"
+      "hold no object, as at the start of a writer run.\n"
+      "With --remove it removes what a repro made: the key's object and open uploads, then the\n"
+      "bucket (left when other objects are in it).\n\n"
       "Example:\n"
       "  s3fault fixture --endpoint http://127.0.0.1:9000 --bucket b --key k --size 12MiB \\\n"
       "    --parts 5MiB,5MiB,2MiB --seed 7 --expected expected.bin");
@@ -136,7 +174,8 @@ std::function<int()> add_fixture_command(CLI::App& app) {
       ->required();
   command->add_option("--bucket", options->bucket, "Bucket")->required();
   command->add_option("--key", options->key, "Key")->required();
-  command->add_option("--size", options->size, "Object size: bytes, or 12MiB, 1GB ...")->required();
+  command->add_option("--size", options->size,
+                      "Object size: bytes, or 12MiB, 1GB ... (required unless --remove)");
   command->add_option("--parts", options->parts,
                       "Part sizes, comma-separated, adding up to --size; omitted: one PUT");
   command->add_option("--checksum", options->checksum, "crc32, crc32c, sha1, sha256 or none")
@@ -148,6 +187,11 @@ std::function<int()> add_fixture_command(CLI::App& app) {
   command->add_flag("--no-upload", options->no_upload,
                     "Upload nothing: write the bytes to --expected and delete the key's object "
                     "(a writer run's input)");
+  command
+      ->add_flag("--remove", options->remove,
+                 "Remove the key's object and open uploads, then the bucket (a repro.sh does so "
+                 "when it ends)")
+      ->excludes("--no-upload");
   add_store_access_options(command, options->access, true);
   return [options]() { return run_fixture(*options); };
 }

@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 namespace s3fault::cli {
 namespace {
@@ -39,6 +38,7 @@ struct gate_options {
   std::string colour = "auto";
   std::uint64_t seed = 1;
   std::string work_dir;
+  bool show_repro = false;
   bool list = false;
 };
 
@@ -194,7 +194,9 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
   settings.exclude_globs = split_commas(options.exclude);
   settings.matrix = std::move(matrix);
   settings.jobs = options.jobs;
-  settings.keep_failed = options.keep_failed;
+  // Absolute: the repro.sh paths printed work from any directory.
+  settings.keep_failed =
+      options.keep_failed.empty() ? "" : std::filesystem::absolute(options.keep_failed).string();
   settings.s3fault = std::filesystem::read_symlink("/proc/self/exe").string();
   settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
   settings.seed = options.seed;
@@ -203,16 +205,16 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
 
 /// The scratch directory: --work-dir, or a new temporary one (`own` then says to remove it).
 std::optional<std::string> make_work_dir(const gate_options& options, bool& own) {
-  namespace fs = std::filesystem;
   own = options.work_dir.empty();
-  if (!own) {
-    return options.work_dir;
+  return own ? make_temporary_directory("s3fault-gate.") : options.work_dir;
+}
+
+/// Removes the directory the gate made for the repro.sh files when no run failed.
+void remove_if_empty(const std::string& dir) {
+  std::error_code ignored;
+  if (!dir.empty() && std::filesystem::is_empty(dir, ignored)) {
+    std::filesystem::remove(dir, ignored);
   }
-  std::string pattern = (fs::temp_directory_path() / "s3fault-gate.XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    return std::nullopt;
-  }
-  return pattern;
 }
 
 int run_gate_command(const gate_options& options) {
@@ -242,6 +244,10 @@ int run_gate_command(const gate_options& options) {
                            std::filesystem::temp_directory_path().string());
   }
   settings->work_dir = *work_dir;
+  if (settings->keep_failed.empty()) {
+    // Failing runs' repro.sh go here; the closing lines name it.
+    settings->repro_dir = make_temporary_directory("s3fault-gate-repro.").value_or("");
+  }
 
   // Ctrl-C kills the running readers' groups at once; the finished runs are reported (exit 130).
   static std::atomic<bool> stop_requested{false};
@@ -249,7 +255,7 @@ int run_gate_command(const gate_options& options) {
   stop_on_signals([] { stop_requested = true; });
   settings->stop_requested = &stop_requested;
 
-  gate::gate_text_report table(std::cout, use_colour(options.colour));
+  gate::gate_text_report table(std::cout, use_colour(options.colour), options.show_repro);
   gate::gate_observer observer;
   observer.started = [&](const std::string& upstream, const std::string& proxy) {
     table.begin(settings->role, settings->client, upstream, proxy);
@@ -259,6 +265,7 @@ int run_gate_command(const gate_options& options) {
   if (own_work_dir) {
     std::filesystem::remove_all(settings->work_dir);
   }
+  remove_if_empty(settings->repro_dir);
   if (!report.error.empty()) {
     std::cerr << "s3fault gate: " << report.error << "\n";
   } else {
@@ -306,8 +313,14 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "Verdicts: CORRECT; REJECTED (non-zero exit); SILENT_CORRUPTION (exit 0, wrong bytes);\n"
       "HUNG (killed at --timeout); NOT_EXERCISED; NOT_JUDGED. Expectations: must-recover (only\n"
       "CORRECT passes), must-not-corrupt (CORRECT or REJECTED pass), informational.\n"
-      "SILENT_CORRUPTION and HUNG always fail. Every failing run prints the commands that\n"
-      "reproduce it by hand (also in --json and --junit).\n"
+      "SILENT_CORRUPTION and HUNG always fail.\n\n"
+      "Every failing run gets a repro.sh (in --keep-failed DIR, else in a new temporary directory\n"
+      "named at the end; also in --json and --junit): bash it from any directory to make the run\n"
+      "again (an origin like the gate's or the same --upstream, with the keys from\n"
+      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; the object in a bucket of its own, removed\n"
+      "afterwards; the proxy with the run's rules and seed; the same --timeout) and judge it as\n"
+      "the gate does: exit 1 when the failing verdict reproduces, 0 when not, 2 when it cannot\n"
+      "run. The terminal prints each one's path (--show-repro: the script).\n"
       "Exit status: 0 when every run passed or was not exercised (and some fault was), 1 when a\n"
       "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
       "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
@@ -374,7 +387,11 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "removed afterwards");
   command->add_option("--keep-failed", options->keep_failed,
                       "Keep each failing run's output, reader stdout/stderr and repro.sh in "
-                      "DIR/<scenario>.<shape>/");
+                      "DIR/<scenario>.<shape>/ (without it only the repro.sh files are written, "
+                      "to a new temporary directory)");
+  command->add_flag("--show-repro", options->show_repro,
+                    "Also print each failing run's repro.sh at the end (by default only its "
+                    "path)");
   command->add_flag("--list", options->list,
                     "Print scenarios (with their rules), shapes and built-in readers (with "
                     "--writer: the writers' matrix)");

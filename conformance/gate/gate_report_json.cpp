@@ -25,31 +25,35 @@ nlohmann::json open_uploads_json(const run_result& run) {
                                           : nlohmann::json({{"unknown", run.open_uploads_problem}});
 }
 
+nlohmann::json text_or_null(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
+
 nlohmann::json run_json(const run_result& run, run_role role) {
-  nlohmann::json document = {
-      {"scenario", run.scenario},
-      {"shape", run.shape},
-      {"expectation", to_string(run.expect)},
-      {"verdict", to_string(run.judged.result)},
-      {"observed_verdict", to_string(run.judged.observed)},
-      {"outcome", to_string(run.judged.outcome)},
-      {"passed", run.judged.passed()},
-      {"why", run.judged.why},
-      {"key", run.key},
-      {"seed", run.seed},
-      {"checksum", run.checksum.empty() ? "none" : run.checksum},
-      {"rules", run.rules},
-      {"expected_bytes", run.judged.expected_bytes},
-      {"actual_bytes", run.judged.actual_bytes},
-      {"first_difference", run.judged.first_difference
-                               ? nlohmann::json(*run.judged.first_difference)
-                               : nlohmann::json(nullptr)},
-      {"exit_code", run.exit_code},
-      {"seconds", run.seconds},
-      {std::string(role_name(role)) + "_stderr_tail", run.stderr_tail},
-      {"traffic", traffic_json(run.seen)},
-      {"repro", run.repro},
-      {"kept", run.kept.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.kept)}};
+  nlohmann::json document = {{"scenario", run.scenario},
+                             {"shape", run.shape},
+                             {"expectation", to_string(run.expect)},
+                             {"verdict", to_string(run.judged.result)},
+                             {"observed_verdict", to_string(run.judged.observed)},
+                             {"outcome", to_string(run.judged.outcome)},
+                             {"passed", run.judged.passed()},
+                             {"why", run.judged.why},
+                             {"key", run.key},
+                             {"seed", run.seed},
+                             {"checksum", run.checksum.empty() ? "none" : run.checksum},
+                             {"rules", run.rules},
+                             {"expected_bytes", run.judged.expected_bytes},
+                             {"actual_bytes", run.judged.actual_bytes},
+                             {"first_difference", run.judged.first_difference
+                                                      ? nlohmann::json(*run.judged.first_difference)
+                                                      : nlohmann::json(nullptr)},
+                             {"exit_code", run.exit_code},
+                             {"seconds", run.seconds},
+                             {std::string(role_name(role)) + "_stderr_tail", run.stderr_tail},
+                             {"traffic", traffic_json(run.seen)},
+                             {"repro", text_or_null(run.repro)},
+                             {"repro_file", text_or_null(run.repro_file)},
+                             {"kept", text_or_null(run.kept)}};
   if (role == run_role::writer) {
     document["open_uploads"] = open_uploads_json(run); // a count, or {"unknown": why}
   }

@@ -35,9 +35,11 @@ void add_testcase(pugi::xml_node suite, const std::string& name, const run_resul
     auto failure = testcase.append_child("failure");
     failure.append_attribute("type") = std::string(to_string(run.judged.result)).c_str();
     failure.append_attribute("message") = summary.c_str();
-    failure.text() =
-        (summary + "\nreader stderr (tail):\n" + run.stderr_tail + "\n\nrepro:\n" + run.repro)
-            .c_str();
+    const std::string repro_file =
+        run.repro_file.empty() ? "" : "\n\nrepro: bash " + run.repro_file;
+    failure.text() = (summary + "\n" + std::string(role_name(role)) + " stderr (tail):\n" +
+                      run.stderr_tail + repro_file + "\n\nrepro.sh:\n" + run.repro)
+                         .c_str();
     break;
   }
   case run_outcome::not_exercised:

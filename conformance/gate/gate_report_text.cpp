@@ -133,9 +133,8 @@ void gate_text_report::finish(const gate_report& report) {
   const auto totals = count_runs(report);
   out_ << "\n";
   for (const auto& run : report.runs) {
-    if (run.judged.outcome == run_outcome::failed) {
-      out_ << paint("repro of " + run.scenario + " / " + run.shape, "1")
-           << (run.kept.empty() ? "" : " (files kept in " + run.kept + ")") << ":\n"
+    if (show_repro_ && run.judged.outcome == run_outcome::failed) {
+      out_ << paint("repro of " + run.scenario + " / " + run.shape, "1") << ":\n"
            << run.repro << "\n";
     }
   }
@@ -155,15 +154,31 @@ void gate_text_report::finish(const gate_report& report) {
        << ", "
        << paint(std::to_string(totals.not_judged) + " not judged", totals.not_judged ? "31" : "32")
        << " (" << verdict_counts(totals) << "; " << seconds_text(report.seconds) << ")\n";
-  for (const auto& run : report.runs) {
-    if (run.judged.outcome == run_outcome::failed) {
-      out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "
-           << to_string(run.judged.result) << " where " << to_string(run.expect) << ": "
-           << run.judged.why << "\n";
-    }
-  }
+  print_failures(report);
   out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report) << "\n";
   out_.flush();
+}
+
+void gate_text_report::print_failures(const gate_report& report) {
+  bool any_repro = false, any_kept = false;
+  for (const auto& run : report.runs) {
+    if (run.judged.outcome != run_outcome::failed) {
+      continue;
+    }
+    out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "
+         << to_string(run.judged.result) << " where " << to_string(run.expect) << ": "
+         << run.judged.why << "\n";
+    if (!run.repro_file.empty()) {
+      out_ << "       repro: bash " << run.repro_file << "\n";
+    }
+    any_repro = any_repro || !run.repro_file.empty();
+    any_kept = any_kept || !run.kept.empty();
+  }
+  if (any_repro) {
+    out_ << "the failed runs' " << (any_kept ? "files and repro.sh" : "repro.sh") << " are in "
+         << report.repro_dir
+         << " (bash a repro.sh from any directory: exit 1 when its failure reproduces)\n";
+  }
 }
 
 } // namespace s3fault::gate

@@ -11,19 +11,23 @@ namespace s3fault::gate {
 
 class gate_text_report {
 public:
-  gate_text_report(std::ostream& out, bool colour) : out_(out), colour_(colour) {}
+  /// `show_repro`: the end of the report prints each failing run's repro.sh, not only its path.
+  gate_text_report(std::ostream& out, bool colour, bool show_repro = false)
+      : out_(out), colour_(colour), show_repro_(show_repro) {}
   void begin(run_role role, const std::string& client, const std::string& upstream,
              const std::string& proxy);
   void run_done(const run_result& run);
-  /// "N passed, N failed (...)" and the failed runs again, one line each.
+  /// "N passed, N failed (...)" and the failed runs again, each with its repro.sh's path.
   void finish(const gate_report& report);
 
 private:
   std::string paint(std::string_view text, const char* code) const;
   std::string verdict_counts(const gate_totals& totals) const;
+  void print_failures(const gate_report& report);
   std::ostream& out_;
   run_role role_ = run_role::reader;
   bool colour_;
+  bool show_repro_;
 };
 
 /// "3 GetObject + 1 HeadObject, 2 retries, 3 faults, 20.0 MiB to the reader" (a writer's:

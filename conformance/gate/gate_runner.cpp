@@ -100,6 +100,7 @@ gate_report begin_report(const gate_settings& settings) {
   report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
   report.jobs = std::max(1u, settings.jobs);
   report.seed = settings.seed;
+  report.repro_dir = failed_runs_dir(settings);
   return report;
 }
 
@@ -255,6 +256,10 @@ void run_planned_gate(const gate_settings& settings, const gate_observer& observ
 }
 
 } // namespace
+
+std::string failed_runs_dir(const gate_settings& settings) {
+  return settings.keep_failed.empty() ? settings.repro_dir : settings.keep_failed;
+}
 
 run_result named_result(const planned_run& planned) {
   run_result result;

@@ -38,6 +38,7 @@ struct gate_settings {
   unsigned jobs = 1;
   std::string work_dir;    // scratch space for the runs and the readers' HOME
   std::string keep_failed; // where failing runs' files are kept; empty: nowhere
+  std::string repro_dir;   // where failing runs' repro.sh go without keep_failed; empty: nowhere
   std::string s3fault;     // this binary's path, for the repro commands
   std::uint64_t seed = 1;
   const std::atomic<bool>* stop_requested = nullptr;
@@ -60,9 +61,13 @@ struct run_result {
   /// the store cannot list them (then `open_uploads_problem` says why) or for readers.
   std::optional<std::size_t> open_uploads;
   std::string open_uploads_problem;
-  std::string repro; // the commands that reproduce the run by hand
-  std::string kept;  // where its files were kept (--keep-failed), or empty
+  std::string repro;      // a failing run's repro.sh (run_repro.hpp); empty for the others
+  std::string repro_file; // where that script was written, or empty
+  std::string kept;       // where its files were kept (--keep-failed), or empty
 };
+
+/// Where failing runs' files go, repro.sh included: --keep-failed, else `repro_dir`.
+std::string failed_runs_dir(const gate_settings& settings);
 
 /// A result that names its run (scenario, shape, expectation, key, seed) and nothing else yet.
 run_result named_result(const planned_run& planned);
@@ -79,6 +84,7 @@ struct gate_report {
   std::vector<const scenario*> scenarios; // selected, in order (point into the settings' matrix)
   std::vector<const object_shape*> shapes;
   std::vector<run_result> runs; // in plan order, whatever order they finished in
+  std::string repro_dir;        // where the failing runs' repro.sh are (--keep-failed or not)
   std::size_t runs_planned = 0;
   std::vector<unplanned_scenario> unplanned; // selected scenarios with no run, and why
   std::vector<run_result> cut_off;           // planned runs stopped before a verdict (named only)

@@ -1,9 +1,12 @@
 #pragma once
-// The commands that reproduce one gate run by hand, against the same store: create the object
-// (`s3fault fixture`, same shape and seed), start `s3fault proxy` with the run's rules and seed,
-// run the reader with its placeholders filled in, compare. Pasted into bash from the directory
-// the gate ran in (reader paths are relative to it), it leaves its files in a fresh temporary
-// directory and prints what the reader got.
+// repro.sh: a bash script that makes one failing gate run again by hand and judges it as the gate
+// did. It starts an origin like the gate's embedded one (or uses the gate's --upstream, with the
+// keys from the environment), creates the run's object in a bucket of its own with `s3fault
+// fixture` (same shape and seed: the same bytes), starts `s3fault proxy` with the run's rules and
+// seed, runs the reader or writer as the gate did (stopped at the gate's --timeout), judges,
+// and says whether the gate's verdict came again: exit 1 when it did, 0 when it did not, 2 when
+// the repro itself could not run. Paths are absolute, so it runs from any directory; what it
+// starts and what it makes on the store are removed when it ends.
 #include "conformance/gate/object_shapes.hpp"
 #include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/scenarios.hpp"
@@ -16,22 +19,26 @@
 namespace s3fault::gate {
 
 struct repro_inputs {
-  std::string s3fault;    // the binary's path
+  std::string s3fault;    // the binary's absolute path
   std::string store;      // the store's URL; empty: the gate's embedded origin (one is started)
-  std::string access_key; // shown only for the embedded origin (its well-known keys); a real
-  std::string secret_key; //   store's keys are taken from the environment, never printed
+  std::string access_key; // written only for the embedded origin (its well-known keys); a real
+  std::string secret_key; //   store's keys are taken from the environment, never written
   std::string region;
-  std::string bucket;
   std::string key;
   const scenario* run_scenario = nullptr;
   const object_shape* shape = nullptr;
   std::uint32_t seed = 0;
   nlohmann::json rules_document; // what `s3fault proxy --faults FILE` reads
   run_role role = run_role::reader;
-  std::string client_command; // the reader's or writer's, with its placeholders
+  std::string client;         // the reader or writer as the user gave it (for the header)
+  std::string client_command; // the command the gate ran, with its placeholders
+  std::string working_dir;    // the gate's: relative paths in the command are from there
+  double timeout_seconds = 60;
+  verdict gate_verdict = verdict::silent_corruption; // the failing verdict to reproduce
+  std::string why;                                   // the gate's one line on it
 };
 
-/// A bash script, one command per line, with comments saying what each step is.
+/// The script, with a comment before each step.
 std::string repro_script(const repro_inputs& in);
 
 } // namespace s3fault::gate

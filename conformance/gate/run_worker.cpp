@@ -191,10 +191,9 @@ std::optional<run_result> run_worker::run_as_reader(const planned_run& planned) 
   run_result result = judge(planned, dir.string(), exit, bytes, replacement, replaced);
   result.checksum = checksum;
   result.rules = document;
-  result.repro = repro_for(planned, document);
   check_client_ran(run_role::reader, planned, context_.settings.client_command, exit, result.seen,
                    result.judged.observed == verdict::correct, result.stderr_tail);
-  finish_run(result, dir);
+  finish_run(planned, result, dir);
   return result;
 }
 
@@ -234,21 +233,43 @@ std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) 
   result.open_uploads = left_open.count;
   result.open_uploads_problem = left_open.problem;
   result.rules = document;
-  result.repro = repro_for(planned, document);
   check_client_ran(run_role::writer, planned, context_.settings.client_command, exit, result.seen,
                    result.judged.observed == verdict::stored, result.stderr_tail);
   if (stored && result.judged.outcome == run_outcome::failed) {
     write_file(dir / "stored", *stored); // kept with --keep-failed
   }
-  finish_run(result, dir);
+  finish_run(planned, result, dir);
   return result;
 }
 
-void run_worker::finish_run(run_result& result, const fs::path& dir) {
-  if (result.judged.outcome == run_outcome::failed && !context_.settings.keep_failed.empty()) {
-    keep_files(result, dir.string());
+void run_worker::finish_run(const planned_run& planned, run_result& result, const fs::path& dir) {
+  if (result.judged.outcome == run_outcome::failed) {
+    result.repro = repro_for(planned, result);
+    save_failed_run(result, dir);
   }
   fs::remove_all(dir);
+}
+
+void run_worker::save_failed_run(run_result& result, const fs::path& dir) {
+  const std::string into = failed_runs_dir(context_.settings);
+  if (into.empty()) {
+    return;
+  }
+  const fs::path target = fs::path(into) / (result.scenario + "." + result.shape);
+  fs::remove_all(target);
+  fs::create_directories(target);
+  if (!context_.settings.keep_failed.empty()) {
+    for (const char* name : {"output", "stored", "stdout", "stderr"}) {
+      if (fs::exists(dir / name)) {
+        fs::copy_file(dir / name, target / name);
+      }
+    }
+    result.kept = target.string();
+  }
+  write_file(target / "repro.sh", result.repro);
+  fs::permissions(target / "repro.sh", fs::perms::owner_exec | fs::perms::group_exec,
+                  fs::perm_options::add);
+  result.repro_file = (target / "repro.sh").string();
 }
 
 run_result run_worker::started_result(const planned_run& planned, const fs::path& dir,
@@ -314,8 +335,7 @@ std::chrono::milliseconds run_worker::run_timeout(const planned_run& planned) co
   return planned.run_scenario->timeout.value_or(context_.settings.timeout);
 }
 
-std::string run_worker::repro_for(const planned_run& planned,
-                                  const nlohmann::json& rules_document) const {
+std::string run_worker::repro_for(const planned_run& planned, const run_result& result) const {
   const auto& settings = context_.settings;
   repro_inputs repro;
   repro.s3fault = settings.s3fault;
@@ -323,29 +343,20 @@ std::string run_worker::repro_for(const planned_run& planned,
   repro.access_key = settings.credentials.access_key;
   repro.secret_key = settings.credentials.secret_key;
   repro.region = settings.region;
-  repro.bucket = context_.bucket;
   repro.key = planned.key;
   repro.run_scenario = planned.run_scenario;
   repro.shape = planned.shape;
   repro.seed = planned.seed;
-  repro.rules_document = rules_document;
+  repro.rules_document = result.rules;
   repro.role = settings.role;
+  repro.client = settings.client;
   repro.client_command = settings.client_command;
+  std::error_code no_directory; // then relative paths stay relative
+  repro.working_dir = fs::current_path(no_directory).string();
+  repro.timeout_seconds = std::chrono::duration<double>(run_timeout(planned)).count();
+  repro.gate_verdict = result.judged.result;
+  repro.why = result.judged.why;
   return repro_script(repro);
-}
-
-void run_worker::keep_files(run_result& result, const std::string& dir) {
-  const fs::path target =
-      fs::path(context_.settings.keep_failed) / (result.scenario + "." + result.shape);
-  fs::remove_all(target);
-  fs::create_directories(target);
-  for (const char* name : {"output", "stored", "stdout", "stderr"}) {
-    if (fs::exists(fs::path(dir) / name)) {
-      fs::copy_file(fs::path(dir) / name, target / name);
-    }
-  }
-  std::ofstream(target / "repro.sh") << result.repro;
-  result.kept = target.string();
 }
 
 } // namespace s3fault::gate

@@ -51,17 +51,19 @@ private:
                            const reader_exit& exit, const std::string& input,
                            const std::optional<std::string>& stored,
                            const std::optional<std::string>& previous) const;
-  /// Keeps a failing run's files (--keep-failed) and removes the scratch directory.
-  void finish_run(run_result& result, const std::filesystem::path& dir);
+  /// A failing run: its repro.sh written, its files kept (--keep-failed). Then the scratch
+  /// directory goes.
+  void finish_run(const planned_run& planned, run_result& result, const std::filesystem::path& dir);
   run_result judge(const planned_run& planned, const std::string& dir, const reader_exit& exit,
                    const std::string& bytes, const std::string& replacement,
                    const replacement_outcome& replaced);
   /// The scenario's own timeout, or the gate's.
   std::chrono::milliseconds run_timeout(const planned_run& planned) const;
-  /// The commands that reproduce the run, with the rules document it installed.
-  std::string repro_for(const planned_run& planned, const nlohmann::json& rules_document) const;
-  /// Copies a failing run's files to --keep-failed and notes where in `result.kept`.
-  void keep_files(run_result& result, const std::string& dir);
+  /// The script that reproduces a failing run, with the rules document it installed.
+  std::string repro_for(const planned_run& planned, const run_result& result) const;
+  /// A failing run's repro.sh, and with --keep-failed its files, in
+  /// DIR/<scenario>.<shape>/; notes where in `result.repro_file` and `result.kept`.
+  void save_failed_run(run_result& result, const std::filesystem::path& dir);
 
   const run_context& context_;
   traffic_counter counter_;

@@ -5,6 +5,7 @@ The aws cli example reader is gated in GateExampleReadersTest."""
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -27,9 +28,10 @@ class GateRun:
         command = [str(harness.proxy_binary()), "gate", "--color", "never",
                    "--json", str(self.json_path), "--junit", str(self.junit_path), *args]
         started = time.monotonic()
+        # TMPDIR: the scratch and repro.sh directories the gate makes stay in the test's.
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                                 stdin=subprocess.DEVNULL, cwd=REPO,
-                                env=harness.clean_client_env())
+                                env=dict(harness.clean_client_env(), TMPDIR=str(tmp)))
         self.elapsed = time.monotonic() - started
         self.code = result.returncode
         self.stdout = result.stdout
@@ -236,6 +238,24 @@ class GateCommandsTest(unittest.TestCase):
         self.assertIn("=> SILENT_CORRUPTION", demo.stdout)
         self.assertIn("wrote 20971520 of 20971520 bytes, sha256 matches the object", demo.stdout)
         self.assertIn("=> CORRECT", demo.stdout)
+
+    def test_the_demos_next_commands_work_from_any_directory(self):
+        demo = subprocess.run([self.bin, "demo", "--color", "never"], capture_output=True,
+                              text=True, timeout=300, cwd="/")
+        listing = subprocess.run([self.bin, "gate", "--list"], capture_output=True, text=True,
+                                 timeout=60, check=True)
+        scenarios = listing.stdout.split("Shapes (--shapes):")[0].splitlines()[1:]
+        misbehaviours = [line.split()[0] for line in scenarios
+                         if line.startswith("  ") and not line.startswith("   ")]
+        misbehaviours.remove("baseline")
+        self.assertIn(f"through the gate's {len(misbehaviours)} store misbehaviours", demo.stdout)
+        suggested = [shlex.split(line) for line in demo.stdout.splitlines()
+                     if " gate --reader " in line]
+        self.assertEqual(len(suggested), 2, demo.stdout)
+        for words in suggested:
+            self.assertEqual(Path(words[0]).resolve(), Path(self.bin).resolve())
+        example = Path(suggested[1][3])
+        self.assertTrue(example.is_absolute() and example.is_file(), suggested[1])
 
 
 class GateExampleReadersTest(unittest.TestCase):

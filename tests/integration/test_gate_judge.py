@@ -2,7 +2,8 @@
 reader that cannot read the object without faults leaves every other run NOT_JUDGED, a fault
 that never reached the reader is NOT_EXERCISED, a ranged reader that trusts Content-Length is
 caught on every read kind, a team's own scenario file runs (and a wrong one is refused with every
-mistake named), a failing run's repro reproduces the same bytes, --jobs does not change a
+mistake named), a failing run's repro.sh reproduces it from any directory (and says so
+when it does not), --jobs does not change a
 verdict, and Ctrl-C ends the running reader at once."""
 
 import json
@@ -222,31 +223,123 @@ class GateScenarioFilesTest(unittest.TestCase):
         self.assertEqual(run.stdout, "", "nothing may run before the files are checked")
 
 
+def run_repro(path: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`bash /abs/repro.sh` from / (not the directory the gate ran in); its files removed after."""
+    replay = subprocess.run(["bash", path], capture_output=True, text=True, timeout=600, cwd="/",
+                            env=env if env is not None else harness.clean_client_env())
+    files = re.search(r"files in (\S+)", replay.stdout)
+    if files:
+        subprocess.run(["rm", "-rf", files.group(1)], check=False)
+    return replay
+
+
+def describe(replay: subprocess.CompletedProcess) -> str:
+    return f"exit {replay.returncode}\nstdout:\n{replay.stdout}\nstderr:\n{replay.stderr}"
+
+
 class GateReproTest(unittest.TestCase):
-    def test_a_failing_runs_repro_reproduces_the_same_bytes(self):
-        tmp = scratch("gate-repro")
-        kept = tmp / "kept"
-        run = GateRun(tmp, "naive", ["--reader", "builtin:naive-parts", "--scenarios",
-                                     "strip-parts-count", "--shapes", "mp-20MiB-8-8-4",
-                                     "--keep-failed", str(kept)])
+    """A failing run's repro.sh, run with bash from another directory, makes the run again and
+    exits 1 when the gate's verdict comes again, 0 when it does not."""
+
+    def setUp(self):
+        self.tmp = scratch("gate-repro")
+
+    def test_a_kept_repro_reproduces_the_truncation_from_any_directory(self):
+        kept = self.tmp / "kept"
+        run = GateRun(self.tmp, "naive", ["--reader", "builtin:naive-parts", "--scenarios",
+                                          "strip-parts-count", "--shapes", "mp-20MiB-8-8-4",
+                                          "--keep-failed", str(kept)])
         self.assertEqual(run.code, 1, run.describe())
         failed = run_of(run, "strip-parts-count", "mp-20MiB-8-8-4")
         self.assertEqual(failed["verdict"], "SILENT_CORRUPTION")
-        self.assertIn(failed["repro"], run.stdout)
-        kept_output = (kept / "strip-parts-count.mp-20MiB-8-8-4" / "output").read_bytes()
-        self.assertEqual(len(kept_output), 8 * harness.MIB)
-        self.assertEqual((kept / "strip-parts-count.mp-20MiB-8-8-4" / "repro.sh").read_text(),
-                         failed["repro"])
-        replay = subprocess.run(["bash", "-c", failed["repro"]], capture_output=True, text=True,
-                                timeout=300, cwd=REPO, env=harness.clean_client_env())
-        files = Path(re.search(r"files in (\S+)", replay.stdout).group(1))
-        try:
-            self.assertIn("reader exit status 0", replay.stdout, replay.stdout + replay.stderr)
-            self.assertEqual((files / "output").read_bytes(), kept_output)
-            self.assertNotIn("the output is the object", replay.stdout)
-        finally:
-            subprocess.run(["rm", "-rf", str(files)], check=False)
+        repro = kept / "strip-parts-count.mp-20MiB-8-8-4" / "repro.sh"
+        self.assertEqual(failed["repro_file"], str(repro))
+        self.assertEqual(repro.read_text(), failed["repro"])
+        self.assertIn(f"repro: bash {repro}\n", run.stdout)
+        self.assertNotIn("S3FAULT_RULES", run.stdout, "the script itself is not printed")
+        replay = run_repro(str(repro))
+        self.assertEqual(replay.returncode, 1, describe(replay))
+        self.assertIn("SILENT_CORRUPTION reproduced: the reader exited 0, but its 8388608 bytes "
+                      "are not the object's 20971520", replay.stdout)
+        self.assertIn("and the bucket", replay.stdout, "what it made on the store is removed")
 
+    def test_a_relative_reader_script_is_found_from_any_directory(self):
+        # The gate runs in the repository (GateRun): the reader is a path relative to it, and
+        # without --keep-failed the repro.sh goes to a directory the gate makes and names.
+        reader = "tests/gate/readers/ranged_reader.py --trust"
+        run = GateRun(self.tmp, "relative", ["--reader", reader, "--scenarios",
+                                             "truncate-consistent", "--shapes", "1KiB"])
+        self.assertEqual(run.code, 1, run.describe())
+        failed = run_of(run, "truncate-consistent", "1KiB")
+        self.assertEqual(failed["verdict"], "SILENT_CORRUPTION")
+        repro = Path(failed["repro_file"])
+        repros = re.search(r"the failed runs' repro.sh are in (\S+) ", run.stdout)
+        self.assertIsNotNone(repros, run.describe())
+        self.assertEqual(repro.parent.parent, Path(repros.group(1)))
+        self.assertIn(f"'{RANGED}' --trust", repro.read_text())
+        replay = run_repro(str(repro))
+        self.assertEqual(replay.returncode, 1, describe(replay))
+        self.assertIn("SILENT_CORRUPTION reproduced", replay.stdout)
+
+    def test_the_repro_of_a_fixed_reader_says_not_reproduced(self):
+        # The reader is naive while the marker exists (the gate run), robust once it is gone
+        # (the bug fixed): the repro must say the failure does not come again, and exit 0.
+        marker = self.tmp / "still-naive"
+        marker.touch()
+        read = (f"--endpoint {{endpoint}} --bucket {{bucket}} --key {{key}} --output {{output}}")
+        reader = (f"if [ -e '{marker}' ]; then exec '{harness.proxy_binary()}' read naive-parts "
+                  f"{read}; else exec '{harness.proxy_binary()}' read robust-parts {read}; fi")
+        run = GateRun(self.tmp, "fixed", ["--reader", reader, "--scenarios", "strip-parts-count",
+                                          "--shapes", "mp-8MiB+1", "--keep-failed",
+                                          str(self.tmp / "kept")])
+        self.assertEqual(run.failed(), {("strip-parts-count", "mp-8MiB+1"): "SILENT_CORRUPTION"},
+                         run.describe())
+        marker.unlink()
+        replay = run_repro(run_of(run, "strip-parts-count", "mp-8MiB+1")["repro_file"])
+        self.assertEqual(replay.returncode, 0, describe(replay))
+        self.assertIn("not reproduced: the reader exited 0 with the right bytes (CORRECT; the "
+                      "gate's verdict was SILENT_CORRUPTION)", replay.stdout)
+
+    def test_a_hung_runs_repro_stops_the_reader_at_the_gates_timeout(self):
+        marker = self.tmp / "sleeper"
+        run = GateRun(self.tmp, "hung", ["--reader", f"echo $$ > '{marker}'; exec sleep 600",
+                                         "--timeout", "2", "--scenarios", "baseline",
+                                         "--shapes", "1KiB", "--keep-failed",
+                                         str(self.tmp / "kept")])
+        self.assertEqual(run.verdicts(), {("baseline", "1KiB"): "HUNG"}, run.describe())
+        replay = run_repro(run_of(run, "baseline", "1KiB")["repro_file"])
+        self.assertEqual(replay.returncode, 1, describe(replay))
+        self.assertIn("HUNG reproduced: still running after 2 s", replay.stdout)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(int(marker.read_text()), 0)  # the repro's reader, stopped
+
+    def test_an_upstream_repro_guards_the_keys_and_removes_its_bucket(self):
+        origin = harness.OriginProcess(data_dir=self.tmp / "origin-data",
+                                       access_key="repro-key", secret_key="repro-secret-key")
+        (self.tmp / "origin-data").mkdir()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        run = GateRun(self.tmp, "upstream", ["--upstream", origin.url, "--access-key",
+                                             "repro-key", "--secret-key", "repro-secret-key",
+                                             "--region", harness.ORIGIN_REGION,
+                                             "--reader", "builtin:naive-parts", "--scenarios",
+                                             "strip-parts-count", "--shapes", "mp-8MiB+1",
+                                             "--keep-failed", str(self.tmp / "kept")])
+        self.assertEqual(run.code, 1, run.describe())
+        repro = run_of(run, "strip-parts-count", "mp-8MiB+1")["repro_file"]
+        self.assertNotIn("repro-secret-key", Path(repro).read_text())
+        keyless = run_repro(repro)
+        self.assertEqual(keyless.returncode, 2, describe(keyless))
+        self.assertIn("the repro could not run: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
+                      "to the store keys\n", keyless.stderr)
+        with_keys = dict(harness.clean_client_env(), AWS_ACCESS_KEY_ID="repro-key",
+                         AWS_SECRET_ACCESS_KEY="repro-secret-key")
+        replay = run_repro(repro, with_keys)
+        self.assertEqual(replay.returncode, 1, describe(replay))
+        self.assertIn("SILENT_CORRUPTION reproduced", replay.stdout)
+        store = harness.boto3_client(origin.url, origin.store())
+        self.addCleanup(store.close)
+        self.assertEqual(store.list_buckets()["Buckets"], [], "a bucket was left on the store")
 
     def test_fixture_refuses_bad_sizes_naming_the_option(self):
         bin_ = str(harness.proxy_binary())

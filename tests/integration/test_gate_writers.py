@@ -1,7 +1,7 @@
 """`s3fault gate --writer` as a judge: each verdict (STORED, REJECTED, SILENT_LOSS, TORN, HUNG)
 produced by a scripted writer and read back from the store, a naive writer caught by a Complete
-answered 200 with an <Error> while a careful one passes, open uploads counted, the printed repro
-reproducing the loss, a writer that cannot run a gate error, a baseline that is not STORED
+answered 200 with an <Error> while a careful one passes, open uploads counted, the repro.sh
+reproducing the loss (exit 1), a writer that cannot run a gate error, a baseline that is not STORED
 leaving every other run NOT_JUDGED, a fault that never fired NOT_EXERCISED, and --jobs changing
 no verdict."""
 
@@ -72,7 +72,7 @@ class GateWritersTest(unittest.TestCase):
                          {"STORED": 2, "REJECTED": 2, "SILENT_LOSS": 2, "TORN": 1, "HUNG": 1})
         self.assertIn("(2 stored, 2 rejected, 2 silent loss, 1 torn, 1 hung;", run.stdout)
         for key in run.failed():
-            self.assertIn(run_of(run, *key)["repro"], run.stdout)
+            self.assertIn(f"repro: bash {run_of(run, *key)['repro_file']}\n", run.stdout)
 
     def test_naive_loses_the_object_to_a_complete_answered_200_with_an_error(self):
         args = ["--scenarios", "complete-200-error-once", "--shapes", "1KiB,11MiB"]
@@ -93,13 +93,14 @@ class GateWritersTest(unittest.TestCase):
         self.assertEqual(run_of(careful, "complete-200-error-once", "1KiB")["verdict"],
                          "NOT_EXERCISED")
 
-        replay = subprocess.run(["bash", "-c", lost["repro"]], capture_output=True, text=True,
-                                timeout=300, cwd=REPO, env=harness.clean_client_env())
+        replay = subprocess.run(["bash", lost["repro_file"]], capture_output=True, text=True,
+                                timeout=300, cwd="/", env=harness.clean_client_env())
         files = re.search(r"files in (\S+)", replay.stdout).group(1)
         try:
-            self.assertIn("writer exit status 0", replay.stdout, replay.stdout + replay.stderr)
-            self.assertIn("NoSuchKey", replay.stdout)
-            self.assertIn("the store does not hold the input", replay.stdout)
+            self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
+            self.assertIn("writer exit status 0", replay.stdout)
+            self.assertIn("SILENT_LOSS reproduced: the writer exited 0, and the key holds no object",
+                          replay.stdout)
         finally:
             subprocess.run(["rm", "-rf", files], check=False)
 
