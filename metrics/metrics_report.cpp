@@ -145,7 +145,11 @@ std::string prometheus_text(const traffic_metrics& metrics) {
   histogram_family(out, metrics, "s3fault_request_duration_seconds",
                    "Request head received to exchange finished.", &series::duration);
   histogram_family(out, metrics, "s3fault_time_to_first_byte_seconds",
-                   "Request head received to the store's response head.", &series::ttfb);
+                   "Request head received to the first response byte sent to the client.",
+                   &series::ttfb);
+  histogram_family(out, metrics, "s3fault_store_time_to_first_byte_seconds",
+                   "Request sent to the store to the store's response head received.",
+                   &series::store_ttfb);
   out += "# HELP s3fault_faults_injected_total Faults injected, per rule.\n"
          "# TYPE s3fault_faults_injected_total counter\n";
   for (const auto& [rule, count] : metrics.faults_by_rule()) {
@@ -218,18 +222,21 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
     const double mib_per_s = per_second(in + out, before.bytes) / mib;
     all_requests += requests_per_s;
     all_mib += mib_per_s;
-    operations.push_back({{"operation", op},
-                          {"status_class", sc},
-                          {"requests", s.requests.load()},
-                          {"bytes_in", in},
-                          {"bytes_out", out},
-                          {"retries", s.retries.load()},
-                          {"requests_per_s", requests_per_s},
-                          {"throughput_mib_s", mib_per_s},
-                          {"latency_ms", quantiles_ms(s.duration)},
-                          {"ttfb_ms", quantiles_ms(s.ttfb)},
-                          {"recent_latency_ms", quantiles_since_ms(s.duration, earlier.duration)},
-                          {"recent_ttfb_ms", quantiles_since_ms(s.ttfb, earlier.ttfb)}});
+    operations.push_back(
+        {{"operation", op},
+         {"status_class", sc},
+         {"requests", s.requests.load()},
+         {"bytes_in", in},
+         {"bytes_out", out},
+         {"retries", s.retries.load()},
+         {"requests_per_s", requests_per_s},
+         {"throughput_mib_s", mib_per_s},
+         {"latency_ms", quantiles_ms(s.duration)},
+         {"ttfb_ms", quantiles_ms(s.ttfb)},
+         {"store_ttfb_ms", quantiles_ms(s.store_ttfb)},
+         {"recent_latency_ms", quantiles_since_ms(s.duration, earlier.duration)},
+         {"recent_ttfb_ms", quantiles_since_ms(s.ttfb, earlier.ttfb)},
+         {"recent_store_ttfb_ms", quantiles_since_ms(s.store_ttfb, earlier.store_ttfb)}});
   });
   return {{"seconds", seconds},
           {"rate_window_s", span},
