@@ -18,7 +18,8 @@ namespace s3fault::metrics {
 /// `s3fault_request_duration_seconds`, `s3fault_time_to_first_byte_seconds` and
 /// `s3fault_store_time_to_first_byte_seconds` (label operation), `s3fault_faults_injected_total`
 /// (label rule), gauge `s3fault_active_connections`, counter `s3fault_upstream_connections_total`
-/// (label reuse = new | reused).
+/// (label reuse = new | reused). Sums are exact decimals of the microseconds recorded; label
+/// values escape backslash, double quote and newline.
 std::string prometheus_text(const traffic_metrics& metrics);
 
 /// The load that one load-shaped fault rule sees (schedule in_flight_over or rate), read from the
