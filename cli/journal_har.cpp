@@ -68,8 +68,8 @@ double whole_nanoseconds(double milliseconds) {
   return std::round(milliseconds * 1e6) / 1e6;
 }
 
-/// send 0, wait until the store's response head (the whole duration when none came), receive
-/// the rest; they add up to the entry's time.
+/// send 0, wait until the first response byte the client was sent (the whole duration when
+/// none was), receive the rest; they add up to the entry's time.
 ordered_json har_timings(const journal_entry& entry) {
   const double wait = std::min(entry.ttfb_ms.value_or(entry.duration_ms), entry.duration_ms);
   return {{"send", 0}, {"wait", wait}, {"receive", whole_nanoseconds(entry.duration_ms - wait)}};
@@ -96,6 +96,9 @@ ordered_json s3fault_fields(const journal_entry& entry) {
   set_when_present(fields, "request_id", entry.request_id);
   if (entry.ttfb_ms) {
     fields["ttfb_ms"] = *entry.ttfb_ms;
+  }
+  if (entry.store_ttfb_ms) {
+    fields["store_ttfb_ms"] = *entry.store_ttfb_ms;
   }
   return fields;
 }

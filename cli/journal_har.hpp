@@ -4,7 +4,7 @@
 //
 //   journal line --> request (method, URL from Host + target, headers, decoded query, body size)
 //                --> response (status, reason phrase, body size; the journal keeps no headers)
-//                --> timings (send 0, wait = ttfb, receive = the rest)
+//                --> timings (send 0, wait = ttfb: to the client's first byte, receive = the rest)
 //                --> _s3fault (operation, outcome, faults, error code, request id, ...)
 #include "cli/journal_lines.hpp"
 

@@ -26,7 +26,8 @@ struct journal_entry {
 
   std::string client;
   std::vector<std::pair<std::string, std::string>> request_headers; // in order, redacted
-  std::optional<double> ttfb_ms;
+  std::optional<double> ttfb_ms;       // to the first response byte sent to the client
+  std::optional<double> store_ttfb_ms; // request sent to the store -> its response head
   std::string bucket;
   std::string key;
   std::optional<std::uint64_t> part;

@@ -8,23 +8,34 @@
 namespace s3fault::metrics {
 namespace {
 
-// Conventional latency buckets (seconds) for the Prometheus histograms.
-constexpr double bucket_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                    0.25,   0.5,   1,      2.5,   5,    10,    30,   60};
+// Conventional latency buckets (seconds, written in microseconds) for the Prometheus histograms.
+constexpr std::uint64_t bucket_bounds_us[] = {
+    500,     1'000,   2'500,     5'000,     10'000,    25'000,     50'000,     100'000,
+    250'000, 500'000, 1'000'000, 2'500'000, 5'000'000, 10'000'000, 30'000'000, 60'000'000};
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+/// Whole microseconds as seconds in decimal, exactly: 1234567891000 -> "1234567.891" (a float
+/// format such as %.6g would print 1.23457e+06 and lose the rest).
+std::string seconds_from_micros(std::uint64_t micros) {
+  std::string fraction = std::to_string(micros % 1'000'000);
+  fraction.insert(0, 6 - fraction.size(), '0');
+  fraction.erase(fraction.find_last_not_of('0') + 1);
+  const std::string whole = std::to_string(micros / 1'000'000);
+  return fraction.empty() ? whole : whole + "." + fraction;
 }
 
+/// A label value as the text exposition format wants it: backslash, double quote and newline
+/// escaped (\\, \", \n), everything else as it is.
 std::string escape_label(std::string_view value) {
   std::string out;
   for (char c : value) {
     if (c == '\\' || c == '"') {
       out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
     }
-    out += c == '\n' ? 'n' : c;
   }
   return out;
 }
@@ -62,17 +73,16 @@ void histogram_family(std::string& out, const traffic_metrics& metrics, const ch
       continue;
     }
     const std::string label = "operation=\"" + escape_label(metrics.operations()[op]) + "\"";
-    for (const double bound : bucket_bounds) {
+    for (const std::uint64_t bound : bucket_bounds_us) {
       std::uint64_t below = 0;
       for (const auto* h : parts) {
-        below += h->count_at_or_below(static_cast<std::uint64_t>(bound * 1e6));
+        below += h->count_at_or_below(bound);
       }
-      out += std::string(name) + "_bucket{" + label + ",le=\"" + number(bound) + "\"} " +
-             std::to_string(below) + "\n";
+      out += std::string(name) + "_bucket{" + label + ",le=\"" + seconds_from_micros(bound) +
+             "\"} " + std::to_string(below) + "\n";
     }
     out += std::string(name) + "_bucket{" + label + ",le=\"+Inf\"} " + std::to_string(total) + "\n";
-    out +=
-        std::string(name) + "_sum{" + label + "} " + number(static_cast<double>(sum) / 1e6) + "\n";
+    out += std::string(name) + "_sum{" + label + "} " + seconds_from_micros(sum) + "\n";
     out += std::string(name) + "_count{" + label + "} " + std::to_string(total) + "\n";
   }
 }
@@ -145,7 +155,11 @@ std::string prometheus_text(const traffic_metrics& metrics) {
   histogram_family(out, metrics, "s3fault_request_duration_seconds",
                    "Request head received to exchange finished.", &series::duration);
   histogram_family(out, metrics, "s3fault_time_to_first_byte_seconds",
-                   "Request head received to the store's response head.", &series::ttfb);
+                   "Request head received to the first response byte sent to the client.",
+                   &series::ttfb);
+  histogram_family(out, metrics, "s3fault_store_time_to_first_byte_seconds",
+                   "Request sent to the store to the store's response head received.",
+                   &series::store_ttfb);
   out += "# HELP s3fault_faults_injected_total Faults injected, per rule.\n"
          "# TYPE s3fault_faults_injected_total counter\n";
   for (const auto& [rule, count] : metrics.faults_by_rule()) {
@@ -218,18 +232,21 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
     const double mib_per_s = per_second(in + out, before.bytes) / mib;
     all_requests += requests_per_s;
     all_mib += mib_per_s;
-    operations.push_back({{"operation", op},
-                          {"status_class", sc},
-                          {"requests", s.requests.load()},
-                          {"bytes_in", in},
-                          {"bytes_out", out},
-                          {"retries", s.retries.load()},
-                          {"requests_per_s", requests_per_s},
-                          {"throughput_mib_s", mib_per_s},
-                          {"latency_ms", quantiles_ms(s.duration)},
-                          {"ttfb_ms", quantiles_ms(s.ttfb)},
-                          {"recent_latency_ms", quantiles_since_ms(s.duration, earlier.duration)},
-                          {"recent_ttfb_ms", quantiles_since_ms(s.ttfb, earlier.ttfb)}});
+    operations.push_back(
+        {{"operation", op},
+         {"status_class", sc},
+         {"requests", s.requests.load()},
+         {"bytes_in", in},
+         {"bytes_out", out},
+         {"retries", s.retries.load()},
+         {"requests_per_s", requests_per_s},
+         {"throughput_mib_s", mib_per_s},
+         {"latency_ms", quantiles_ms(s.duration)},
+         {"ttfb_ms", quantiles_ms(s.ttfb)},
+         {"store_ttfb_ms", quantiles_ms(s.store_ttfb)},
+         {"recent_latency_ms", quantiles_since_ms(s.duration, earlier.duration)},
+         {"recent_ttfb_ms", quantiles_since_ms(s.ttfb, earlier.ttfb)},
+         {"recent_store_ttfb_ms", quantiles_since_ms(s.store_ttfb, earlier.store_ttfb)}});
   });
   return {{"seconds", seconds},
           {"rate_window_s", span},

@@ -15,9 +15,11 @@ namespace s3fault::metrics {
 /// Prometheus text exposition format 0.0.4: counters `s3fault_requests_total`,
 /// `s3fault_request_body_bytes_total`, `s3fault_response_body_bytes_total`,
 /// `s3fault_retries_total` (labels operation, status_class), histograms
-/// `s3fault_request_duration_seconds` and `s3fault_time_to_first_byte_seconds` (label operation),
-/// `s3fault_faults_injected_total` (label rule), gauge `s3fault_active_connections`, counter
-/// `s3fault_upstream_connections_total` (label reuse = new | reused).
+/// `s3fault_request_duration_seconds`, `s3fault_time_to_first_byte_seconds` and
+/// `s3fault_store_time_to_first_byte_seconds` (label operation), `s3fault_faults_injected_total`
+/// (label rule), gauge `s3fault_active_connections`, counter `s3fault_upstream_connections_total`
+/// (label reuse = new | reused). Sums are exact decimals of the microseconds recorded; label
+/// values escape backslash, double quote and newline.
 std::string prometheus_text(const traffic_metrics& metrics);
 
 /// The load that one load-shaped fault rule sees (schedule in_flight_over or rate), read from the
@@ -37,10 +39,11 @@ std::string prometheus_rule_load(const std::vector<rule_load>& rules);
 /// {"seconds", "rate_window_s", "percentile_window_s", "requests_per_s", "throughput_mib_s",
 /// "operations": [{"operation", "status_class", "requests", "bytes_in", "bytes_out", "retries",
 /// "requests_per_s", "throughput_mib_s", "latency_ms": {p50,p90,p99,max,mean}, "ttfb_ms": {...},
-/// "recent_latency_ms": {count,p50,p90,p99}, "recent_ttfb_ms": {...}}], "faults_by_rule",
-/// "errors_by_code", "recent": [last exchanges], "active_connections", "upstream": {...}}.
-/// Counts, bytes and latency_ms/ttfb_ms are since the start; the rates are over the last
-/// `window_seconds` of `history` (rate_window_s says over how long) and the recent_ quantiles
+/// "store_ttfb_ms": {...}, "recent_latency_ms": {count,p50,p90,p99}, "recent_ttfb_ms": {...},
+/// "recent_store_ttfb_ms": {...}}], "faults_by_rule", "errors_by_code", "recent": [last
+/// exchanges], "active_connections", "upstream": {...}}.
+/// Counts, bytes and latency_ms/ttfb_ms/store_ttfb_ms are since the start; the rates are over the
+/// last `window_seconds` of `history` (rate_window_s says over how long) and the recent_ quantiles
 /// over the last `percentile_window_seconds` (percentile_window_s), or both since the start
 /// without a history (--report at exit).
 nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history* history = nullptr,

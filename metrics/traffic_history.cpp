@@ -9,7 +9,8 @@ totals_by_series totals_of(const traffic_metrics& metrics) {
       if (const auto s = metrics.find(op, sc)) {
         totals[{metrics.operations()[op], std::string(traffic_metrics::status_class_name(sc))}] = {
             s->requests.load(), s->bytes_in.load() + s->bytes_out.load(),
-            s->duration.nonzero_buckets(), s->ttfb.nonzero_buckets()};
+            s->duration.nonzero_buckets(), s->ttfb.nonzero_buckets(),
+            s->store_ttfb.nonzero_buckets()};
       }
     }
   }
@@ -30,6 +31,7 @@ void traffic_history::add(double at, totals_by_series totals) {
       for (auto& [series, counts] : old.totals) {
         bucket_counts().swap(counts.duration);
         bucket_counts().swap(counts.ttfb);
+        bucket_counts().swap(counts.store_ttfb);
       }
       old.has_histograms = false;
     }

@@ -20,7 +20,7 @@ struct series_totals {
   std::uint64_t bytes = 0; // both ways
   // The latency and TTFB histograms' buckets; dropped from looks older than the percentile
   // window needs (traffic_history::histograms_kept), which keeps a look a few hundred bytes.
-  bucket_counts duration, ttfb;
+  bucket_counts duration, ttfb, store_ttfb;
 };
 using totals_by_series = std::map<std::pair<std::string, std::string>, series_totals>;
 

@@ -21,6 +21,7 @@ void series::add(const series& other) {
   retries.fetch_add(other.retries.load(std::memory_order_relaxed), std::memory_order_relaxed);
   duration.add(other.duration);
   ttfb.add(other.ttfb);
+  store_ttfb.add(other.store_ttfb);
 }
 
 traffic_metrics::traffic_metrics(std::vector<std::string> operations,
@@ -132,6 +133,9 @@ void traffic_metrics::record(const exchange_sample& sample) {
   s.duration.record(sample.duration_us);
   if (sample.ttfb_us) {
     s.ttfb.record(*sample.ttfb_us);
+  }
+  if (sample.store_ttfb_us) {
+    s.store_ttfb.record(*sample.store_ttfb_us);
   }
   if (is_retry(sample)) {
     s.retries.fetch_add(1, std::memory_order_relaxed);

@@ -1,6 +1,7 @@
 #pragma once
 // What the proxy measures of the traffic passing through it, per S3 operation and status class:
-// requests, bytes each way, latency and time-to-first-byte histograms, retries; and overall:
+// requests, bytes each way, latency and time-to-first-byte histograms (the client's and the
+// store's), retries; and overall:
 // faults injected per rule, active connections, store connections opened and reused.
 //
 // Recording is lock-free (relaxed atomics; a series is created once, on its first request) except
@@ -39,14 +40,15 @@ struct exchange_sample {
   std::uint64_t bytes_in = 0;      // request body bytes from the client
   std::uint64_t bytes_out = 0;     // response body bytes to the client
   std::uint64_t duration_us = 0;
-  std::optional<std::uint64_t> ttfb_us; // store's response head received
+  std::optional<std::uint64_t> ttfb_us;       // first response byte sent to the client
+  std::optional<std::uint64_t> store_ttfb_us; // request sent -> store's response head
   bool upstream_used = false, upstream_reused = false;
 };
 
 /// Counters of one (operation, status class) pair.
 struct alignas(64) series {
   std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0}, retries{0};
-  latency_histogram duration, ttfb;
+  latency_histogram duration, ttfb, store_ttfb;
 
   /// Adds `other`'s counts to these.
   void add(const series& other);

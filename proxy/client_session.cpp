@@ -114,7 +114,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
   if (config.exchanges) {
     counted.emplace(*config.exchanges); // released after log_exchange, however this ends
   }
-  const auto started = clock::now();
+  head_arrived_ = clock::now();
   exchange_record record;
   record.started_at = std::chrono::system_clock::now();
   record.client = peer_;
@@ -137,7 +137,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
                                 "s3fault: malformed request head: " + head.ec.message(), "", false,
                                 true, record);
     }
-    record.duration_ms = ms_between(started, clock::now());
+    record.duration_ms = ms_between(head_arrived_, clock::now());
     log_exchange(record);
     co_return false;
   }
@@ -182,7 +182,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
       classified = std::move(faults.request);
     }
   }
-  record.duration_ms = ms_between(started, clock::now());
+  record.duration_ms = ms_between(head_arrived_, clock::now());
   log_exchange(record, classified ? &*classified : nullptr);
   co_return keep_open && !owner_.draining;
 }
@@ -257,8 +257,8 @@ struct client_session::exchange {
   fault_context& faults;
   exchange_record& record;
   bool head_request = false;
-  std::string_view resource; // the target's path, for error bodies
-  clock::time_point started;
+  std::string_view resource;        // the target's path, for error bodies
+  clock::time_point request_sent{}; // the request head was written to the store
   std::unique_ptr<upstream_connection> upstream{};
   /// The request body's relay, when there is one; end_exchange always awaits its end.
   std::unique_ptr<request_upload> upload{};
@@ -319,8 +319,7 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
               .faults = faults,
               .record = record,
               .head_request = head_request,
-              .resource = path_of(record.target),
-              .started = clock::now()};
+              .resource = path_of(record.target)};
   auto end = co_await send_request(ex);
   if (!end) {
     end = co_await apply_response_faults(ex);
@@ -358,6 +357,7 @@ client_session::send_request(exchange& ex) {
       ex.record.outcome = "upstream write failed: " + ec.message();
       co_return co_await refuse_unsent(ex, false, "closed the connection", ec);
     }
+    ex.request_sent = clock::now();
     if (has_body) {
       start_upload(ex, co_await asio::this_coro::executor);
     }
@@ -372,7 +372,6 @@ client_session::send_request(exchange& ex) {
                                ex.record.upstream_reused &&
                                (!ex.upload || !ex.upload->started_reading());
     if (!retry_is_safe) {
-      ex.record.ttfb_ms = ms_between(ex.started, clock::now());
       co_return co_await check_store_answer(ex, read);
     }
     ex.upstream->stream->close();
@@ -440,7 +439,11 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
   ex.plain.reset();
   if (ex.response_untouched()) {
     read.head = co_await read_head_start(*ex.upstream->stream, ex.upstream->buffer, deadlines);
-    if (read.head.ec || take_plain_head(ex)) {
+    if (read.head.ec) {
+      co_return read;
+    }
+    if (take_plain_head(ex)) {
+      note_store_head(ex.record, ex.request_sent);
       co_return read;
     }
   }
@@ -450,6 +453,9 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
     ex.response->skip(ex.head_request);
     read.head =
         co_await read_head(*ex.upstream->stream, ex.upstream->buffer, *ex.response, deadlines);
+    if (!read.head.ec) {
+      note_store_head(ex.record, ex.request_sent);
+    }
     const unsigned status = read.head.ec ? 0 : ex.response->get().result_int();
     if (status / 100 != 1 || status == 101) {
       co_return read;
@@ -463,8 +469,7 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
     }
     // Interim responses are passed on as they come.
     const std::string head = serialize_response_head(*ex.response, false);
-    client_->expires_after(config.io_timeout);
-    co_await client_->write_all(asio::buffer(head), read.client_write_error);
+    co_await write_answer(head, read.client_write_error, ex.record);
     if (read.client_write_error) {
       co_return read;
     }
@@ -718,8 +723,7 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
     ex.upstream->buffer.consume(static_cast<std::size_t>(framing.length));
   }
   error_code ec;
-  client_->expires_after(owner_.config.io_timeout);
-  co_await client_->write_all(asio::buffer(head), ec);
+  co_await write_answer(head, ec, ex.record);
   if (ec) {
     ex.record.outcome = "client went away: " + ec.message();
     co_return exchange_end::cut(exchange_end::client_side::close);
@@ -825,8 +829,7 @@ asio::awaitable<bool> client_session::send_local_response(const faults::local_re
   const std::string out =
       serialize_local_response(response, head_request, close, owner_.config.server_header);
   error_code ec;
-  client_->expires_after(owner_.config.io_timeout);
-  co_await client_->write_all(asio::buffer(out), ec);
+  co_await write_answer(out, ec, record);
   if (ec) {
     const std::string gone = "the client went away before the answer: " + ec.message();
     record.outcome = record.outcome == "ok" ? gone : record.outcome + " (" + gone + ")";
@@ -838,6 +841,24 @@ asio::awaitable<bool> client_session::send_local_response(const faults::local_re
   record.request_id = std::string(field_in_head_text(out, "x-amz-request-id"));
   record.error_code = response.status >= 300 ? s3_error_code_of(response.body) : "";
   co_return true;
+}
+
+asio::awaitable<void> client_session::write_answer(std::string_view bytes, error_code& ec,
+                                                   exchange_record& record) {
+  // Taken as the write starts: a socket hands the bytes to the kernel within it, so the client
+  // can never have the first one before this time.
+  const auto first_byte = clock::now();
+  client_->expires_after(owner_.config.io_timeout);
+  co_await client_->write_all(asio::buffer(bytes.data(), bytes.size()), ec);
+  if (!ec && record.ttfb_ms < 0) {
+    record.ttfb_ms = ms_between(head_arrived_, first_byte);
+  }
+}
+
+void client_session::note_store_head(exchange_record& record, clock::time_point request_sent) {
+  if (record.store_ttfb_ms < 0) {
+    record.store_ttfb_ms = ms_between(request_sent, clock::now());
+  }
 }
 
 void client_session::note_answer(exchange_record& record, std::string_view answer,

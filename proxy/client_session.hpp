@@ -127,6 +127,12 @@ private:
   asio::awaitable<void> reset_client_when_delivered(exchange_record& record);
   /// `classified`: the request as the fault rules classified it, if they did.
   void log_exchange(const exchange_record& record, const faults::s3_request* classified = nullptr);
+  /// Writes the start of an answer to the client (a 1xx, a head, or an answer of the proxy's
+  /// own); the first such write that succeeds sets the exchange's time to first byte.
+  asio::awaitable<void> write_answer(std::string_view bytes, error_code& ec,
+                                     exchange_record& record);
+  /// Sets the store's time to first byte at its first response head (interim or final).
+  static void note_store_head(exchange_record& record, clock::time_point request_sent);
   /// Notes the answer's request id and, for an error whose body came whole (the last
   /// `body_bytes` of `answer`), its S3 error code.
   static void note_answer(exchange_record& record, std::string_view answer,
@@ -137,6 +143,7 @@ private:
   boost::beast::flat_buffer client_buffer_;
   std::string peer_;
   bool idle_ = true;
+  clock::time_point head_arrived_{}; // the current exchange's request head was read whole
 };
 
 } // namespace s3fault::proxy

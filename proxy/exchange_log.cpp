@@ -7,6 +7,23 @@
 #include <nlohmann/json.hpp>
 
 namespace s3fault::proxy {
+namespace {
+
+/// "1.25ms", or "-" for a time that was not measured (negative).
+std::string milliseconds_or_dash(double milliseconds) {
+  return milliseconds >= 0 ? fmt::format("{:.2f}ms", milliseconds) : "-";
+}
+
+} // namespace
+
+void add_first_byte_times(nlohmann::json& line, const exchange_record& r) {
+  if (r.ttfb_ms >= 0) {
+    line["ttfb_ms"] = r.ttfb_ms;
+  }
+  if (r.store_ttfb_ms >= 0) {
+    line["store_ttfb_ms"] = r.store_ttfb_ms;
+  }
+}
 
 std::string format_exchange(const exchange_record& r, const faults::s3_request& request,
                             log_format format) {
@@ -25,9 +42,7 @@ std::string format_exchange(const exchange_record& r, const faults::s3_request& 
                            {"duration_ms", r.duration_ms},
                            {"upstream", upstream},
                            {"outcome", r.outcome}};
-    if (r.ttfb_ms >= 0) {
-      line["ttfb_ms"] = r.ttfb_ms;
-    }
+    add_first_byte_times(line, r);
     if (!request.bucket.empty()) {
       line["bucket"] = request.bucket;
     }
@@ -39,13 +54,13 @@ std::string format_exchange(const exchange_record& r, const faults::s3_request& 
     }
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
-  std::string ttfb = r.ttfb_ms >= 0 ? fmt::format("{:.2f}ms", r.ttfb_ms) : "-";
   const std::string bucket = request.virtual_host ? " bucket=" + request.bucket : "";
   const std::string id = r.request_id.empty() ? "" : " id=" + r.request_id;
-  return fmt::format("{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} upstream={}{} {}{}{}",
-                     r.client, r.method, target, r.status, operation, bucket, r.request_bytes,
-                     r.response_bytes, r.duration_ms, ttfb, upstream, id, r.outcome,
-                     r.faults.empty() ? "" : " faults=", r.faults);
+  return fmt::format(
+      "{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} store_ttfb={} upstream={}{} {}{}{}",
+      r.client, r.method, target, r.status, operation, bucket, r.request_bytes, r.response_bytes,
+      r.duration_ms, milliseconds_or_dash(r.ttfb_ms), milliseconds_or_dash(r.store_ttfb_ms),
+      upstream, id, r.outcome, r.faults.empty() ? "" : " faults=", r.faults);
 }
 
 } // namespace s3fault::proxy

@@ -3,6 +3,8 @@
 // (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, ...) redacted by
 // runtime/log_redaction.hpp, and no request header is ever logged, so Authorization and session
 // tokens cannot leak.
+#include <nlohmann/json_fwd.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -32,7 +34,12 @@ struct exchange_record {
   std::uint64_t request_bytes = 0;  // request body bytes relayed to the store
   std::uint64_t response_bytes = 0; // response body bytes relayed to the client
   double duration_ms = 0;           // request head received -> exchange finished
-  double ttfb_ms = -1;              // request head received -> store's response head received
+  /// Request head received -> the first response byte (interim 1xx, the store's answer or the
+  /// proxy's own) handed to the client's socket, whatever held it (a delay rule, a first-byte
+  /// delay, the store); -1: no answer was sent.
+  double ttfb_ms = -1;
+  /// Request head written to the store -> the store's first response head read; -1: none came.
+  double store_ttfb_ms = -1;
   bool upstream_reused = false;
   bool upstream_used = false;
   std::string outcome = "ok"; // "ok", or what went wrong
@@ -42,6 +49,9 @@ struct exchange_record {
   /// The request's fields, secrets redacted; kept only for the journal (traffic_journal.hpp).
   std::vector<std::pair<std::string, std::string>> request_headers;
 };
+
+/// Adds `ttfb_ms` and `store_ttfb_ms` to a JSON line, each only when it was measured.
+void add_first_byte_times(nlohmann::json& line, const exchange_record& record);
 
 /// The log line: the operation always, the bucket when the Host named it (virtual-hosted
 /// requests, whose target does not show it), the answer's request id when it had one.

@@ -41,6 +41,9 @@ void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& re
   if (record.ttfb_ms >= 0) {
     sample.ttfb_us = static_cast<std::uint64_t>(record.ttfb_ms * 1000.0);
   }
+  if (record.store_ttfb_ms >= 0) {
+    sample.store_ttfb_us = static_cast<std::uint64_t>(record.store_ttfb_ms * 1000.0);
+  }
   sample.upstream_used = record.upstream_used;
   sample.upstream_reused = record.upstream_reused;
   metrics.record(sample);

@@ -28,9 +28,7 @@ void add_optional_fields(nlohmann::json& line, const exchange_record& r,
   if (!r.error_code.empty()) {
     line["error_code"] = r.error_code;
   }
-  if (r.ttfb_ms >= 0) {
-    line["ttfb_ms"] = r.ttfb_ms;
-  }
+  add_first_byte_times(line, r);
   if (!r.faults.empty()) {
     line["faults"] = r.faults;
   }

@@ -84,13 +84,16 @@ class JournalTest(unittest.TestCase):
                           ranged["request_id"]),
                          (206, "bytes=10-109", 100, meta(got)["RequestId"]))
         self.assertGreaterEqual(ranged["duration_ms"], ranged["ttfb_ms"])
+        # The store's part of the wait: its head came before the client's first byte left.
+        self.assertLessEqual(ranged["store_ttfb_ms"], ranged["ttfb_ms"])
         self.assertEqual((nosuch["status"], nosuch["error_code"], nosuch["request_id"]),
                          (404, "NoSuchKey", meta(missing.exception.response)["RequestId"]))
         self.assertEqual((slowed["status"], slowed["error_code"], slowed["faults"],
                           slowed["request_id"]),
                          (503, "SlowDown", "slow:error",
                           meta(slow.exception.response)["RequestId"]))
-        self.assertNotIn("ttfb_ms", slowed, "the proxy answered: no store head")
+        self.assertGreaterEqual(slowed["ttfb_ms"], 0, "the proxy answered: a first byte")
+        self.assertNotIn("store_ttfb_ms", slowed, "the proxy answered: no store head")
         code = re.search(rb"<Code>([^<]+)</Code>", anonymous_body).group(1).decode()
         self.assertEqual((virtual["status"], virtual["bucket"], virtual["key"],
                           virtual["error_code"], virtual["request_id"]),

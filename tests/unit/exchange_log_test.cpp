@@ -18,6 +18,7 @@ TEST(ExchangeLog, JsonLineCarriesTheFields) {
   r.response_bytes = 8388608;
   r.duration_ms = 12.5;
   r.ttfb_ms = 1.25;
+  r.store_ttfb_ms = 0.5;
   r.upstream_used = true;
   r.upstream_reused = true;
   const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1"});
@@ -28,12 +29,16 @@ TEST(ExchangeLog, JsonLineCarriesTheFields) {
   EXPECT_EQ(line["upstream"], "reused");
   EXPECT_EQ(line["target"], "/b/k?Signature=REDACTED");
   EXPECT_DOUBLE_EQ(line["ttfb_ms"].get<double>(), 1.25);
+  EXPECT_DOUBLE_EQ(line["store_ttfb_ms"].get<double>(), 0.5);
   EXPECT_EQ(line["operation"], "GetObject");
   EXPECT_EQ(line["bucket"], "b");
   const std::string text = format_exchange(r, request, log_format::text);
   EXPECT_NE(text.find(" op=GetObject "), std::string::npos) << text;
   EXPECT_EQ(text.find("bucket="), std::string::npos) << "path-style: the target shows it";
   EXPECT_NE(text.find("GET /b/k?Signature=REDACTED 206"), std::string::npos);
+  EXPECT_NE(text.find(" dur=12.50ms ttfb=1.25ms store_ttfb=0.50ms upstream=reused "),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("secret"), std::string::npos);
 }
 
@@ -67,6 +72,7 @@ TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   r.response_bytes = 230;
   r.duration_ms = 4.5;
   r.faults = "slow:error";
+  r.ttfb_ms = 0.25; // the proxy's own answer
   r.request_headers = {{"Host", "127.0.0.1:8080"}, {"Authorization", "REDACTED"}};
   const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1:8080"});
   const auto line = nlohmann::json::parse(journal_line(r, request));
@@ -80,7 +86,8 @@ TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   EXPECT_EQ(line["status"], 503);
   EXPECT_EQ(line["error_code"], "SlowDown");
   EXPECT_EQ(line["faults"], "slow:error");
-  EXPECT_FALSE(line.contains("ttfb_ms")) << "no store answer: no time to its first byte";
+  EXPECT_EQ(line["ttfb_ms"], 0.25);
+  EXPECT_FALSE(line.contains("store_ttfb_ms")) << "no store answer: no time to its first byte";
   EXPECT_FALSE(line.contains("request_id"));
   EXPECT_EQ(line["request_headers"],
             nlohmann::json::parse(R"([["Host","127.0.0.1:8080"],["Authorization","REDACTED"]])"));

@@ -77,12 +77,13 @@ protected:
 
 TEST(JournalLines, ReadsEveryFieldOfTheDocumentedLine) {
   const auto entry = parsed(json::parse(
-      R"({"time":"2026-12-03T14:30:00.123Z","client":"127.0.0.1:40112","method":"GET","target":"/photos/cat.jpg?partNumber=2","operation":"GetObject","bucket":"photos","key":"cat.jpg","part":2,"status":206,"request_bytes":0,"response_bytes":8388608,"ttfb_ms":1.84,"duration_ms":12.5,"outcome":"ok","request_id":"1733236200123-000042","request_headers":[["Host","127.0.0.1:8080"],["Authorization","REDACTED"],["x-amz-date","20261203T143000Z"]]})"));
+      R"({"time":"2026-12-03T14:30:00.123Z","client":"127.0.0.1:40112","method":"GET","target":"/photos/cat.jpg?partNumber=2","operation":"GetObject","bucket":"photos","key":"cat.jpg","part":2,"status":206,"request_bytes":0,"response_bytes":8388608,"ttfb_ms":1.84,"store_ttfb_ms":1.52,"duration_ms":12.5,"outcome":"ok","request_id":"1733236200123-000042","request_headers":[["Host","127.0.0.1:8080"],["Authorization","REDACTED"],["x-amz-date","20261203T143000Z"]]})"));
   EXPECT_EQ(entry.time, "2026-12-03T14:30:00.123Z");
   EXPECT_EQ(entry.operation, "GetObject");
   EXPECT_EQ(entry.status, 206);
   EXPECT_EQ(entry.response_bytes, 8388608u);
   EXPECT_EQ(entry.ttfb_ms, 1.84);
+  EXPECT_EQ(entry.store_ttfb_ms, 1.52);
   EXPECT_EQ(entry.duration_ms, 12.5);
   EXPECT_EQ(entry.part, 2u);
   EXPECT_EQ(entry.request_id, "1733236200123-000042");
@@ -305,6 +306,8 @@ TEST(JournalHar, S3faultFieldsAndResponseFigures) {
   line["part"] = 3;
   line["range"] = "bytes=0-9";
   line["response_bytes"] = 250;
+  line["ttfb_ms"] = 2.5;
+  line["store_ttfb_ms"] = 1.75;
   const json entry = har_entry(parsed(line));
   EXPECT_EQ(entry["response"]["statusText"], "Service Unavailable");
   EXPECT_EQ(entry["response"]["content"], json::parse(R"({"size":250,"mimeType":""})"));
@@ -312,7 +315,8 @@ TEST(JournalHar, S3faultFieldsAndResponseFigures) {
   EXPECT_EQ(entry["_s3fault"],
             json::parse(R"({"operation":"GetObject","outcome":"ok","client":"127.0.0.1:40112",
                             "bucket":"photos","key":"cat.jpg","part":3,"range":"bytes=0-9",
-                            "error_code":"SlowDown","request_id":"req-7"})"));
+                            "error_code":"SlowDown","request_id":"req-7","ttfb_ms":2.5,
+                            "store_ttfb_ms":1.75})"));
 }
 
 TEST(JournalHar, RedactedHeaderValuesPassThroughUnchanged) {

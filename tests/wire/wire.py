@@ -41,6 +41,12 @@ class Connection:
         self.buffer += chunk
         return True
 
+    def await_bytes(self) -> None:
+        """Waits until at least one byte is buffered (they stay there for the reads below)."""
+        while not self.buffer:
+            if not self._fill():
+                raise EOFError("closed before any byte")
+
     def read_head(self) -> bytes:
         """Reads through the blank line that ends a head; returns the head with it."""
         while b"\r\n\r\n" not in self.buffer:

@@ -64,8 +64,8 @@ class AdminClient:
 
     # Traffic
     def stats(self) -> dict:
-        """GET /stats: per operation and status class, requests, bytes, latency and TTFB
-        quantiles, retries; faults per rule."""
+        """GET /stats: per operation and status class, requests, bytes, latency, TTFB and the
+        store's TTFB quantiles, retries; faults per rule."""
         return self._call("GET", "/stats")
 
     def metrics(self) -> str:

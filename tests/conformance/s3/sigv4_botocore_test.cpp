@@ -10,12 +10,12 @@
 #include "conformance/s3/sigv4.hpp"
 #include "conformance/s3/sigv4_canonical.hpp"
 #include "tests/conformance/s3/sigv4_test_support.hpp"
+#include "tests/support/command_output.hpp"
 #include "text/text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -29,20 +29,9 @@ using testing::signature_of;
 std::string run_botocore_script() {
   const std::string command =
       std::string("'") + S3FAULT_BOTOCORE_PYTHON + "' '" + S3FAULT_BOTOCORE_SCRIPT + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run " << command;
-    return {};
-  }
-  std::string output;
-  char buffer[4096];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-    output.append(buffer, read);
-  }
-  const int status = pclose(pipe);
-  EXPECT_EQ(status, 0) << command << " failed (is python3-botocore installed?)";
-  return output;
+  const auto run = s3fault::testing::run_command(command);
+  EXPECT_EQ(run.status, 0) << command << " failed (is python3-botocore installed?)";
+  return run.text;
 }
 
 std::vector<nlohmann::json> botocore_cases() {

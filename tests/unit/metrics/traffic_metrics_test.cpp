@@ -199,7 +199,7 @@ TEST(TrafficHistory, KeepsOnlyTheLastMinutesAndStartsFromZero) {
   EXPECT_EQ(history.baseline(5, 10).first, 0.0); // nothing old enough: the start, all zero
   EXPECT_TRUE(history.baseline(5, 10).second.empty());
   for (int at = 1; at <= 200; ++at) {
-    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, {}, {}}}});
+    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, {}, {}, {}}}});
   }
   EXPECT_EQ(history.baseline(200, 10).first, 190.0);
   EXPECT_EQ((history.baseline(200, 10).second.at({"GetObject", "2xx"}).requests), 190u);
@@ -215,6 +215,7 @@ TEST(TrafficMetrics, RecentPercentilesAreOfTheLastMinuteOnly) {
   auto sample = get("k", 200);
   sample.duration_us = 500'000;
   sample.ttfb_us = 400'000;
+  sample.store_ttfb_us = 300'000;
   for (int i = 0; i < 1000; ++i) {
     metrics.record(sample);
   }
@@ -223,6 +224,7 @@ TEST(TrafficMetrics, RecentPercentilesAreOfTheLastMinuteOnly) {
   history.add(135, totals_of(metrics));
   sample.duration_us = 2'000;
   sample.ttfb_us = 1'000;
+  sample.store_ttfb_us = 500;
   for (int i = 0; i < 100; ++i) {
     metrics.record(sample);
   }
@@ -236,6 +238,9 @@ TEST(TrafficMetrics, RecentPercentilesAreOfTheLastMinuteOnly) {
   EXPECT_NEAR(gets["recent_latency_ms"]["p50"].get<double>(), 2.0, 2.0 / 64);
   EXPECT_NEAR(gets["recent_latency_ms"]["p99"].get<double>(), 2.0, 2.0 / 64);
   EXPECT_NEAR(gets["recent_ttfb_ms"]["p50"].get<double>(), 1.0, 1.0 / 64);
+  EXPECT_NEAR(gets["store_ttfb_ms"]["p50"].get<double>(), 300.0, 300.0 / 64);
+  EXPECT_EQ(gets["recent_store_ttfb_ms"]["count"], 100);
+  EXPECT_NEAR(gets["recent_store_ttfb_ms"]["p50"].get<double>(), 0.5, 0.5 / 64);
   // The only look old enough has lost its histograms: the window says it is the whole run.
   traffic_history gap(300, 70);
   gap.add(100, totals_of(metrics));
@@ -253,14 +258,16 @@ TEST(TrafficHistory, DropsTheHistogramsOfLooksOlderThanThePercentileWindow) {
   traffic_history history(300, 70);
   const bucket_counts some = {{3, 10}, {70, 2}};
   for (int at = 1; at <= 200; ++at) {
-    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, some, some}}});
+    history.add(at,
+                {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, some, some, some}}});
   }
   const auto old = history.baseline(200, 100).second.at({"GetObject", "2xx"});
   EXPECT_EQ(old.requests, 100u);
-  EXPECT_TRUE(old.duration.empty() && old.ttfb.empty());
+  EXPECT_TRUE(old.duration.empty() && old.ttfb.empty() && old.store_ttfb.empty());
   const auto minute = history.baseline(200, 60).second.at({"GetObject", "2xx"});
   EXPECT_EQ(minute.duration, some);
   EXPECT_EQ(minute.ttfb, some);
+  EXPECT_EQ(minute.store_ttfb, some);
 }
 
 TEST(LatencyHistogramLooks, QuantilesBetweenTwoLooksCountOnlyWhatCameBetween) {
