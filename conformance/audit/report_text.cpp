@@ -143,13 +143,17 @@ void text_report::finish(const audit_report& report) {
     }
   }
   const std::string levels = report.strict ? "MUST and SHOULD" : "MUST";
-  if (not_met.empty()) {
-    out_ << paint("every " + levels + " check passed", green) << "\n";
-  } else {
+  if (!not_met.empty()) {
     out_ << paint(std::to_string(totals.gating_failures) + " " + levels + " check" +
                       (totals.gating_failures == 1 ? "" : "s") + " not met: ",
                   red)
          << not_met << "\n";
+  }
+  if (report.interrupted) {
+    // The checks that ran say nothing of the others: never "every check passed".
+    out_ << paint("exit status 130: " + audit_exit_reason(report), yellow) << "\n";
+  } else if (not_met.empty()) {
+    out_ << paint("every " + levels + " check passed", green) << "\n";
   }
   out_.flush();
 }

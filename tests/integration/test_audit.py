@@ -250,6 +250,8 @@ class AuditOriginTest(unittest.TestCase):
         output = "".join(lines) + rest
         self.assertEqual(audit.returncode, 130, output + errors)
         self.assertRegex(output, r"interrupted: \d+ of \d+ checks ran")
+        self.assertRegex(output, r"exit status 130: interrupted after \d+ of \d+ checks")
+        self.assertNotIn("check passed", output)
         self.assert_no_buckets_left()
         report = json.loads(json_path.read_text())
         self.assertEqual(report["summary"]["exit_status"], 130, report["summary"])
