@@ -188,7 +188,8 @@ gate_reader() {
   date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   echo "$me: $key: $shown" >&2
   rm -f "$json"
-  "${cmd[@]}" </dev/null >"$scratch/$key.gate.out" 2>&1 || status=$?
+  # TMPDIR: the failing runs' repro.sh files go to the scratch directory, removed at the end.
+  TMPDIR=$scratch "${cmd[@]}" </dev/null >"$scratch/$key.gate.out" 2>&1 || status=$?
   if [ "$status" != 0 ] && [ "$status" != 1 ]; then
     echo "$me: $key: s3fault gate exited with status $status:" >&2
     tail -n 40 "$scratch/$key.gate.out" >&2
