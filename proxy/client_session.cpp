@@ -899,9 +899,8 @@ void client_session::log_exchange(const exchange_record& record,
     classified = &classified_here.emplace(
         faults::classify_request(request_line_of(record), config.s3_domains));
   }
-  if (logged) {
-    owner_.logger->info(format_exchange(record, *classified, config.format));
-  }
+  // The log line last: whoever reads it finds the exchange already in /metrics, /stats and
+  // the journal.
   if (config.metrics) {
     record_metrics(*config.metrics, record, *classified);
   }
@@ -910,6 +909,9 @@ void client_session::log_exchange(const exchange_record& record,
   }
   if (config.on_exchange) {
     config.on_exchange(record);
+  }
+  if (logged) {
+    owner_.logger->info(format_exchange(record, *classified, config.format));
   }
 }
 
