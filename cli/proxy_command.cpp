@@ -54,6 +54,7 @@ struct proxy_options {
   std::string admin_body_limit = "1MiB"; // largest admin request body; larger ones get a 413
   std::string report;                    // JSON summary of the traffic written at exit; empty: none
   std::string list_actions;              // text | markdown: print the action catalogue and exit
+  std::string list_operations;           // text | markdown: print the S3 operations and exit
   bool check = false;                    // validate the rules and exit
   bool allow_header_faults = false;      // x-s3fault-fault: a fault for one request
   bool watch = false;                    // reload the rules when a --faults file changes
@@ -224,6 +225,14 @@ std::function<int()> add_proxy_command(CLI::App& app) {
                    "Print every fault action (text: columns, markdown: the table of "
                    "docs/faults.md) and exit")
       ->check(CLI::IsMember({"text", "markdown"}));
+  command
+      ->add_option("--list-operations", options->list_operations,
+                   "Print every S3 operation op= takes, from AWS's S3 service model, with the "
+                   "sets @multipart, @read, @write (text, the default: columns; markdown: the "
+                   "table of docs/faults.md) and exit")
+      ->expected(0, 1)
+      ->default_str("text")
+      ->check(CLI::IsMember({"text", "markdown"}));
   command->add_flag("--allow-header-faults", options->allow_header_faults,
                     "Take a fault for one request from its 'x-s3fault-fault: ONE-LINE RULE' "
                     "field (added after signing; removed before the store): that rule and no "
@@ -348,6 +357,11 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     if (!options->list_actions.empty()) {
       std::cout << (options->list_actions == "markdown" ? faults::config::actions_markdown()
                                                         : faults::config::actions_text(100));
+      return 0;
+    }
+    if (!options->list_operations.empty()) {
+      std::cout << (options->list_operations == "markdown" ? faults::config::operations_markdown()
+                                                           : faults::config::operations_text(100));
       return 0;
     }
     if (options->check) {

@@ -153,9 +153,12 @@ asio::awaitable<bool> client_session::serve_exchange() {
   if (config.journal) {
     record.request_headers = redacted_fields(request); // as received, before any fault
   }
-  // Only a PUT can be a copy; a lookup by name is a walk of case-insensitive comparisons.
-  record.copy_source = request.get().method() == http::verb::put &&
-                       request.get().find("x-amz-copy-source") != request.get().end();
+  for (const auto name : faults::distinguishing_headers()) {
+    if (request.get().find(boost::beast::string_view(name.data(), name.size())) !=
+        request.get().end()) {
+      record.operation_headers.emplace_back(name);
+    }
+  }
   std::string why;
   const auto framing = request_body_framing(request, why);
   const auto own_fault = take_header_fault(request, owner_.config.allow_header_faults,

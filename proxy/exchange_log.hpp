@@ -25,11 +25,11 @@ struct exchange_record {
   std::chrono::system_clock::time_point started_at; // the request head arrived
   std::string client;                               // peer address:port
   std::string method;
-  std::string target;               // as received; redacted when logged
-  std::string range;                // the request's Range header, when it had one (not logged)
-  std::string host;                 // the request's Host header (not logged; classification)
-  bool copy_source = false;         // x-amz-copy-source was sent (classification: CopyObject)
-  unsigned status = 0;              // status sent to the client (0: none was sent)
+  std::string target; // as received; redacted when logged
+  std::string range;  // the request's Range header, when it had one (not logged)
+  std::string host;   // the request's Host header (not logged; classification)
+  std::vector<std::string> operation_headers; // faults::distinguishing_headers() sent (CopyObject)
+  unsigned status = 0;                        // status sent to the client (0: none was sent)
   unsigned store_status = 0;        // the store's final status, before any fault (0: none came)
   std::uint64_t request_bytes = 0;  // request body bytes relayed to the store
   std::uint64_t response_bytes = 0; // response body bytes relayed to the client

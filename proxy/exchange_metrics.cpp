@@ -15,7 +15,7 @@ std::vector<std::string> metric_operation_names() {
 }
 
 faults::request_line request_line_of(const exchange_record& record) {
-  return {record.method, record.target, record.host, record.copy_source, record.range};
+  return {record.method, record.target, record.host, record.operation_headers, record.range};
 }
 
 void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& record,

@@ -34,7 +34,7 @@ void replace_trigger::observe(const proxy::exchange_record& exchange) {
   const auto request = faults::classify_request({.method = exchange.method,
                                                  .target = exchange.target,
                                                  .host = "",
-                                                 .has_copy_source = false,
+                                                 .headers = {},
                                                  .range = exchange.range});
   if (request.bucket != bucket_ || request.key != key_ ||
       request.operation != faults::s3_operation::GetObject) {

@@ -71,6 +71,7 @@ void traffic_counter::count(const proxy::exchange_record& exchange) {
   line.method = exchange.method;
   line.target = exchange.target;
   line.range = exchange.range;
+  line.headers = exchange.operation_headers;
   const auto request = faults::classify_request(line);
   std::lock_guard lock(mutex_);
   ++counted_.requests_to_proxy;

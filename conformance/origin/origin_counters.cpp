@@ -2,7 +2,7 @@
 
 namespace s3fault::origin {
 
-void origin_counters::record(operation op, unsigned status, std::uint64_t bytes_in,
+void origin_counters::record(s3_operation op, unsigned status, std::uint64_t bytes_in,
                              std::uint64_t bytes_out) {
   auto& slot = slots_[static_cast<std::size_t>(op)];
   slot.requests.fetch_add(1, std::memory_order_relaxed);
@@ -13,7 +13,7 @@ void origin_counters::record(operation op, unsigned status, std::uint64_t bytes_
   slot.bytes_out.fetch_add(bytes_out, std::memory_order_relaxed);
 }
 
-operation_totals origin_counters::of(operation op) const {
+operation_totals origin_counters::of(s3_operation op) const {
   const auto& slot = slots_[static_cast<std::size_t>(op)];
   return operation_totals{operation_name(op), slot.requests.load(std::memory_order_relaxed),
                           slot.errors.load(std::memory_order_relaxed),
@@ -24,7 +24,7 @@ operation_totals origin_counters::of(operation op) const {
 std::vector<operation_totals> origin_counters::snapshot() const {
   std::vector<operation_totals> out;
   for (std::size_t i = 0; i < operation_count; ++i) {
-    auto totals = of(static_cast<operation>(i));
+    auto totals = of(static_cast<s3_operation>(i));
     if (totals.requests > 0) {
       out.push_back(totals);
     }

@@ -21,8 +21,8 @@ struct operation_totals {
 
 class origin_counters {
 public:
-  void record(operation op, unsigned status, std::uint64_t bytes_in, std::uint64_t bytes_out);
-  operation_totals of(operation op) const;
+  void record(s3_operation op, unsigned status, std::uint64_t bytes_in, std::uint64_t bytes_out);
+  operation_totals of(s3_operation op) const;
   /// Operations with at least one request, in enum order.
   std::vector<operation_totals> snapshot() const;
 
@@ -33,8 +33,7 @@ private:
     std::atomic<std::uint64_t> bytes_in{0};
     std::atomic<std::uint64_t> bytes_out{0};
   };
-  static constexpr std::size_t operation_count =
-      static_cast<std::size_t>(operation::method_not_allowed) + 1;
+  static constexpr std::size_t operation_count = faults::s3_operation_count;
   std::array<slot, operation_count> slots_;
 };
 

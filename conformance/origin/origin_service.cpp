@@ -12,65 +12,65 @@
 namespace s3fault::origin {
 namespace {
 
-operation_handler handler_for(operation op) {
+/// The handler of an operation the origin serves; null for the rest of S3.
+operation_handler handler_for(s3_operation op) {
   switch (op) {
-  case operation::list_buckets:
+  case s3_operation::ListBuckets:
     return list_buckets;
-  case operation::create_bucket:
+  case s3_operation::CreateBucket:
     return create_bucket;
-  case operation::delete_bucket:
+  case s3_operation::DeleteBucket:
     return delete_bucket;
-  case operation::head_bucket:
+  case s3_operation::HeadBucket:
     return head_bucket;
-  case operation::get_bucket_location:
+  case s3_operation::GetBucketLocation:
     return get_bucket_location;
-  case operation::get_bucket_versioning:
+  case s3_operation::GetBucketVersioning:
     return get_bucket_versioning;
-  case operation::put_bucket_versioning:
+  case s3_operation::PutBucketVersioning:
     return put_bucket_versioning;
-  case operation::list_object_versions:
+  case s3_operation::ListObjectVersions:
     return list_object_versions;
-  case operation::list_objects_v1:
+  case s3_operation::ListObjects:
     return list_objects_v1;
-  case operation::list_objects_v2:
+  case s3_operation::ListObjectsV2:
     return list_objects_v2;
-  case operation::list_multipart_uploads:
+  case s3_operation::ListMultipartUploads:
     return list_multipart_uploads;
-  case operation::delete_objects:
+  case s3_operation::DeleteObjects:
     return delete_objects;
-  case operation::get_object:
+  case s3_operation::GetObject:
     return get_object;
-  case operation::head_object:
+  case s3_operation::HeadObject:
     return head_object;
-  case operation::put_object:
+  case s3_operation::PutObject:
     return put_object;
-  case operation::copy_object:
+  case s3_operation::CopyObject:
     return copy_object;
-  case operation::delete_object:
+  case s3_operation::DeleteObject:
     return delete_object;
-  case operation::create_multipart_upload:
+  case s3_operation::CreateMultipartUpload:
     return create_multipart_upload;
-  case operation::upload_part:
+  case s3_operation::UploadPart:
     return upload_part;
-  case operation::upload_part_copy:
+  case s3_operation::UploadPartCopy:
     return upload_part_copy;
-  case operation::complete_multipart_upload:
+  case s3_operation::CompleteMultipartUpload:
     return complete_multipart_upload;
-  case operation::abort_multipart_upload:
+  case s3_operation::AbortMultipartUpload:
     return abort_multipart_upload;
-  case operation::list_parts:
+  case s3_operation::ListParts:
     return list_parts;
-  case operation::get_object_tagging:
+  case s3_operation::GetObjectTagging:
     return get_object_tagging;
-  case operation::get_acl:
-    return get_acl;
-  case operation::get_object_attributes:
+  case s3_operation::GetObjectAttributes:
     return get_object_attributes;
-  case operation::not_implemented:
-  case operation::method_not_allowed:
-    break;
+  case s3_operation::GetBucketAcl:
+  case s3_operation::GetObjectAcl:
+    return get_acl; // the owner has FULL_CONTROL: nothing is ever set
+  default:
+    return nullptr;
   }
-  return nullptr;
 }
 
 /// The signature check. nullopt context and no error: anonymous mode.
@@ -113,7 +113,8 @@ authentication authenticate(const request_head& head, const s3_request& request,
   }
   // The signature is valid, but for another region: S3 names the one to use. Clients that
   // discover the region (GetBucketLocation) may sign that one request for any region.
-  if (verified.context->region != settings.region && request.op != operation::get_bucket_location) {
+  if (verified.context->region != settings.region &&
+      request.op != s3_operation::GetBucketLocation) {
     const bool presigned = head.target.find("X-Amz-Credential=") != std::string::npos;
     result.error =
         errors::from_table(
@@ -144,14 +145,14 @@ std::optional<s3_error> check_bucket_access(const request_head& head, const s3_r
                                             const object_store& store,
                                             const std::optional<s3::signing_context>& signing) {
   if (!settings.credentials || !signing || request.bucket.empty() ||
-      request.op == operation::create_bucket) {
+      request.op == s3_operation::CreateBucket) {
     return std::nullopt;
   }
   const std::string& caller = signing->access_key;
   if (owned_by_another(store, settings, request.bucket, caller)) {
     return errors::access_denied();
   }
-  if (request.op == operation::copy_object || request.op == operation::upload_part_copy) {
+  if (request.op == s3_operation::CopyObject || request.op == s3_operation::UploadPartCopy) {
     const auto source = parse_copy_source(head.header("x-amz-copy-source").value_or(""));
     if (const auto* parsed = std::get_if<copy_source>(&source);
         parsed && owned_by_another(store, settings, parsed->bucket, caller)) {
@@ -189,15 +190,13 @@ origin_service::begun origin_service::begin(const request_head& head) {
     result.start.response = error_response(std::move(*auth.error), request.resource);
     return result;
   }
-  if (request.op == operation::not_implemented) {
-    result.start.response =
-        error_response(errors::not_implemented(request.unsupported), request.resource);
-    return result;
-  }
   const operation_handler handler = handler_for(request.op);
   if (!handler) {
     result.start.response = error_response(
-        errors::method_not_allowed(head.method, request.key.empty() ? "BUCKET" : "OBJECT"),
+        request.op == s3_operation::Other
+            ? errors::method_not_allowed(head.method, request.key.empty() ? "BUCKET" : "OBJECT")
+            : errors::not_implemented(std::string(operation_name(request.op)) +
+                                      " (an S3 operation s3fault origin does not serve)"),
         request.resource);
     return result;
   }

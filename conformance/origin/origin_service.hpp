@@ -24,7 +24,7 @@ public:
   /// What to do with a request whose head has arrived.
   struct begun {
     operation_start start;
-    operation op = operation::not_implemented;
+    s3_operation op = s3_operation::Other;
     std::string resource; // "/bucket/key", for errors found while reading the body
   };
   begun begin(const request_head& head);

@@ -117,7 +117,7 @@ struct origin_session::exchange {
   request_parser parser;
   request_head head;
   request_record record;
-  std::optional<operation> op; // once routed
+  std::optional<s3_operation> op; // once routed
   steady::time_point started = steady::now();
 };
 

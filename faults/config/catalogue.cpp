@@ -2,6 +2,7 @@
 
 #include "faults/action_registry.hpp"
 #include "faults/config/presets.hpp"
+#include "faults/operations/catalogue.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -108,6 +109,60 @@ std::string actions_markdown() {
     out += "| `" + std::string(kind.type) + "` | " + std::string(phase_name(kind.phase)) + " | " +
            code(positional) + " | " + (parameters.empty() ? "—" : parameters) + " | " +
            std::string(kind.summary) + " | " + code(kind.example) + " |\n";
+  }
+  return out;
+}
+
+namespace {
+
+std::string body_note(object_body body) {
+  switch (body) {
+  case object_body::read:
+    return "answers with an object's bytes";
+  case object_body::write:
+    return "sends an object's bytes";
+  default:
+    return "";
+  }
+}
+
+std::string alias_note(const operation_shape& shape) {
+  return shape.alias ? "deprecated alias of " + std::string(operation_name(shape.operation)) : "";
+}
+
+} // namespace
+
+std::string operations_text(std::size_t width) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  for (const auto& shape : catalogue()) {
+    const std::string note = shape.alias ? alias_note(shape) : body_note(shape.body);
+    rows.push_back(
+        {std::string(shape.name), {request_form(shape) + (note.empty() ? "" : " (" + note + ")")}});
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> sets;
+  for (const auto& [name, holds] : operation_sets()) {
+    std::string members;
+    const auto operations = operation_set(name).value();
+    for (const auto operation : operations) {
+      members += (members.empty() ? "" : ", ") + std::string(operation_name(operation));
+    }
+    sets.push_back({std::string(name), {std::string(holds) + ": " + members}});
+  }
+  return "S3 operations, from AWS's S3 service model (" + std::string(s3_model_source) +
+         "); op= takes any name, case-insensitive:\n" + columns(rows, width) +
+         "Other: a request that is no operation of the model.\n\nSets (op=@multipart):\n" +
+         columns(sets, width);
+}
+
+std::string operations_markdown() {
+  std::string out = "| operation | request | object body | note |\n|---|---|---|---|\n";
+  for (const auto& shape : catalogue()) {
+    const std::string body = shape.body == object_body::read    ? "read"
+                             : shape.body == object_body::write ? "written"
+                                                                : "—";
+    const std::string note = alias_note(shape);
+    out += "| `" + std::string(shape.name) + "` | `" + request_form(shape) + "` | " + body + " | " +
+           (note.empty() ? "—" : note) + " |\n";
   }
   return out;
 }

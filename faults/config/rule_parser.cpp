@@ -124,26 +124,52 @@ bool is_token(std::string_view text) {
   });
 }
 
+// "unknown operation 'X' (nearest: A, B; ...)": the catalogue is too long to list whole.
+std::string unknown_operation(std::string_view name) {
+  std::vector<std::string_view> known;
+  for (const auto& shape : catalogue()) {
+    known.push_back(shape.name);
+  }
+  for (const auto& [set, holds] : operation_sets()) {
+    known.push_back(set);
+  }
+  const std::string nearest = nearest_clause(name, known);
+  return "unknown operation '" + std::string(name) + "' (" +
+         (nearest.empty() ? "" : nearest + "; ") +
+         "'s3fault proxy --list-operations' lists every S3 operation and the sets @multipart, "
+         "@read, @write)";
+}
+
+/// The operations a name stands for: one, or the members of a set ("@multipart").
+std::optional<std::vector<s3_operation>> operations_named(std::string_view name) {
+  if (name.starts_with('@')) {
+    return operation_set(name);
+  }
+  if (const auto operation = parse_operation(name)) {
+    return std::vector<s3_operation>{*operation};
+  }
+  return std::nullopt;
+}
+
 void read_operations(const json& value, match_spec& match, json& normalized, error_list& errors) {
   const std::string path = "match.operations";
-  const auto names = read_list(value, path, "operation names like GetObject", errors);
+  const auto names =
+      read_list(value, path, "operation names like GetObject, or @multipart", errors);
   if (!names) {
     return;
   }
   for (const auto& name : names.value()) {
-    const auto operation = parse_operation(name);
-    if (!operation) {
-      std::vector<std::string_view> known;
-      for (const auto op : all_operations()) {
-        known.push_back(operation_name(op));
-      }
-      fail(errors, path, "unknown operation '" + name + "' " + nearest_and_known(name, known));
+    const auto operations = operations_named(name);
+    if (!operations) {
+      fail(errors, path, unknown_operation(name));
       continue;
     }
-    if (std::find(match.operations.begin(), match.operations.end(), *operation) ==
-        match.operations.end()) {
-      match.operations.push_back(*operation);
-      normalized.push_back(operation_name(*operation));
+    for (const auto operation : *operations) {
+      if (std::find(match.operations.begin(), match.operations.end(), operation) ==
+          match.operations.end()) {
+        match.operations.push_back(operation);
+        normalized.push_back(operation_name(operation));
+      }
     }
   }
 }

@@ -21,7 +21,7 @@ TEST(ExchangeLog, JsonLineCarriesTheFields) {
   r.store_ttfb_ms = 0.5;
   r.upstream_used = true;
   r.upstream_reused = true;
-  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1"});
+  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1", {}});
   const auto line = nlohmann::json::parse(format_exchange(r, request, log_format::json));
   EXPECT_EQ(line["method"], "GET");
   EXPECT_EQ(line["status"], 206);
@@ -50,7 +50,7 @@ TEST(ExchangeLog, VirtualHostedRequestsNameTheirBucketAndTheStoresRequestId) {
   r.status = 200;
   r.request_id = "TX0042";
   const auto request =
-      s3fault::faults::classify_request({"PUT", r.target, r.host}, {"s3.example.test"});
+      s3fault::faults::classify_request({"PUT", r.target, r.host, {}}, {"s3.example.test"});
   const std::string text = format_exchange(r, request, log_format::text);
   EXPECT_NE(text.find("PUT /photos/cat.jpg 200 op=PutObject bucket=media "), std::string::npos)
       << text;
@@ -74,7 +74,7 @@ TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   r.faults = "slow:error";
   r.ttfb_ms = 0.25; // the proxy's own answer
   r.request_headers = {{"Host", "127.0.0.1:8080"}, {"Authorization", "REDACTED"}};
-  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1:8080"});
+  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1:8080", {}});
   const auto line = nlohmann::json::parse(journal_line(r, request));
   EXPECT_EQ(line["time"], "2025-12-03T14:30:00.123Z");
   EXPECT_EQ(line["target"], "/photos/cat.jpg?partNumber=2&X-Amz-Signature=REDACTED");

@@ -179,7 +179,7 @@ TEST(AttributesOperation, AnswersForAStoredObject) {
   ASSERT_FALSE(service.store().put_object("b", "k", record));
 
   auto answered = service.begin(attributes_head({{"x-amz-object-attributes", "ETag,ObjectSize"}}));
-  EXPECT_EQ(answered.op, operation::get_object_attributes);
+  EXPECT_EQ(answered.op, s3_operation::GetObjectAttributes);
   const origin_response& ok = answered.start.response;
   EXPECT_EQ(ok.status, 200u);
   EXPECT_NE(ok.body.find("<ETag>5d41402abc4b2a76b9719d911017c592</ETag><ObjectSize>5</"

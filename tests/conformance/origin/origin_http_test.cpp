@@ -127,17 +127,17 @@ TEST_F(OriginHttp, AwsCliStyleMultipartThenPartReads) {
   // request is counted once its answer is written, which may be just after the client read it.
   auto& counters = origin_.server().service().counters();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (counters.of(operation::get_object).requests < 6 &&
+  while (counters.of(s3_operation::GetObject).requests < 6 &&
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::yield();
   }
-  EXPECT_EQ(counters.of(operation::upload_part).requests, 3u);
-  EXPECT_EQ(counters.of(operation::upload_part).bytes_in, 20 * mib);
-  EXPECT_EQ(counters.of(operation::get_object).requests, 6u);
-  EXPECT_EQ(counters.of(operation::get_object).errors, 3u);
-  EXPECT_GE(counters.of(operation::get_object).bytes_out, 32 * mib);
-  EXPECT_EQ(counters.of(operation::head_object).requests, 1u);
-  EXPECT_EQ(counters.of(operation::complete_multipart_upload).errors, 0u);
+  EXPECT_EQ(counters.of(s3_operation::UploadPart).requests, 3u);
+  EXPECT_EQ(counters.of(s3_operation::UploadPart).bytes_in, 20 * mib);
+  EXPECT_EQ(counters.of(s3_operation::GetObject).requests, 6u);
+  EXPECT_EQ(counters.of(s3_operation::GetObject).errors, 3u);
+  EXPECT_GE(counters.of(s3_operation::GetObject).bytes_out, 32 * mib);
+  EXPECT_EQ(counters.of(s3_operation::HeadObject).requests, 1u);
+  EXPECT_EQ(counters.of(s3_operation::CompleteMultipartUpload).errors, 0u);
 }
 
 TEST_F(OriginHttp, SinglePutPartReadsAndRanges) {

@@ -20,7 +20,7 @@ struct route_case {
   const char* name;
   const char* method;
   const char* target;
-  operation op;
+  s3_operation op;
   const char* bucket;
   const char* key;
 };
@@ -43,79 +43,77 @@ TEST_P(Routing, PathStyle) {
 INSTANTIATE_TEST_SUITE_P(
     Operations, Routing,
     ::testing::Values(
-        route_case{"list_buckets", "GET", "/", operation::list_buckets, "", ""},
-        route_case{"create_bucket", "PUT", "/b", operation::create_bucket, "b", ""},
-        route_case{"create_bucket_slash", "PUT", "/b/", operation::create_bucket, "b", ""},
-        route_case{"delete_bucket", "DELETE", "/b", operation::delete_bucket, "b", ""},
-        route_case{"head_bucket", "HEAD", "/b", operation::head_bucket, "b", ""},
-        route_case{"location", "GET", "/b?location", operation::get_bucket_location, "b", ""},
-        route_case{"versioning", "GET", "/b?versioning", operation::get_bucket_versioning, "b", ""},
-        route_case{"list_v1", "GET", "/b?prefix=x", operation::list_objects_v1, "b", ""},
-        route_case{"list_v2", "GET", "/b?list-type=2", operation::list_objects_v2, "b", ""},
-        route_case{"list_uploads", "GET", "/b?uploads", operation::list_multipart_uploads, "b", ""},
-        route_case{"delete_objects", "POST", "/b?delete", operation::delete_objects, "b", ""},
-        route_case{"get", "GET", "/b/k", operation::get_object, "b", "k"},
-        route_case{"get_part", "GET", "/b/k?partNumber=2", operation::get_object, "b", "k"},
-        route_case{"head", "HEAD", "/b/dir/k", operation::head_object, "b", "dir/k"},
-        route_case{"put", "PUT", "/b/k", operation::put_object, "b", "k"},
-        route_case{"delete", "DELETE", "/b/k", operation::delete_object, "b", "k"},
-        route_case{"create_upload", "POST", "/b/k?uploads", operation::create_multipart_upload, "b",
-                   "k"},
-        route_case{"upload_part", "PUT", "/b/k?partNumber=1&uploadId=u", operation::upload_part,
+        route_case{"list_buckets", "GET", "/", s3_operation::ListBuckets, "", ""},
+        route_case{"create_bucket", "PUT", "/b", s3_operation::CreateBucket, "b", ""},
+        route_case{"create_bucket_slash", "PUT", "/b/", s3_operation::CreateBucket, "b", ""},
+        route_case{"delete_bucket", "DELETE", "/b", s3_operation::DeleteBucket, "b", ""},
+        route_case{"head_bucket", "HEAD", "/b", s3_operation::HeadBucket, "b", ""},
+        route_case{"location", "GET", "/b?location", s3_operation::GetBucketLocation, "b", ""},
+        route_case{"versioning", "GET", "/b?versioning", s3_operation::GetBucketVersioning, "b",
+                   ""},
+        route_case{"list_v1", "GET", "/b?prefix=x", s3_operation::ListObjects, "b", ""},
+        route_case{"list_v2", "GET", "/b?list-type=2", s3_operation::ListObjectsV2, "b", ""},
+        route_case{"list_uploads", "GET", "/b?uploads", s3_operation::ListMultipartUploads, "b",
+                   ""},
+        route_case{"delete_objects", "POST", "/b?delete", s3_operation::DeleteObjects, "b", ""},
+        route_case{"get", "GET", "/b/k", s3_operation::GetObject, "b", "k"},
+        route_case{"get_part", "GET", "/b/k?partNumber=2", s3_operation::GetObject, "b", "k"},
+        route_case{"head", "HEAD", "/b/dir/k", s3_operation::HeadObject, "b", "dir/k"},
+        route_case{"put", "PUT", "/b/k", s3_operation::PutObject, "b", "k"},
+        route_case{"delete", "DELETE", "/b/k", s3_operation::DeleteObject, "b", "k"},
+        route_case{"create_upload", "POST", "/b/k?uploads", s3_operation::CreateMultipartUpload,
                    "b", "k"},
-        route_case{"complete", "POST", "/b/k?uploadId=u", operation::complete_multipart_upload, "b",
+        route_case{"upload_part", "PUT", "/b/k?partNumber=1&uploadId=u", s3_operation::UploadPart,
+                   "b", "k"},
+        route_case{"complete", "POST", "/b/k?uploadId=u", s3_operation::CompleteMultipartUpload,
+                   "b", "k"},
+        route_case{"abort", "DELETE", "/b/k?uploadId=u", s3_operation::AbortMultipartUpload, "b",
                    "k"},
-        route_case{"abort", "DELETE", "/b/k?uploadId=u", operation::abort_multipart_upload, "b",
-                   "k"},
-        route_case{"list_parts", "GET", "/b/k?uploadId=u", operation::list_parts, "b", "k"},
-        route_case{"encoded_key", "GET", "/b/a%20b%2Bc/%C3%A9", operation::get_object, "b",
+        route_case{"list_parts", "GET", "/b/k?uploadId=u", s3_operation::ListParts, "b", "k"},
+        route_case{"encoded_key", "GET", "/b/a%20b%2Bc/%C3%A9", s3_operation::GetObject, "b",
                    "a b+c/\xc3\xa9"},
-        route_case{"plus_stays_plus", "GET", "/b/a+b", operation::get_object, "b", "a+b"},
-        route_case{"double_slash_kept", "GET", "/b/a//b/", operation::get_object, "b", "a//b/"},
-        route_case{"null_version", "GET", "/b/k?versionId=null", operation::get_object, "b", "k"},
-        route_case{"get_object_acl", "GET", "/b/k?acl", operation::get_acl, "b", "k"},
-        route_case{"get_bucket_acl", "GET", "/b?acl", operation::get_acl, "b", ""},
-        route_case{"put_acl", "PUT", "/b/k?acl", operation::not_implemented, "b", "k"},
-        route_case{"get_tagging", "GET", "/b/k?tagging", operation::get_object_tagging, "b", "k"},
-        route_case{"get_attributes", "GET", "/b/dir/k?attributes", operation::get_object_attributes,
-                   "b", "dir/k"},
+        route_case{"plus_stays_plus", "GET", "/b/a+b", s3_operation::GetObject, "b", "a+b"},
+        route_case{"double_slash_kept", "GET", "/b/a//b/", s3_operation::GetObject, "b", "a//b/"},
+        route_case{"null_version", "GET", "/b/k?versionId=null", s3_operation::GetObject, "b", "k"},
+        route_case{"get_object_acl", "GET", "/b/k?acl", s3_operation::GetObjectAcl, "b", "k"},
+        route_case{"get_bucket_acl", "GET", "/b?acl", s3_operation::GetBucketAcl, "b", ""},
+        route_case{"put_acl", "PUT", "/b/k?acl", s3_operation::PutObjectAcl, "b", "k"},
+        route_case{"get_tagging", "GET", "/b/k?tagging", s3_operation::GetObjectTagging, "b", "k"},
+        route_case{"get_attributes", "GET", "/b/dir/k?attributes",
+                   s3_operation::GetObjectAttributes, "b", "dir/k"},
         route_case{"get_attributes_null_version", "GET", "/b/k?attributes&versionId=null",
-                   operation::get_object_attributes, "b", "k"},
+                   s3_operation::GetObjectAttributes, "b", "k"},
         route_case{"get_attributes_version", "GET", "/b/k?attributes&versionId=3",
-                   operation::get_object_attributes, "b", "k"},
-        route_case{"put_attributes", "PUT", "/b/k?attributes", operation::not_implemented, "b",
-                   "k"},
-        route_case{"bucket_attributes", "GET", "/b?attributes", operation::not_implemented, "b",
+                   s3_operation::GetObjectAttributes, "b", "k"},
+        route_case{"put_attributes", "PUT", "/b/k?attributes", s3_operation::Other, "b", "k"},
+        route_case{"bucket_attributes", "GET", "/b?attributes", s3_operation::Other, "b", ""},
+        route_case{"bucket_policy", "GET", "/b?policy", s3_operation::GetBucketPolicy, "b", ""},
+        route_case{"tagging", "PUT", "/b/k?tagging", s3_operation::PutObjectTagging, "b", "k"},
+        route_case{"version", "GET", "/b/k?versionId=3", s3_operation::GetObject, "b", "k"},
+        route_case{"versions", "GET", "/b?versions", s3_operation::ListObjectVersions, "b", ""},
+        route_case{"put_versioning", "PUT", "/b?versioning", s3_operation::PutBucketVersioning, "b",
                    ""},
-        route_case{"bucket_policy", "GET", "/b?policy", operation::not_implemented, "b", ""},
-        route_case{"tagging", "PUT", "/b/k?tagging", operation::not_implemented, "b", "k"},
-        route_case{"version", "GET", "/b/k?versionId=3", operation::get_object, "b", "k"},
-        route_case{"versions", "GET", "/b?versions", operation::list_object_versions, "b", ""},
-        route_case{"put_versioning", "PUT", "/b?versioning", operation::put_bucket_versioning, "b",
-                   ""},
-        route_case{"versioning_on_key", "PUT", "/b/k?versioning", operation::not_implemented, "b",
-                   "k"},
-        route_case{"post_bucket", "POST", "/b", operation::method_not_allowed, "b", ""},
-        route_case{"delete_service", "DELETE", "/", operation::method_not_allowed, "", ""}),
+        route_case{"versioning_on_key", "PUT", "/b/k?versioning", s3_operation::Other, "b", "k"},
+        route_case{"post_bucket", "POST", "/b", s3_operation::Other, "b", ""},
+        route_case{"delete_service", "DELETE", "/", s3_operation::Other, "", ""}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Routing, CopyHeaderMakesCopyOperations) {
   const header_list copy = {{"x-amz-copy-source", "/src/k"}};
-  EXPECT_EQ(route_request(request("PUT", "/b/k", "h", copy), "").op, operation::copy_object);
+  EXPECT_EQ(route_request(request("PUT", "/b/k", "h", copy), "").op, s3_operation::CopyObject);
   EXPECT_EQ(route_request(request("PUT", "/b/k?partNumber=1&uploadId=u", "h", copy), "").op,
-            operation::upload_part_copy);
+            s3_operation::UploadPartCopy);
 }
 
 TEST(Routing, GetObjectAttributesIsNamedAndTakesVersions) {
-  EXPECT_EQ(operation_name(operation::get_object_attributes), "GetObjectAttributes");
+  EXPECT_EQ(operation_name(s3_operation::GetObjectAttributes), "GetObjectAttributes");
   const auto routed = route_request(request("GET", "/b/k?attributes&versionId=abc"), "");
-  EXPECT_EQ(routed.op, operation::get_object_attributes);
-  EXPECT_EQ(routed.unsupported, "");
+  EXPECT_EQ(routed.op, s3_operation::GetObjectAttributes);
 }
 
 TEST(Routing, VirtualHostedBucketWithDomain) {
   const auto routed = route_request(request("GET", "/dir/k", "Photos.s3.local:9000"), "s3.local");
-  EXPECT_EQ(routed.op, operation::get_object);
+  EXPECT_EQ(routed.op, s3_operation::GetObject);
   EXPECT_EQ(routed.bucket, "Photos");
   EXPECT_EQ(routed.key, "dir/k");
   EXPECT_EQ(routed.resource, "/Photos/dir/k");

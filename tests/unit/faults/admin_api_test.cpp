@@ -56,7 +56,7 @@ TEST(admin_api_seed, the_seed_reaches_the_dice) {
                   R"([{"name": "coin", "schedule": {"probability": 0.5}, "actions": ["reset"]}])");
     EXPECT_EQ(call(store, "PUT", body).status, 200u);
     const auto snapshot = store.current();
-    const auto request = classify_request({"GET", "/b/k", "127.0.0.1", false});
+    const auto request = classify_request({"GET", "/b/k", "127.0.0.1", {}});
     std::string out;
     for (int i = 0; i < 200; ++i) {
       out += snapshot->decide(request, "GET", {}, clock::now()).injected.empty() ? '0' : '1';
@@ -110,7 +110,7 @@ TEST(admin_api_counters, a_load_shaped_rule_shows_its_in_flight_peak_and_refusal
   ASSERT_EQ(added.status, 201u) << added.body.dump();
   ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
   const auto snapshot = store.current();
-  const auto upload = classify_request({"PUT", "/b/k", "127.0.0.1", false});
+  const auto upload = classify_request({"PUT", "/b/k", "127.0.0.1", {}});
   std::vector<exchange_decision> held;
   for (int i = 0; i < 5; ++i) {
     held.push_back(snapshot->decide(upload, "PUT", {}, clock::now()));

@@ -32,7 +32,7 @@ class rule_store_clock : public ::testing::Test {
 protected:
   /// Names of the rules that inject into one GET at the clock's current time.
   std::vector<std::string> injecting() const {
-    const auto request = classify_request({"GET", "/b/k", "127.0.0.1", false});
+    const auto request = classify_request({"GET", "/b/k", "127.0.0.1", {}});
     std::vector<std::string> names;
     for (const auto& injected : store_.current()->decide(request, "GET", {}, now_).injected) {
       names.push_back(injected.rule);

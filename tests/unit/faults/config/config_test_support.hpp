@@ -20,12 +20,10 @@ inline std::string known_actions() {
   return text;
 }
 
-inline std::string known_operations() {
-  std::string text;
-  for (const auto operation : all_operations()) {
-    text += (text.empty() ? "" : ", ") + std::string(operation_name(operation));
-  }
-  return text;
+/// What follows an unknown operation's nearest names: the catalogue is too long to list.
+inline std::string operations_hint() {
+  return "'s3fault proxy --list-operations' lists every S3 operation and the sets @multipart, "
+         "@read, @write";
 }
 
 /// Validates one rule written as JSON text, as the only rule of a document.

@@ -149,8 +149,8 @@ TEST(rule_file, a_yaml_file_with_three_mistakes_is_rejected_with_all_three_named
   const std::string& f = file.path();
   EXPECT_EQ(build.errors[0], f +
                                  ":6: rule 1 (strip-parts-count): match.operations: unknown "
-                                 "operation 'HeadObjekt' (nearest: HeadObject; known: " +
-                                 testing::known_operations() + ")");
+                                 "operation 'HeadObjekt' (nearest: HeadObject; " +
+                                 testing::operations_hint() + ")");
   EXPECT_EQ(build.errors[1],
             f + ":11: rule 2 (slowdown): schedule.every: must be a whole number >= 1 (got 0)");
   EXPECT_EQ(build.errors[2], f + ":16: rule 3 (short-body): truncate.at: must be a size like "

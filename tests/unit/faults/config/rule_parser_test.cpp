@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 using testing::build_one;
 using testing::known_actions;
-using testing::known_operations;
+using testing::operations_hint;
 
 struct good_case {
   const char* label;
@@ -253,15 +253,17 @@ std::vector<bad_case> bad_cases() {
       {"unknown operation",
        R"({"match": {"operations": "GetObjekt"}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.operations: unknown operation 'GetObjekt' (nearest: GetObject, "
-        "PutObject; known: " +
-        known_operations() + ")"}},
+        "PutObject, GetObjectAcl; " +
+        operations_hint() + ")"}},
       {"empty operation",
        R"({"match": {"operations": "GetObject,"}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.operations: must be operation names like GetObject (got "
+       {"rule 1 (reset-1): match.operations: must be operation names like GetObject, or @multipart "
+        "(got "
         "\"GetObject,\")"}},
       {"operations as an object",
        R"({"match": {"operations": {"a": 1}}, "actions": ["reset"]})",
-       {"rule 1 (reset-1): match.operations: must be operation names like GetObject (got "
+       {"rule 1 (reset-1): match.operations: must be operation names like GetObject, or @multipart "
+        "(got "
         "{\"a\":1})"}},
       {"method",
        R"({"match": {"methods": "G T"}, "actions": ["reset"]})",
@@ -444,8 +446,7 @@ std::vector<bad_case> bad_cases() {
       {"every mistake of a rule, in order",
        R"({"name": "many", "match": {"operations": "Nope", "part": "x"},
            "schedule": {"every": 0}, "actions": ["truncate 200%"]})",
-       {"rule 1 (many): match.operations: unknown operation 'Nope' (known: " + known_operations() +
-            ")",
+       {"rule 1 (many): match.operations: unknown operation 'Nope' (" + operations_hint() + ")",
         "rule 1 (many): match.part: must be a part number 1..10000 or a range like \"1-3\" (got "
         "\"x\")",
         "rule 1 (many): schedule.every: must be a whole number >= 1 (got 0)",
@@ -683,8 +684,8 @@ TEST(rule_parser, unknown_names_come_with_the_nearest) {
   };
   EXPECT_EQ(first_error(R"({"match": {"operations": ["HeadObjekt"]}, "actions": ["reset"]})"),
             "rule 1 (reset-1): match.operations: unknown operation 'HeadObjekt' (nearest: "
-            "HeadObject; known: " +
-                known_operations() + ")");
+            "HeadObject; " +
+                operations_hint() + ")");
   EXPECT_EQ(first_error(R"({"match": {"operatons": ["GetObject"]}, "actions": ["reset"]})"),
             "rule 1 (reset-1): match.operatons: unknown key (nearest: operations; allowed: "
             "operations, methods, bucket, key, query, headers, status, part, covers)");

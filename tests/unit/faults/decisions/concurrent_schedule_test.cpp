@@ -45,7 +45,7 @@ tally decide_from_threads(const rule_set& rules) {
       std::array<s3_request, key_count> requests;
       for (int k = 0; k < key_count; ++k) {
         const std::string target = "/b/k" + std::to_string(k);
-        requests[k] = classify_request({"GET", target, "127.0.0.1", false});
+        requests[k] = classify_request({"GET", target, "127.0.0.1", {}});
       }
       start.arrive_and_wait();
       for (int i = 0; i < decisions_per_thread; ++i) {
@@ -186,7 +186,7 @@ TEST(ConcurrentSchedule, SeededProbabilityInjectsAsOftenAsOnOneThread) {
   // interleaving. With `times`, the draws stop once the count is reached. One rule per rule set:
   // rules of one set share its engine, and which rule gets which draw does depend on the
   // interleaving.
-  const s3_request request = classify_request({"GET", "/b/k0", "127.0.0.1", false});
+  const s3_request request = classify_request({"GET", "/b/k0", "127.0.0.1", {}});
   for (const std::uint64_t times : {0, 5'000, 23'000, 23'900, 24'000, 24'100}) {
     schedule_spec s;
     s.probability = 0.3;

@@ -29,7 +29,7 @@ rule_set rules_from_json(const char* document) {
   return rule_set(std::move(built.rules), 1, clock::now());
 }
 
-const s3_request request = classify_request({"GET", "/b/k", "127.0.0.1", false});
+const s3_request request = classify_request({"GET", "/b/k", "127.0.0.1", {}});
 
 /// Decides one exchange, applies its header actions to `head` (when the store answered), feeds
 /// a body of `length` bytes (declared) through its response filters as the proxy would, then

@@ -24,7 +24,7 @@ namespace {
 const clock::time_point t0 = clock::time_point{} + 1000h; // a fixed "now" for the fake clock
 
 s3_request put(std::string_view target) {
-  return classify_request({"PUT", target, "127.0.0.1", false});
+  return classify_request({"PUT", target, "127.0.0.1", {}});
 }
 
 /// Request headers as a lookup (names given lower case, looked up case-insensitively).

@@ -9,7 +9,7 @@ using s3fault::faults::testing::make_rule;
 namespace {
 
 s3_request get(std::string_view target) {
-  return classify_request({"GET", target, "127.0.0.1", false});
+  return classify_request({"GET", target, "127.0.0.1", {}});
 }
 
 header_lookup with_headers(std::vector<std::pair<std::string, std::string>> headers) {
@@ -25,7 +25,7 @@ header_lookup with_headers(std::vector<std::pair<std::string, std::string>> head
 
 bool matches(const match_spec& m, std::string_view target, const header_lookup& h = {},
              std::string_view method = "GET") {
-  return request_matches(m, classify_request({method, target, "127.0.0.1", false}), method, h);
+  return request_matches(m, classify_request({method, target, "127.0.0.1", {}}), method, h);
 }
 
 } // namespace
@@ -55,7 +55,7 @@ TEST(RuleMatch, OperationsMethodsBucketsKeys) {
 }
 
 s3_request ranged_get(std::string_view target, std::string_view range) {
-  return classify_request({"GET", target, "127.0.0.1", false, range});
+  return classify_request({"GET", target, "127.0.0.1", {}, range});
 }
 
 TEST(RuleMatch, CoversPicksTheRequestThatAsksForTheByte) {

@@ -9,7 +9,7 @@ using s3fault::faults::testing::make_rule;
 namespace {
 
 s3_request get(std::string_view target) {
-  return classify_request({"GET", target, "127.0.0.1", false});
+  return classify_request({"GET", target, "127.0.0.1", {}});
 }
 
 // Which of `n` identical requests the rule injects into, as a string of 0/1.
