@@ -3,6 +3,7 @@
 #include "faults/action_registry.hpp"
 #include "faults/config/catalogue.hpp"
 #include "faults/config/presets.hpp"
+#include "faults/operations/catalogue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,6 +35,22 @@ TEST(catalogue, docs_actions_table_is_the_one_the_registry_makes) {
   EXPECT_EQ(docs_block("<!-- BEGIN actions table", "<!-- END actions table"),
             config::actions_markdown())
       << "run docs/render-actions.sh to bring docs/faults.md in step with the registry";
+}
+
+TEST(catalogue, docs_operations_table_is_the_one_the_catalogue_makes) {
+  EXPECT_EQ(docs_block("<!-- BEGIN operations table", "<!-- END operations table"),
+            config::operations_markdown())
+      << "run docs/render-actions.sh to bring docs/faults.md in step with the catalogue";
+}
+
+TEST(catalogue, text_lists_every_operation_and_marks_the_aliases) {
+  const std::string text = config::operations_text(300); // wide: no note is wrapped
+  for (const auto& shape : catalogue()) {
+    EXPECT_NE(text.find("\n  " + std::string(shape.name) + " "), std::string::npos) << shape.name;
+  }
+  EXPECT_NE(text.find("GetBucketLifecycle  "), std::string::npos);
+  EXPECT_NE(text.find("(deprecated alias of GetBucketLifecycleConfiguration)"), std::string::npos);
+  EXPECT_NE(text.find("@multipart"), std::string::npos);
 }
 
 TEST(catalogue, text_lists_every_action_with_its_example_and_every_preset) {
