@@ -121,6 +121,9 @@ public:
 /// The store's whole response, head and buffered body (faults/response_document.hpp).
 class response_document;
 
+/// What a rule matches (faults/rule.hpp).
+struct match_spec;
+
 enum class action_phase {
   before_store,
   request_head,
@@ -141,6 +144,14 @@ public:
   virtual action_phase phase() const = 0;
   /// Parameters as JSON (type included), for the admin API and logs.
   virtual nlohmann::json to_json() const = 0;
+
+  /// Why the action could act on no request `match` takes, as "FIELD: why" naming the match
+  /// field ("match.methods: ..."); nullopt when it may act on some. Asked when the rule is read,
+  /// so that a rule that could never do anything is refused instead of idling unnoticed.
+  virtual std::optional<std::string> refuse_match(const match_spec& match) const {
+    (void)match;
+    return std::nullopt;
+  }
 
   virtual void apply_before_store(before_store_effect& effect, const s3_request& request,
                                   random_engine& random) const {

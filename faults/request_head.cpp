@@ -52,6 +52,15 @@ std::string join_target(std::string_view path, const std::vector<std::string>& p
 
 } // namespace
 
+bool request_head::set_method(std::string_view new_method) {
+  if (method == new_method) {
+    return false;
+  }
+  method = std::string(new_method);
+  method_changed = true;
+  return true;
+}
+
 std::optional<std::string> request_head::query(std::string_view name) const {
   for (const auto piece : query_pieces(split(target).query)) {
     if (piece_name(piece) == name) {

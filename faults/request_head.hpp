@@ -17,10 +17,16 @@ struct request_head {
   std::vector<std::pair<std::string, std::string>> headers;
 
   // What the edits touched, to tell whether the request's signature still holds.
+  bool method_changed = false;
   bool query_changed = false;
   std::vector<std::string> changed_headers; // lower case
   /// An action asked for the request to be signed with the proxy's keys whatever it carried.
   bool resign_requested = false;
+
+  /// Sends the request with another method (exact, as HTTP methods are case-sensitive); returns
+  /// whether it changed. The store's answer is then framed by the new method, the client's by
+  /// the method it sent (the proxy keeps both apart).
+  bool set_method(std::string_view new_method);
 
   /// The decoded value of the first query parameter of that name (exact, case-sensitive as S3
   /// is); nullopt when absent.
@@ -39,7 +45,7 @@ struct request_head {
   /// whether anything changed.
   bool set_header(std::string_view name, std::string_view value);
 
-  bool changed() const { return query_changed || !changed_headers.empty(); }
+  bool changed() const { return method_changed || query_changed || !changed_headers.empty(); }
 
 private:
   void note_header(std::string_view name);

@@ -28,6 +28,10 @@ namespace {
 constexpr auto linger_timeout = std::chrono::seconds(5);
 // Response bodies up to this size that arrived with their head are sent in the head's write.
 constexpr std::uint64_t inline_body_limit = 64 * 1024;
+// The body of a GET the store was sent for a client's HEAD (head-as-get) is read and dropped up
+// to this size, so the store connection can be pooled; a longer one costs less as a new
+// connection than as a read.
+constexpr std::uint64_t dropped_get_body_limit = 1024 * 1024;
 // Interim (1xx) responses passed on before the final one; each restarts the wait for the next
 // head, so a store sending them forever would hold the exchange forever. Real stores send one.
 constexpr int max_interim_responses = 8;
@@ -259,7 +263,10 @@ struct client_session::exchange {
   body_framing request_framing;
   fault_context& faults;
   exchange_record& record;
-  bool head_request = false;
+  bool head_request = false; // the client asked with HEAD: its answer carries no body
+  /// The store was asked with HEAD: its answer has no body. Not the same as head_request when
+  /// a request edit changed the method (head-as-get sends the client's HEAD as a GET).
+  bool store_got_head = false;
   std::string_view resource;        // the target's path, for error bodies
   clock::time_point request_sent{}; // the request head was written to the store
   std::unique_ptr<upstream_connection> upstream{};
@@ -322,6 +329,7 @@ asio::awaitable<bool> client_session::relay_to_store(request_parser& request,
               .faults = faults,
               .record = record,
               .head_request = head_request,
+              .store_got_head = head_request,
               .resource = path_of(record.target)};
   auto end = co_await send_request(ex);
   if (!end) {
@@ -394,7 +402,11 @@ std::string client_session::head_for_store(exchange& ex) {
     owner_.logger->warn("{} {} {}: request edit not applied: {}", peer_, ex.record.method,
                         runtime::redact_target(ex.record.target), edited.problem);
   }
-  return edited.head ? std::move(*edited.head) : serialize_request_head(ex.request);
+  if (!edited.head) {
+    return serialize_request_head(ex.request);
+  }
+  ex.store_got_head = edited.method == "HEAD";
+  return std::move(*edited.head);
 }
 
 void client_session::start_upload(exchange& ex, const asio::any_io_executor& executor) {
@@ -453,7 +465,7 @@ asio::awaitable<client_session::final_head_read> client_session::read_final_head
   for (int interim = 0;; ++interim) {
     ex.response.emplace();
     configure_head_parser(*ex.response, config.max_header_bytes);
-    ex.response->skip(ex.head_request);
+    ex.response->skip(ex.store_got_head);
     read.head =
         co_await read_head(*ex.upstream->stream, ex.upstream->buffer, *ex.response, deadlines);
     if (!read.head.ec) {
@@ -484,7 +496,7 @@ bool client_session::take_plain_head(exchange& ex) const {
   const auto bytes = buffer.data();
   plain_response_head head;
   if (!read_plain_response_head({static_cast<const char*>(bytes.data()), bytes.size()},
-                                ex.head_request, owner_.config.max_header_bytes, head)) {
+                                ex.store_got_head, owner_.config.max_header_bytes, head)) {
     return false;
   }
   buffer.consume(head.size);
@@ -584,7 +596,7 @@ client_session::apply_response_faults(exchange& ex) {
   auto& head = ex.response->get();
   // Framing as the store sent it: the relay follows the store's body even when a fault changes
   // what the client is told.
-  ex.response_framing = response_body_framing(*ex.response, ex.head_request);
+  ex.response_framing = response_body_framing(*ex.response, ex.store_got_head);
   ex.store_body_until_close = ex.response_framing.how == body_framing::kind::until_close;
   if (ex.faults.decision) {
     auto& decision = *ex.faults.decision;
@@ -708,8 +720,10 @@ client_session::reset_instead_of_answer(exchange& ex) {
 
 asio::awaitable<client_session::exchange_end> client_session::relay_response(exchange& ex) {
   const auto& framing = ex.response_framing;
+  // A HEAD answered from the store's GET: the GET's body, however it ends, is not the client's.
+  const bool get_for_head = ex.head_request && !ex.store_got_head;
   ex.close_client = !ex.request.keep_alive() || owner_.draining ||
-                    framing.how == body_framing::kind::until_close ||
+                    (framing.how == body_framing::kind::until_close && !get_for_head) ||
                     (ex.upload && !ex.upload->body_relayed());
   const bool to_client = client_gets_body(ex);
   std::string head = ex.plain ? finish_response_head(*ex.plain, ex.close_client)
@@ -735,10 +749,32 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
   note_answer(ex.record, head, body_with_head ? framing.length : 0);
   if (body_with_head) {
     ex.record.response_bytes = framing.length;
+  } else if (get_for_head) {
+    co_return exchange_end::answered(co_await drop_body_of_get(ex));
   } else if (framing.has_body()) {
     co_return co_await relay_response_body(ex, to_client);
   }
   co_return exchange_end::answered(store_can_be_reused(ex));
+}
+
+asio::awaitable<bool> client_session::drop_body_of_get(exchange& ex) {
+  const auto& framing = ex.response_framing;
+  if (!framing.has_body()) {
+    co_return store_can_be_reused(ex);
+  }
+  if (framing.how == body_framing::kind::until_close) {
+    co_return false; // it ends only with the connection: closing it ends the exchange
+  }
+  // Read whole (chunks and all) and dropped, so the store connection is in step; a body over
+  // the limit is left unread and its connection closed.
+  const whole_body body =
+      co_await read_whole_body(*ex.upstream->stream, ex.upstream->buffer, framing,
+                               dropped_get_body_limit, owner_.config.io_timeout);
+  if (body.end != whole_body::ending::complete) {
+    co_return false;
+  }
+  ex.upstream->buffer.consume(body.wire_bytes);
+  co_return store_can_be_reused(ex);
 }
 
 asio::awaitable<client_session::exchange_end> client_session::relay_response_body(exchange& ex,

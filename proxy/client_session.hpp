@@ -109,6 +109,10 @@ private:
   asio::awaitable<void> edit_response_document(exchange& ex);
   void announce_filtered_length(exchange& ex);
   asio::awaitable<exchange_end> relay_response_body(exchange& ex, bool to_client);
+  /// A client's HEAD the store was sent as a GET (head-as-get): the client has its head, and
+  /// the GET's body is read and dropped when short, else left with its connection, which is
+  /// then closed. Returns whether the store connection may be pooled.
+  asio::awaitable<bool> drop_body_of_get(exchange& ex);
   static bool client_gets_body(const exchange& ex);
   static bool store_can_be_reused(const exchange& ex);
   asio::awaitable<void> sleep_for(clock::duration duration);

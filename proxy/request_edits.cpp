@@ -38,7 +38,7 @@ bool edits_break_signature(const faults::request_head& head) {
   if (signing_of(head) == request_signing::none || !head.changed()) {
     return false;
   }
-  if (head.query_changed) {
+  if (head.method_changed || head.query_changed) {
     return true;
   }
   const auto covered = signed_header_names(head);
@@ -59,16 +59,17 @@ request_edit_result edit_request(const request_parser& request, faults::exchange
   }
   if (head.resign_requested || edits_break_signature(head)) {
     if (!resigner) {
-      return {std::nullopt, "the edit changes what the request's signature covers and the proxy "
-                            "has no keys to sign it again (--resign-access-key, "
-                            "--resign-secret-key)"};
+      return {std::nullopt,
+              {},
+              "the edit changes what the request's signature covers and the proxy has no keys to "
+              "sign it again (--resign-access-key, --resign-secret-key)"};
     }
     if (auto problem = resigner(head)) {
-      return {std::nullopt, "the edited request could not be signed again: " + *problem};
+      return {std::nullopt, {}, "the edited request could not be signed again: " + *problem};
     }
   }
   decision.confirm_request_edits();
-  return {serialize_request_head(head), {}};
+  return {serialize_request_head(head), head.method, {}};
 }
 
 } // namespace s3fault::proxy

@@ -19,13 +19,17 @@ using request_resigner = std::function<std::optional<std::string>(faults::reques
 enum class request_signing { none, header, presigned };
 request_signing signing_of(const faults::request_head& head);
 
-/// Whether the edits made to `head` touch what its signature covers: the query (always signed)
-/// or a field the signature names (SignedHeaders; every field for a signature that names none).
+/// Whether the edits made to `head` touch what its signature covers: the method and the query
+/// (always signed) or a field the signature names (SignedHeaders; every field for a signature
+/// that names none).
 bool edits_break_signature(const faults::request_head& head);
 
 struct request_edit_result {
   /// The edited head, serialized; nullopt: the client's head goes to the store as it came.
   std::optional<std::string> head;
+  /// With `head`: its method, which frames the store's answer (head-as-get sends a HEAD as a
+  /// GET: the store's answer then has a body the client's HEAD answer must not carry).
+  std::string method;
   /// Why edits were made but not sent (a signature the proxy cannot renew); empty otherwise.
   std::string problem;
 };

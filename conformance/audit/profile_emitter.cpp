@@ -171,6 +171,14 @@ std::vector<recipe> recipes() {
                                                            {"pattern", "^bytes=-([0-9]+)$"},
                                                            {"replacement", "bytes=0-\\1"}}}}})}};
                  }});
+  all.push_back({"ranged-head",
+                 {"range.head-ignored"},
+                 [](const findings& f) { return f.saw("range.head-ignored", "status 206"); },
+                 [](const findings&) {
+                   return json{
+                       {"match", {{"operations", "HeadObject"}, {"headers", {{"range", "*"}}}}},
+                       {"actions", json::array({{{"type", "head-as-get"}}})}};
+                 }});
   all.push_back({"ignores-if-match",
                  {"cond.if-match-false", "cond.head-if-match-false", "cond.if-match-range-read",
                   "etag.changes-with-content"},

@@ -17,6 +17,7 @@ namespace s3fault::faults {
   KIND(set_request_header)                                                                         \
   KIND(rewrite_request_header)                                                                     \
   KIND(resign)                                                                                     \
+  KIND(head_as_get)                                                                                \
   KIND(strip_header)                                                                               \
   KIND(set_header)                                                                                 \
   KIND(set_status)                                                                                 \

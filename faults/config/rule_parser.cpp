@@ -831,6 +831,13 @@ std::optional<rule> read_rule(const json& definition, const std::string& name, e
   } else {
     read_actions(definition["actions"], r, actions, errors);
   }
+  // Actions that act only on some requests (head-as-get: HEADs) refuse a match that takes none.
+  for (const auto& action : r.actions) {
+    auto refusal = action->refuse_match(r.match);
+    if (refusal && std::find(errors.begin(), errors.end(), *refusal) == errors.end()) {
+      errors.push_back(std::move(*refusal));
+    }
+  }
   // Rules that name response statuses are decided once the store has answered: too late for
   // actions that work before the store or on the request body.
   if (!r.match.statuses.empty()) {

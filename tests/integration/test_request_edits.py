@@ -9,6 +9,8 @@ edits what the store is sent and signs it again with --resign-access-key/--resig
   rule does not count, and the proxy says why.
 - `resign`: a client with a wrong secret is let in, as by a store that accepts any signature
   (s3rver 3.7); without the rule the origin answers 403.
+- `head-as-get`: `aws s3api head-object --range bytes=0-9` gets the head of the ranged GET
+  (Content-Length 10), as from Ceph RGW 16 or s3rver; the origin verified the GET's signature.
 """
 
 import dataclasses
@@ -107,6 +109,19 @@ class RequestEditsTest(harness.OriginTestCase):
         self.assertEqual(json.loads(result.stdout)["ContentLength"], PART_SIZE)
         self.assertEqual(out.read_bytes(), self.source.read_bytes()[:PART_SIZE])
         self.assertTrue(self.log_lines(proxy, "faults=any-signature:resign"))
+
+    def test_head_as_get_answers_a_ranged_head_as_the_ranged_get_with_a_valid_signature(self):
+        proxy = self.proxy_with("head-as-get op=HeadObject header=range name=ranged-head")
+        cli = self.cli_through(proxy, "aws-head")
+        result = cli.run("s3api", "head-object", "--bucket", self.bucket, "--key", KEY,
+                         "--range", "bytes=0-9")
+        self.assertEqual(json.loads(result.stdout)["ContentLength"], 10, result.stdout)
+        lines = self.exchange_lines(proxy, "faults=ranged-head:head-as-get")
+        self.assertEqual(len(lines), 1, proxy.describe_stderr())
+        self.assertRegex(lines[0], r"HEAD \S+ 206 .* out=0 ")
+        # Without a Range the HEAD is the origin's own: the whole length.
+        whole = cli.run("s3api", "head-object", "--bucket", self.bucket, "--key", KEY)
+        self.assertEqual(json.loads(whole.stdout)["ContentLength"], OBJECT_SIZE)
 
     def test_the_resign_secret_is_never_logged(self):
         proxy = self.proxy_with("resign")

@@ -70,16 +70,30 @@ TEST(ProfileEmitter, OnlyAMissingCountGetsTheStripHeaderRule) {
   EXPECT_EQ(built.rules[0].definition["actions"][0]["name"], "x-amz-mp-parts-count");
 }
 
+TEST(ProfileEmitter, AStoreThatAnswersARangedHeadAsAGetGetsTheHeadAsGetRule) {
+  const auto report =
+      report_of({result("range.head-ignored", verdict::fail, "HEAD single bytes=0-9: status 206")});
+  const auto emitted = emit_profile(report, default_identity(report));
+  EXPECT_EQ(emitted.reproduced, (std::vector<std::string>{"range.head-ignored"}));
+  const auto built = load(emitted);
+  ASSERT_TRUE(built.ok()) << ::testing::PrintToString(built.errors) << emitted.yaml;
+  ASSERT_EQ(built.rules.size(), 1u);
+  EXPECT_EQ(built.rules[0].name, "store-1.2-ranged-head");
+  EXPECT_EQ(built.rules[0].definition["match"],
+            nlohmann::json::parse(R"({"operations": ["HeadObject"], "headers": {"range": "*"}})"));
+  EXPECT_EQ(built.rules[0].definition["actions"][0]["type"], "head-as-get");
+}
+
 TEST(ProfileEmitter, UnknownDeviationsAreListedWithWhatTheStoreDid) {
-  const auto report = report_of({result("range.head-ignored", verdict::fail, "status 206"),
+  const auto report = report_of({result("range.zero-byte", verdict::fail, "status 206"),
                                  result("etag.quoted", verdict::deviation, "ETag: abc")});
   const auto emitted = emit_profile(report, default_identity(report));
   EXPECT_EQ(emitted.rules, 0u);
   ASSERT_EQ(emitted.not_reproduced.size(), 2u);
-  EXPECT_EQ(emitted.not_reproduced[0].first, "range.head-ignored");
+  EXPECT_EQ(emitted.not_reproduced[0].first, "range.zero-byte");
   EXPECT_EQ(emitted.not_reproduced[0].second,
             "expected what the contract says, observed status 206");
-  EXPECT_NE(emitted.yaml.find("#   not reproduced: range.head-ignored"), std::string::npos);
+  EXPECT_NE(emitted.yaml.find("#   not reproduced: range.zero-byte"), std::string::npos);
   EXPECT_TRUE(load(emitted).ok());
 }
 

@@ -3,6 +3,7 @@
 // then).
 #include "action_test_support.hpp"
 #include "faults/request_head.hpp"
+#include "faults/rule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -134,6 +135,95 @@ TEST(RequestEdits, ResignAsksForASignatureAndKeepsPresignedUrls) {
   EXPECT_FALSE(presigned.resign_requested);
   EXPECT_TRUE(apply("resign", R"({"presigned": "resign"})", presigned));
   EXPECT_TRUE(presigned.resign_requested);
+}
+
+namespace {
+
+/// A HEAD of the range bytes=0-9, as the client sent it (nothing noted as changed).
+request_head head_request(std::string target) {
+  auto head = get(std::move(target));
+  head.method = "HEAD";
+  head.set_header("Range", "bytes=0-9");
+  head.changed_headers.clear();
+  return head;
+}
+
+} // namespace
+
+TEST(RequestHead, SetMethodNotesAChange) {
+  auto head = get("/b/k");
+  EXPECT_FALSE(head.set_method("GET"));
+  EXPECT_FALSE(head.changed());
+  EXPECT_TRUE(head.set_method("HEAD"));
+  EXPECT_EQ(head.method, "HEAD");
+  EXPECT_TRUE(head.method_changed);
+  EXPECT_TRUE(head.changed());
+  EXPECT_FALSE(head.query_changed);
+  EXPECT_TRUE(head.changed_headers.empty());
+}
+
+TEST(HeadAsGet, SendsARangedHeadAsAGetOfThatRangeAndChangesNothingElse) {
+  auto head = head_request("/b/k%20x?versionId=1");
+  const auto before = head;
+  EXPECT_TRUE(apply("head-as-get", "{}", head));
+  EXPECT_EQ(head.method, "GET");
+  EXPECT_TRUE(head.method_changed);
+  EXPECT_EQ(head.target, before.target);
+  EXPECT_EQ(head.headers, before.headers); // the Range kept, and every other field
+  EXPECT_FALSE(head.query_changed);
+  EXPECT_TRUE(head.changed_headers.empty());
+  // Now a GET: a second application (or a second rule) finds nothing to do.
+  EXPECT_FALSE(apply("head-as-get", "{}", head));
+}
+
+TEST(HeadAsGet, LeavesEveryOtherRequestUntouched) {
+  // A HEAD without a Range: a GET would answer the same head at the cost of the whole body.
+  auto whole = head_request("/b/k");
+  whole.remove_header("range");
+  whole.changed_headers.clear();
+  EXPECT_FALSE(apply("head-as-get", "{}", whole));
+  EXPECT_EQ(whole.method, "HEAD");
+  EXPECT_FALSE(whole.changed());
+  // Not a HEAD, with a Range or without: not this action's business.
+  for (const std::string method : {"GET", "PUT", "POST", "DELETE", "head"}) {
+    auto other = get("/b/k");
+    other.method = method;
+    EXPECT_FALSE(apply("head-as-get", "{}", other)) << method;
+    EXPECT_EQ(other.method, method);
+    EXPECT_FALSE(other.changed()) << method;
+  }
+}
+
+TEST(HeadAsGet, RefusesAMatchThatTakesNoHead) {
+  const auto action = make_action("head-as-get", "{}");
+  const auto refusal = [&](std::vector<std::string> methods, std::vector<s3_operation> operations) {
+    match_spec match;
+    match.methods = std::move(methods);
+    match.operations = std::move(operations);
+    return action->refuse_match(match);
+  };
+  EXPECT_EQ(refusal({}, {}), std::nullopt); // takes everything, HEADs too
+  EXPECT_EQ(refusal({"GET", "HEAD"}, {s3_operation::GetObject, s3_operation::HeadObject}),
+            std::nullopt);
+  EXPECT_EQ(refusal({}, {s3_operation::HeadBucket}), std::nullopt);
+  EXPECT_EQ(refusal({"GET", "PUT"}, {}),
+            "match.methods: 'head-as-get' acts only on HEAD requests, and the rule takes none "
+            "(methods: GET, PUT)");
+  EXPECT_EQ(refusal({}, {s3_operation::GetObject}),
+            "match.operations: 'head-as-get' acts only on HEAD requests (HeadObject), and the "
+            "rule takes none (operations: GetObject)");
+  // The other request edits act on any method.
+  match_spec get_only;
+  get_only.methods = {"GET"};
+  EXPECT_EQ(make_action("resign", "{}")->refuse_match(get_only), std::nullopt);
+}
+
+TEST(HeadAsGet, TakesNoParameters) {
+  EXPECT_EQ(make_action("head-as-get", "{}")->to_json(), nlohmann::json({{"type", "head-as-get"}}));
+  const auto parsed = parse_action("head-as-get", nlohmann::json::parse(R"({"range": "0-9"})"));
+  EXPECT_EQ(parsed.action, nullptr);
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_TRUE(parsed.errors[0].starts_with("range: unknown parameter")) << parsed.errors[0];
 }
 
 TEST(RequestEdits, BadParametersNameTheFieldAndWhatIsAllowed) {

@@ -68,6 +68,13 @@ const good_case good_cases[] = {
      R"({"match": {"status": "500,503"}, "actions": ["strip-header etag"]})",
      R"({"name": "strip-header-1", "enabled": true, "match": {"status": [500, 503]},
          "schedule": {}, "actions": [{"type": "strip-header", "name": "etag"}]})"},
+    {"head-as-get on a rule that may take a HEAD",
+     R"({"match": {"operations": ["GetObject", "HeadObject"], "methods": ["GET", "HEAD"],
+                   "headers": {"range": "*"}}, "actions": ["head-as-get"]})",
+     R"({"name": "head-as-get-1", "enabled": true,
+         "match": {"operations": ["GetObject", "HeadObject"], "methods": ["GET", "HEAD"],
+                   "headers": {"range": "*"}},
+         "schedule": {}, "actions": [{"type": "head-as-get"}]})"},
     {"one part as a number", R"({"match": {"part": 2}, "actions": ["reset"]})",
      R"({"name": "reset-1", "enabled": true, "match": {"part": "2"}, "schedule": {},
          "actions": [{"type": "reset"}]})"},
@@ -327,6 +334,18 @@ std::vector<bad_case> bad_cases() {
        R"({"match": {"status": 503}, "actions": ["error SlowDown"]})",
        {"rule 1 (error-1): match.status: 'error' acts before the store answers, so its rule "
         "cannot wait for a response status"}},
+      {"head-as-get where no method is HEAD",
+       R"({"match": {"methods": "GET,put"}, "actions": ["head-as-get", "head-as-get"]})",
+       {"rule 1 (head-as-get-1): match.methods: 'head-as-get' acts only on HEAD requests, and the "
+        "rule takes none (methods: GET, PUT)"}},
+      {"head-as-get where no operation is a HEAD",
+       R"({"match": {"operations": "GetObject,PutObject"}, "actions": ["head-as-get"]})",
+       {"rule 1 (head-as-get-1): match.operations: 'head-as-get' acts only on HEAD requests "
+        "(HeadObject), and the rule takes none (operations: GetObject, PutObject)"}},
+      {"head-as-get on a response status",
+       R"({"match": {"operations": "HeadObject", "status": 200}, "actions": ["head-as-get"]})",
+       {"rule 1 (head-as-get-1): match.status: 'head-as-get' acts before the store answers, so "
+        "its rule cannot wait for a response status"}},
       {"part zero",
        R"({"match": {"part": 0}, "actions": ["reset"]})",
        {"rule 1 (reset-1): match.part: must be a part number 1..10000 or a range like \"1-3\" "
