@@ -46,7 +46,7 @@ struct decided {
     const std::string target(head.target());
     const auto field = head.find(http::field::range);
     const std::string range = field == head.end() ? "" : std::string(field->value());
-    const faults::request_line line{method, target, "127.0.0.1", false, range};
+    const faults::request_line line{method, target, "127.0.0.1", {}, range};
     decision = rules->decide(faults::classify_request(line), method, request_header_lookup(request),
                              faults::clock::now());
   }
