@@ -52,15 +52,20 @@ std::string format_exchange(const exchange_record& r, const faults::s3_request& 
     if (!r.request_id.empty()) {
       line["request_id"] = r.request_id;
     }
+    if (!request.why_other.empty()) {
+      line["other"] = request.why_other;
+    }
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   const std::string bucket = request.virtual_host ? " bucket=" + request.bucket : "";
   const std::string id = r.request_id.empty() ? "" : " id=" + r.request_id;
+  // Why a request is no operation of S3's model, so that `op=Other` is never a mystery.
+  const std::string other = request.why_other.empty() ? "" : " other=\"" + request.why_other + "\"";
   return fmt::format(
-      "{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} store_ttfb={} upstream={}{} {}{}{}",
+      "{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} store_ttfb={} upstream={}{} {}{}{}{}",
       r.client, r.method, target, r.status, operation, bucket, r.request_bytes, r.response_bytes,
       r.duration_ms, milliseconds_or_dash(r.ttfb_ms), milliseconds_or_dash(r.store_ttfb_ms),
-      upstream, id, r.outcome, r.faults.empty() ? "" : " faults=", r.faults);
+      upstream, id, r.outcome, r.faults.empty() ? "" : " faults=", r.faults, other);
 }
 
 } // namespace s3fault::proxy

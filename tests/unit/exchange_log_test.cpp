@@ -60,6 +60,22 @@ TEST(ExchangeLog, VirtualHostedRequestsNameTheirBucketAndTheStoresRequestId) {
   EXPECT_EQ(json["request_id"], "TX0042");
 }
 
+TEST(ExchangeLog, ARequestThatIsNoOperationSaysWhy) {
+  exchange_record r;
+  r.method = "POST";
+  r.target = "/b/k";
+  r.status = 405;
+  const auto request = s3fault::faults::classify_request({"POST", r.target, "127.0.0.1", {}});
+  const std::string text = format_exchange(r, request, log_format::text);
+  EXPECT_NE(text.find(" op=Other "), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with(" other=\"no S3 operation is a POST on an object with this query\""))
+      << text;
+  const auto json = nlohmann::json::parse(format_exchange(r, request, log_format::json));
+  EXPECT_EQ(json["other"], "no S3 operation is a POST on an object with this query");
+  const auto named = s3fault::faults::classify_request({"GET", "/b?uploads", "127.0.0.1", {}});
+  EXPECT_EQ(format_exchange(r, named, log_format::text).find("other="), std::string::npos);
+}
+
 TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   exchange_record r;
   r.started_at = std::chrono::system_clock::time_point(std::chrono::milliseconds(1764772200123));
