@@ -50,6 +50,7 @@ import threading
 import time
 import unittest
 import urllib.parse
+import urllib.request
 import uuid
 import warnings
 import xml.etree.ElementTree as ET
@@ -979,6 +980,19 @@ def main() -> None:
 
 if __name__ == "__main__":
     sys.exit("harness.py is a library; run the test_*.py files")
+
+
+def metrics_once_counted(admin: str, **labels) -> str:
+    """GET /metrics once the exchange with `labels` is counted. The proxy counts an exchange after
+    its last byte is written, so a client can hold the whole answer a moment before it is."""
+    deadline = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(admin + "/metrics", timeout=30) as answer:
+            text = answer.read().decode()
+        if prometheus_value(text, "s3fault_requests_total", **labels) or \
+                time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)
 
 
 def prometheus_value(text: str, name: str, **labels: str) -> float:

@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import tempfile
-import time
 import unittest
 import urllib.request
 from pathlib import Path
@@ -22,18 +21,6 @@ REPO = Path(__file__).resolve().parents[2]
 def fetch(url: str) -> tuple[str, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.headers.get("Content-Type"), response.read().decode()
-
-
-def metrics_once_counted(admin: str, **labels) -> str:
-    """GET /metrics once the exchange with `labels` is counted. The proxy counts an exchange after
-    its last byte is written, so a client can hold the whole answer a moment before it is."""
-    deadline = time.monotonic() + 30
-    while True:
-        _, text = fetch(admin + "/metrics")
-        if harness.prometheus_value(text, "s3fault_requests_total", **labels) or \
-                time.monotonic() > deadline:
-            return text
-        time.sleep(0.05)
 
 
 def proxy_with_client(origin, args: list[str], attempts: int):
@@ -80,7 +67,7 @@ class ProxyMetricsTest(unittest.TestCase):
 
         kind, _ = fetch(admin + "/metrics")
         self.assertTrue(kind.startswith("text/plain"), kind)
-        text = metrics_once_counted(admin, operation="CopyObject", status_class="2xx")
+        text = harness.metrics_once_counted(admin, operation="CopyObject", status_class="2xx")
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CreateBucket",
                                 status_class="2xx"), 1)
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="PutObject",
@@ -135,7 +122,7 @@ class ProxyMetricsTest(unittest.TestCase):
         client.create_bucket(Bucket=bucket)
         client.put_object(Bucket=bucket, Key="k", Body=b"x" * 10)
         client.copy_object(Bucket=bucket, Key="k-copy", CopySource={"Bucket": bucket, "Key": "k"})
-        text = metrics_once_counted(admin, operation="CopyObject", status_class="2xx")
+        text = harness.metrics_once_counted(admin, operation="CopyObject", status_class="2xx")
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="PutObject",
                                 status_class="2xx"), 1)
         self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", operation="CopyObject",
