@@ -97,7 +97,9 @@ s3_request classify_request(const request_line& line, const std::vector<std::str
   const path_form form = request.bucket.empty() ? path_form::service
                          : request.key.empty()  ? path_form::bucket
                                                 : path_form::object;
-  auto match = match_operation({line.method, path, form, request.query, line.headers});
+  const std::string_view raw_query =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+  auto match = match_operation({line.method, path, form, request.query, line.headers, raw_query});
   request.operation = match.operation;
   request.why_other = std::move(match.why_other);
   if (const auto* shape = shape_of(match.operation); shape && shape->form == path_form::literal) {

@@ -193,7 +193,9 @@ origin_service::begun origin_service::begin(const request_head& head) {
   const operation_handler handler = handler_for(request.op);
   if (!handler) {
     result.start.response = error_response(
-        request.op == s3_operation::Other
+        !request.unknown_subresource.empty()
+            ? errors::not_implemented("?" + request.unknown_subresource)
+        : request.op == s3_operation::Other
             ? errors::method_not_allowed(head.method, request.key.empty() ? "BUCKET" : "OBJECT")
             : errors::not_implemented(std::string(operation_name(request.op)) +
                                       " (an S3 operation s3fault origin does not serve)"),

@@ -104,8 +104,12 @@ s3_request route_request(const request_head& head, std::string_view domain) {
     request.resource = "/";
   }
   const auto headers = operation_headers(head);
-  request.op =
-      faults::match_operation({head.method, path, form, request.query.items, headers}).operation;
+  const std::string_view raw_query =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+  auto match =
+      faults::match_operation({head.method, path, form, request.query.items, headers, raw_query});
+  request.op = match.operation;
+  request.unknown_subresource = std::move(match.unknown_subresource);
   return request;
 }
 

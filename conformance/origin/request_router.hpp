@@ -35,6 +35,8 @@ struct s3_request {
   query_params query;
   /// "/bucket/key", as S3 names the resource in error bodies.
   std::string resource;
+  /// A "?name" of no operation of S3's model (an operation newer than it): 501, never a guess.
+  std::string unknown_subresource;
 };
 
 /// `domain`: the --domain for virtual-hosted buckets (empty: path style only).

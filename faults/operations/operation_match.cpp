@@ -36,6 +36,31 @@ const std::vector<std::string_view>& model_subresources() {
   return names;
 }
 
+// The first "?name" without '=' the model knows no operation or parameter by: a sub-resource
+// of an operation newer than the model.
+std::string unknown_subresource(std::string_view raw_query) {
+  while (!raw_query.empty()) {
+    const auto amp = raw_query.find('&');
+    const std::string_view item = raw_query.substr(0, amp);
+    raw_query = amp == std::string_view::npos ? std::string_view{} : raw_query.substr(amp + 1);
+    if (item.empty() || item.find('=') != std::string_view::npos) {
+      continue;
+    }
+    const auto known = [item](const operation_shape& shape) {
+      const auto in = [item](const auto& names) {
+        return std::find(names.begin(), names.end(), item) != names.end();
+      };
+      return in(shape.subresources) || in(shape.query) ||
+             std::any_of(shape.query_values.begin(), shape.query_values.end(),
+                         [item](const auto& pair) { return pair.first == item; });
+    };
+    if (std::none_of(catalogue().begin(), catalogue().end(), known)) {
+      return std::string(item);
+    }
+  }
+  return {};
+}
+
 bool names_foreign_subresource(const operation_request& request, const operation_shape& shape) {
   return std::any_of(request.query.begin(), request.query.end(), [&shape](const auto& item) {
     const auto& subs = model_subresources();
@@ -97,7 +122,11 @@ std::string_view form_name(path_form form) {
 
 operation_match match_operation(const operation_request& request) {
   if (const auto* shape = literal_path_operation(request)) {
-    return {shape->operation, {}};
+    return {shape->operation, {}, {}};
+  }
+  if (auto unknown = unknown_subresource(request.raw_query); !unknown.empty()) {
+    return {s3_operation::Other,
+            "?" + unknown + " is a sub-resource of no S3 operation in the model", unknown};
   }
   const operation_shape* best = nullptr;
   const operation_shape* named_by_subresource = nullptr;
@@ -122,15 +151,17 @@ operation_match match_operation(const operation_request& request) {
     }
   }
   if (best != nullptr && !tie) {
-    return {best->operation, {}};
+    return {best->operation, {}, {}};
   }
   if (best == nullptr && named_count == 1) {
-    return {named_by_subresource->operation, {}};
+    return {named_by_subresource->operation, {}, {}};
   }
   const std::string what =
       std::string(request.method) + " on " + std::string(form_name(request.form));
-  return {s3_operation::Other, tie ? what + " with this query fits two S3 operations"
-                                   : "no S3 operation is a " + what + " with this query"};
+  return {s3_operation::Other,
+          tie ? what + " with this query fits two S3 operations"
+              : "no S3 operation is a " + what + " with this query",
+          {}};
 }
 
 } // namespace s3fault::faults

@@ -17,11 +17,13 @@ struct operation_request {
   path_form form;        // from the bucket and key the request names (never literal)
   const std::vector<std::pair<std::string, std::string>>& query; // decoded
   const std::vector<std::string>& headers; // the distinguishing_headers() it carries, lower case
+  std::string_view raw_query = {};         // as sent: "?name" without '=' is a sub-resource
 };
 
 struct operation_match {
   s3_operation operation = s3_operation::Other;
-  std::string why_other; // for Other: why no operation of the model matched
+  std::string why_other;           // for Other: why no operation of the model matched
+  std::string unknown_subresource; // a "?name" the model has no operation for ("renameObject")
 };
 
 /// The operation whose shape the request has:
@@ -35,7 +37,9 @@ struct operation_match {
 /// - failing that, a candidate named by its sub-resource alone is still that operation, sent
 ///   without a member it requires (GET ?attributes without x-amz-object-attributes is a
 ///   GetObjectAttributes the store refuses); it is never guessed without a sub-resource.
-/// Aliases never win: the current name does.
+/// Aliases never win: the current name does. A sub-resource the model does not know (written
+/// "?name", without '=': an operation newer than the model) makes the request Other, never the
+/// plain operation it would otherwise look like (PUT ?renameObject is no PutObject).
 operation_match match_operation(const operation_request& request);
 
 } // namespace s3fault::faults

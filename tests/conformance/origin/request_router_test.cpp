@@ -105,6 +105,13 @@ TEST(Routing, CopyHeaderMakesCopyOperations) {
             s3_operation::UploadPartCopy);
 }
 
+TEST(Routing, ASubresourceNewerThanTheModelIsNamedNotGuessed) {
+  const auto rename = route_request(request("PUT", "/b/k?renameObject"), "");
+  EXPECT_EQ(rename.op, s3_operation::Other);
+  EXPECT_EQ(rename.unknown_subresource, "renameObject");
+  EXPECT_EQ(route_request(request("PUT", "/b/k"), "").unknown_subresource, "");
+}
+
 TEST(Routing, GetObjectAttributesIsNamedAndTakesVersions) {
   EXPECT_EQ(operation_name(s3_operation::GetObjectAttributes), "GetObjectAttributes");
   const auto routed = route_request(request("GET", "/b/k?attributes&versionId=abc"), "");

@@ -44,6 +44,19 @@ TEST(OperationMatch, ASubresourceOfAnotherOperationIsNoOperation) {
   EXPECT_EQ(classified("DELETE", "/"), "Other");
 }
 
+TEST(OperationMatch, ASubresourceNewerThanTheModelIsNoOperation) {
+  // S3 Express's RenameObject (PUT ?renameObject) is not in Debian's model: never a PutObject.
+  const auto rename = classify_request({"PUT", "/b/k?renameObject", "h", {}});
+  EXPECT_EQ(rename.operation, s3_operation::Other);
+  EXPECT_EQ(rename.why_other, "?renameObject is a sub-resource of no S3 operation in the model");
+  EXPECT_EQ(classified("GET", "/b?session"), "Other");
+  // With a value it is a parameter, which changes nothing; the model's own names stay known.
+  EXPECT_EQ(classified("GET", "/b?session=1"), "ListObjects");
+  EXPECT_EQ(classified("POST", "/b/k?uploads"), "CreateMultipartUpload");
+  EXPECT_EQ(classified("GET", "/b/k?uploadId"), "ListParts");
+  EXPECT_EQ(classified("POST", "/b/k?select&select-type=2"), "SelectObjectContent");
+}
+
 TEST(OperationMatch, ASubresourceNamesItsOperationEvenWithoutARequiredMember) {
   // The store refuses it (400): it is still the operation the client asked for.
   EXPECT_EQ(classified("GET", "/b/k?attributes"), "GetObjectAttributes");
