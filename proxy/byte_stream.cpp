@@ -11,6 +11,8 @@
 #include <boost/asio/write.hpp>
 
 #include <linux/sockios.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/ssl.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -26,6 +28,19 @@ void byte_stream::reset() {
   close();
 }
 
+namespace {
+
+// True once the peer reset the connection (it closed its socket before our bytes arrived): the
+// kernel has dropped the send queue, but SIOCOUTQ still counts the bytes never acknowledged, and
+// they never will be.
+bool connection_gone(int fd) {
+  tcp_info info{};
+  socklen_t size = sizeof info;
+  return ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &size) == 0 && info.tcpi_state == TCP_CLOSE;
+}
+
+} // namespace
+
 asio::awaitable<std::size_t> byte_stream::wait_until_delivered(clock::duration limit) {
   const auto deadline = clock::now() + limit;
   asio::steady_timer poll(co_await asio::this_coro::executor);
@@ -35,6 +50,9 @@ asio::awaitable<std::size_t> byte_stream::wait_until_delivered(clock::duration l
     int queued = 0;
     if (!socket().is_open() || ::ioctl(socket().native_handle(), SIOCOUTQ, &queued) != 0) {
       co_return 0; // nothing left to deliver on a closed socket
+    }
+    if (connection_gone(socket().native_handle())) {
+      co_return 0; // nothing can be delivered any more (the caller's RST changes nothing)
     }
     if (queued <= 0 || clock::now() >= deadline) {
       co_return static_cast<std::size_t>(std::max(queued, 0));

@@ -33,7 +33,8 @@ public:
   /// the send queue: call wait_until_delivered first when the peer must get every byte written.
   void reset();
   /// Waits, for at most `limit`, until the peer has acknowledged every byte written so far (the
-  /// socket's send queue, SIOCOUTQ, is empty). Returns the bytes still unacknowledged then.
+  /// socket's send queue, SIOCOUTQ, is empty), or the peer has reset the connection. Returns the
+  /// bytes still unacknowledged then (0 after a reset: none can be delivered).
   asio::awaitable<std::size_t> wait_until_delivered(clock::duration limit);
 
   /// The TCP socket underneath, for socket options and liveness checks.
