@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import unittest
 import urllib.request
 
@@ -61,6 +62,34 @@ class ExactFaultTest(unittest.TestCase):
         self.assertTrue(proxy.wait_for_log("fault: connection reset mid-body"))
         print(f"reset-after 1MiB: {RUNS} of {RUNS} runs gave the client exactly {MIB} body "
               f"bytes, then a reset", flush=True)
+
+    def test_reset_after_to_a_client_that_already_left_ends_the_exchange(self):
+        # The client reads the head and closes before the body comes: the proxy's bytes meet its
+        # kernel's RST. Nothing can be delivered any more, so the exchange ends and is reported
+        # then, not at --io-timeout (the kernel still counts the unacknowledged bytes).
+        client_gone = threading.Event()
+
+        def head_then_body_once_the_client_left(conn: Connection, store: ScriptedStore) -> None:
+            try:
+                conn.read_head()
+                conn.send(b"HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n")
+                client_gone.wait(DEADLINE)
+                conn.send(b"b" * 65536)
+                conn.read_until_close()
+            except OSError:
+                pass
+
+        _, proxy = self.start("--fault", "reset-after 50%", "--io-timeout", "600s",
+                              "--drain-timeout", "600s",
+                              handler=head_then_body_once_the_client_left)
+        client = proxy.connect()
+        client.send(GET)
+        self.assertEqual(content_length(client.read_head()), 65536)
+        client.close()
+        client_gone.set()
+        self.assertTrue(proxy.wait_for_log("fault: connection reset mid-body"), proxy.log)
+        reported = next(line for line in proxy.log if "GET /bucket/key" in line)
+        self.assertNotIn("unacknowledged", reported)
 
     def test_reset_after_a_fraction_delivers_exactly_that_share_then_a_reset(self):
         _, proxy = self.start("--fault", "reset-after 50%")
