@@ -8,10 +8,6 @@
 namespace s3fault::faults {
 namespace {
 
-const std::vector<operation_shape> table = {
-#include "faults/operations/catalogue.generated.inc"
-};
-
 bool is_multipart(const operation_shape& shape) {
   const auto names = [](const auto& list, std::string_view name) {
     return std::find(list.begin(), list.end(), name) != list.end();
@@ -42,14 +38,19 @@ const std::vector<named_set>& named_sets() {
 
 } // namespace
 
+// A function's static, not a global: other files' globals may classify requests while the
+// program starts (the initialisation order across files is unspecified).
 const std::vector<operation_shape>& catalogue() {
+  static const std::vector<operation_shape> table = {
+#include "faults/operations/catalogue.generated.inc"
+  };
   return table;
 }
 
 const operation_shape* shape_of(s3_operation operation) {
   static const std::vector<const operation_shape*> by_operation = [] {
     std::vector<const operation_shape*> shapes(s3_operation_count, nullptr);
-    for (const auto& shape : table) {
+    for (const auto& shape : catalogue()) {
       if (!shape.alias) {
         shapes[static_cast<std::size_t>(shape.operation)] = &shape;
       }
@@ -69,7 +70,7 @@ std::optional<s3_operation> parse_operation(std::string_view name) {
   if (text::iequal(name, "Other")) {
     return s3_operation::Other;
   }
-  for (const auto& shape : table) {
+  for (const auto& shape : catalogue()) {
     if (text::iequal(shape.name, name)) {
       return shape.operation;
     }
@@ -92,7 +93,7 @@ std::optional<std::vector<s3_operation>> operation_set(std::string_view name) {
   for (const auto& set : named_sets()) {
     if (text::iequal(set.name, name)) {
       std::vector<s3_operation> members;
-      for (const auto& shape : table) {
+      for (const auto& shape : catalogue()) {
         if (!shape.alias && set.member(shape)) {
           members.push_back(shape.operation);
         }
@@ -154,7 +155,7 @@ std::string request_form(const operation_shape& shape) {
 const std::vector<std::string_view>& distinguishing_headers() {
   static const std::vector<std::string_view> headers = [] {
     std::vector<std::string_view> names;
-    for (const auto& shape : table) {
+    for (const auto& shape : catalogue()) {
       for (const auto header : shape.headers) {
         if (std::find(names.begin(), names.end(), header) == names.end()) {
           names.push_back(header);
