@@ -377,7 +377,7 @@ void operation_runner::run_put_multipart(const cell& c, std::uint64_t index,
     return abort_with("CompleteMultipartUpload " + key + ": " + completed.raw.describe() +
                       (completed.parse_error.empty() ? "" : ", " + completed.parse_error));
   }
-  // A multipart ETag ends in -N, N the count of parts (S3-CONTRACT: multipart ETags).
+  // A multipart ETag ends in -N, N the count of parts (docs/contract.md: multipart ETags).
   const std::string suffix = "-" + std::to_string(parts.size());
   std::string_view etag = completed.value->etag;
   if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {

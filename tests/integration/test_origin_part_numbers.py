@@ -2,7 +2,7 @@
 
 The aws cli uploads a 20 MiB random object in 8 MiB parts (3 parts: 8 + 8 + 4 MiB). Then
 requests signed with botocore's SigV4 signer and sent with http.client (so every status line and
-header is seen as sent) check the contract of /work/shared/S3-CONTRACT.md ("partNumber"):
+header is seen as sent) check the contract of docs/contract.md ("partNumber"):
 
     HEAD                         200, ETag "md5(part md5s)-3", no x-amz-mp-parts-count
     GET                          200, the whole object, no x-amz-mp-parts-count

@@ -1,4 +1,4 @@
-// Whole-object reads, and HEAD, GET and listings telling the same story (S3-CONTRACT.md: a
+// Whole-object reads, and HEAD, GET and listings telling the same story (docs/contract.md: a
 // plain GET is the reference every part and range read is compared with).
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"

@@ -1,4 +1,4 @@
-// GetObjectAttributes (S3-CONTRACT.md, "Multipart upload and writes"), an optional feature: a
+// GetObjectAttributes (docs/contract.md, "Multipart upload and writes"), an optional feature: a
 // second way for a reader to learn an object's part layout, which must agree with what
 // `?partNumber=N` reads return. Per AWS, ObjectParts always carries the part count of a
 // multipart object (<PartsCount>, TotalPartsCount in the SDKs) but lists the <Part> elements

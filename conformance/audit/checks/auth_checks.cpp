@@ -1,4 +1,4 @@
-// Authentication (S3-CONTRACT.md, "Authentication"): a store that serves the audit's private
+// Authentication (docs/contract.md, "Authentication"): a store that serves the audit's private
 // bucket to a wrong signature, to nobody in particular, or to a presigned URL past its expiry
 // serves it to anyone. Each check reads the `single` fixture with a second client that differs
 // from the audit's in exactly one way. An audit run without credentials (--anonymous) has no

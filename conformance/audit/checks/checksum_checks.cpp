@@ -1,4 +1,4 @@
-// Additional checksums, an optional feature (S3-CONTRACT.md, "Checksums"): a store that does
+// Additional checksums, an optional feature (docs/contract.md, "Checksums"): a store that does
 // not keep them gets SKIP, a store that returns a wrong one gets FAIL.
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"

@@ -1,4 +1,4 @@
-// Conditional GET and HEAD (S3-CONTRACT.md, "Conditional requests"). A robust part-wise reader
+// Conditional GET and HEAD (docs/contract.md, "Conditional requests"). A robust part-wise reader
 // sends If-Match with the whole object's ETag on later part reads, so those are checked too.
 // A 304 is judged by what it carries as well as by its status (a cache or reader revalidating
 // keeps the ETag and Last-Modified it learns from it), and conditional PUTs close the area.

@@ -1,4 +1,4 @@
-// Error statuses, codes and the XML shape (S3-CONTRACT.md, "Errors").
+// Error statuses, codes and the XML shape (docs/contract.md, "Errors").
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
 

@@ -1,4 +1,4 @@
-// ETag formats (S3-CONTRACT.md, "ETag"): what a reader can compare, and what If-Match guards.
+// ETag formats (docs/contract.md, "ETag"): what a reader can compare, and what If-Match guards.
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
 

@@ -1,4 +1,4 @@
-// partNumber on GET and HEAD: the clauses a part-wise reader depends on (S3-CONTRACT.md,
+// partNumber on GET and HEAD: the clauses a part-wise reader depends on (docs/contract.md,
 // "partNumber (GET and HEAD)").
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"

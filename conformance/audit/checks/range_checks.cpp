@@ -1,4 +1,4 @@
-// Range on GET and HEAD: the clauses a range-wise reader depends on (S3-CONTRACT.md, "Range").
+// Range on GET and HEAD: the clauses a range-wise reader depends on (docs/contract.md, "Range").
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
 #include "text/content_range.hpp"

@@ -1,4 +1,4 @@
-// CompleteMultipartUpload as a writer retries it (S3-CONTRACT.md, "Multipart upload and
+// CompleteMultipartUpload as a writer retries it (docs/contract.md, "Multipart upload and
 // writes"): a writer whose first Complete response was lost sends it again and must learn that
 // the object exists, with its ETag; an upload id the store never issued is NoSuchUpload, so a
 // writer does not mistake it for a transient failure.

@@ -1,4 +1,4 @@
-// Versioned reads (S3-CONTRACT.md, "Versions"), an optional feature: a reader that pins a
+// Versioned reads (docs/contract.md, "Versions"), an optional feature: a reader that pins a
 // version id must get that version's bytes, part layout and ranges, and a plain DELETE must
 // leave a delete marker that hides the key without losing the older versions.
 //

@@ -1,4 +1,4 @@
-// Every GetObject/HeadObject rule of the contract (/work/shared/S3-CONTRACT.md) through the pure
+// Every GetObject/HeadObject rule of the contract (docs/contract.md) through the pure
 // planning functions: partNumber, Range, conditionals and their precedence.
 #include "conformance/origin/read_plan.hpp"
 
