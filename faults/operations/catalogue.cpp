@@ -152,19 +152,31 @@ std::string request_form(const operation_shape& shape) {
   return form;
 }
 
-const std::vector<std::string_view>& distinguishing_headers() {
-  static const std::vector<std::string_view> headers = [] {
-    std::vector<std::string_view> names;
-    for (const auto& shape : catalogue()) {
-      for (const auto header : shape.headers) {
-        if (std::find(names.begin(), names.end(), header) == names.end()) {
-          names.push_back(header);
-        }
+namespace {
+
+// Every name one list of the entries holds, once each, in the catalogue's order.
+std::vector<std::string_view> names_in(std::vector<std::string_view> operation_shape::*list) {
+  std::vector<std::string_view> names;
+  for (const auto& shape : catalogue()) {
+    for (const auto name : shape.*list) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
       }
     }
-    return names;
-  }();
+  }
+  return names;
+}
+
+} // namespace
+
+const std::vector<std::string_view>& distinguishing_headers() {
+  static const std::vector<std::string_view> headers = names_in(&operation_shape::headers);
   return headers;
+}
+
+const std::vector<std::string_view>& model_subresources() {
+  static const std::vector<std::string_view> names = names_in(&operation_shape::subresources);
+  return names;
 }
 
 } // namespace s3fault::faults

@@ -58,5 +58,7 @@ std::string request_form(const operation_shape& shape);
 /// The lower-case names of the headers that tell one operation from another
 /// (x-amz-copy-source, ...): the union of the catalogue's required headers.
 const std::vector<std::string_view>& distinguishing_headers();
+/// Every query name an operation of the model takes as its sub-resource ("acl", "uploads").
+const std::vector<std::string_view>& model_subresources();
 
 } // namespace s3fault::faults

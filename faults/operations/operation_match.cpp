@@ -20,22 +20,6 @@ bool has_header(const operation_request& request, std::string_view name) {
   return std::find(request.headers.begin(), request.headers.end(), name) != request.headers.end();
 }
 
-// Every query name some operation of the model takes as its sub-resource ("acl", "uploads").
-const std::vector<std::string_view>& model_subresources() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all;
-    for (const auto& shape : catalogue()) {
-      for (const auto name : shape.subresources) {
-        if (std::find(all.begin(), all.end(), name) == all.end()) {
-          all.push_back(name);
-        }
-      }
-    }
-    return all;
-  }();
-  return names;
-}
-
 // The first "?name" without '=' the model knows no operation or parameter by: a sub-resource
 // of an operation newer than the model.
 std::string unknown_subresource(std::string_view raw_query) {
