@@ -171,4 +171,34 @@ bool store_arguments_usable(const std::string& prefix, const std::string& endpoi
   return true;
 }
 
+void add_shard_options(CLI::App* command, shard_options& options, const std::string& what) {
+  command->add_option("--shard", options.shard,
+                      "Do shard K of N of the " + what +
+                          " (K/N, 1 <= K <= N), to be merged with the other shards' JSON; auto: "
+                          "from the launcher (OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE, "
+                          "SLURM_PROCID/NTASKS, JOB_COMPLETION_INDEX with --shards)");
+  command
+      ->add_option("--shards", options.shards,
+                   "How many shards (with --shard auto under a Kubernetes Indexed Job, whose "
+                   "JOB_COMPLETION_INDEX gives the index only)")
+      ->check(CLI::PositiveNumber);
+}
+
+std::optional<runtime::shard> resolve_shard(const std::string& prefix,
+                                            const shard_options& options) {
+  if (options.shard.empty()) {
+    if (options.shards != 0) {
+      std::cerr << prefix << "--shards goes with --shard auto\n";
+      return std::nullopt;
+    }
+    return runtime::shard{};
+  }
+  try {
+    return runtime::parse_shard(options.shard, options.shards, runtime::process_environment());
+  } catch (const std::invalid_argument& refused) {
+    std::cerr << prefix << refused.what() << "\n";
+    return std::nullopt;
+  }
+}
+
 } // namespace s3fault::cli

@@ -2,6 +2,7 @@
 // Small pieces the job subcommands (audit, gate, read, demo) share: defaults from the
 // environment, comma-separated glob options, when to colour, and writing a report file.
 #include "conformance/client/s3_client.hpp"
+#include "runtime/shard.hpp"
 
 #include <CLI/App.hpp>
 
@@ -74,5 +75,19 @@ client::client_config store_client_config(const std::string& endpoint, const sto
 /// or only one of --access-key and --secret-key is given (the caller exits 2).
 bool store_arguments_usable(const std::string& prefix, const std::string& endpoint,
                             const store_access& access);
+
+/// `--shard K/N|auto` and `--shards N` as given.
+struct shard_options {
+  std::string shard; // empty: not sharded (nothing is read from the environment)
+  unsigned shards = 0;
+};
+
+/// Adds --shard and --shards to `command`, whose work `what` describes ("runs", "workers").
+void add_shard_options(CLI::App* command, shard_options& options, const std::string& what);
+
+/// The shard these options name (unsharded without --shard), or nullopt with the mistake
+/// printed after `prefix` on stderr (the caller exits 2).
+std::optional<runtime::shard> resolve_shard(const std::string& prefix,
+                                            const shard_options& options);
 
 } // namespace s3fault::cli
