@@ -1,12 +1,16 @@
 #include "cli/bench_command.hpp"
 
+#include "cli/bench_merge_command.hpp"
 #include "cli/command_support.hpp"
 #include "cli/duration.hpp"
+#include "cli/start_time.hpp"
 #include "cli/stop_signals.hpp"
 #include "conformance/bench/baseline_match.hpp"
+#include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/origin/embedded_origin.hpp"
+#include "runtime/http_date.hpp"
 #include "text/quantities.hpp"
 #include "text/text.hpp"
 
@@ -51,40 +55,60 @@ struct bench_options {
   unsigned client_threads = 0;
   std::uint64_t seed = 1;
   std::string progress = "auto";
+  shard_options shard;
+  std::string start_at;
+  std::string test_clock_offset = "0s";
 };
 
-/// "get=70,put=20,delete=10" as operations and weights; each mistake named.
-std::vector<std::pair<bench::operation, unsigned>>
-parse_mix(const std::vector<std::string>& entries, std::vector<std::string>& problems) {
-  std::vector<std::pair<bench::operation, unsigned>> mix;
-  for (const auto& entry : entries) {
-    const auto equals = entry.find('=');
-    const auto op = bench::parse_operation(entry.substr(0, equals));
-    const std::uint64_t weight =
-        equals == std::string::npos
-            ? 0
-            : text::parse_whole_number(entry.substr(equals + 1)).value_or(std::uint64_t{0});
-    if (!op && equals != std::string::npos) {
-      const std::string name = entry.substr(0, equals);
-      problems.push_back("--mix: '" + entry + "': '" + name + "' is not an operation " +
-                         bench::operation_choices(name));
-      continue;
-    }
-    if (!op || *op == bench::operation::mix || weight == 0 || weight > 1000000) {
-      problems.push_back("--mix: '" + entry +
-                         "' is not OPERATION=WEIGHT with an operation of --ops (not mix) and a "
-                         "weight from 1 to 1000000, e.g. get=70");
-      continue;
-    }
-    mix.emplace_back(*op, static_cast<unsigned>(weight));
+/// "5s", or "-5s" (a clock behind).
+std::optional<std::chrono::milliseconds> parse_signed_duration(const std::string& text) {
+  if (text.starts_with("-")) {
+    const auto magnitude = parse_duration(text.substr(1));
+    return magnitude ? std::optional(-*magnitude) : std::nullopt;
   }
-  return mix;
+  return parse_duration(text);
+}
+
+/// --start-at, the test's clock offset, and what a shard may not do.
+void add_sharding_settings(const bench_options& options, bench::bench_settings& settings,
+                           std::vector<std::string>& problems) {
+  if (const auto offset = parse_signed_duration(options.test_clock_offset)) {
+    settings.test_clock_offset = *offset;
+  } else {
+    problems.push_back("--test-clock-offset: '" + options.test_clock_offset +
+                       "' is not a duration like 5s or -5s");
+  }
+  if (!options.start_at.empty()) {
+    std::string error;
+    settings.start_at =
+        resolve_start_at(options.start_at, settings.shard, options.shard.shard == "auto",
+                         runtime::process_environment(), bench::bench_now(settings), error);
+    if (!settings.start_at) {
+      problems.push_back(error);
+    }
+  }
+  if (!settings.shard.sharded()) {
+    return;
+  }
+  const std::string sharded =
+      "--shard " + settings.shard.text() + " (" + settings.shard.source + ")";
+  if (options.endpoint.empty()) {
+    problems.push_back(sharded + " needs --endpoint: without it each process would benchmark "
+                                 "an embedded origin of its own, not one store together");
+  }
+  if (!options.baseline_file.empty()) {
+    problems.push_back(sharded + " with --baseline: a shard measures part of every cell; "
+                                 "compare the merged report (s3fault bench merge PARTS... "
+                                 "--baseline FILE)");
+  }
 }
 
 /// The command line as bench settings; every problem is collected, one line each.
-bench::bench_settings make_settings(const bench_options& options,
+bench::bench_settings make_settings(const bench_options& options, const runtime::shard& shard,
                                     std::vector<std::string>& problems) {
   bench::bench_settings settings;
+  settings.shard = shard;
+  add_sharding_settings(options, settings, problems);
   settings.operations.clear();
   auto ops = split_commas(options.ops);
   if (ops.empty()) {
@@ -98,7 +122,7 @@ bench::bench_settings make_settings(const bench_options& options,
                          bench::operation_choices(name));
     }
   }
-  settings.mix = parse_mix(split_commas(options.mix), problems);
+  settings.mix = bench::parse_mix(split_commas(options.mix), problems);
   if (!settings.mix.empty() && std::find(settings.operations.begin(), settings.operations.end(),
                                          bench::operation::mix) == settings.operations.end()) {
     problems.emplace_back("--mix: --ops has no 'mix' cell to run it in (leave --ops out, or add "
@@ -207,9 +231,35 @@ bool baseline_matches(const bench::bench_settings& settings, const bench::baseli
   return true;
 }
 
+/// A report path, with {shard} replaced by this shard's number when sharded.
+std::string report_path(const std::string& path, const runtime::shard& shard) {
+  return shard.sharded() ? runtime::expand_shard_path(path, shard) : path;
+}
+
+/// What the first line adds for a shard and a start time.
+std::string sharding_text(const bench::bench_settings& settings) {
+  std::string text;
+  if (settings.shard.sharded()) {
+    text += "; shard " + settings.shard.text() + " (" + settings.shard.source +
+            "): its share of every cell's clients";
+  }
+  if (settings.start_at) {
+    const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*settings.start_at -
+                                                                       bench::bench_now(settings));
+    text += "; first run at " + runtime::format_iso8601(*settings.start_at) + " (in " +
+            std::to_string(wait.count()) + " s" +
+            (settings.count ? ", not paced: --count" : ", runs paced by the clock") + ")";
+  }
+  return text;
+}
+
 int run_bench_command(const bench_options& options) {
+  const auto shard = resolve_shard("s3fault bench: ", options.shard);
+  if (!shard) {
+    return 2;
+  }
   std::vector<std::string> problems;
-  auto settings = make_settings(options, problems);
+  auto settings = make_settings(options, *shard, problems);
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     problems.emplace_back("--access-key and --secret-key go together");
   }
@@ -267,7 +317,7 @@ int run_bench_command(const bench_options& options) {
               << "; " << cells.size() << (cells.size() == 1 ? " cell" : " cells") << " x "
               << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
               << (settings.control ? " x 2 control runs" : "") << ", "
-              << about_time(settings, cells.size()) << "\n";
+              << about_time(settings, cells.size()) << sharding_text(settings) << "\n";
     std::cout.flush();
   };
   observer.progress = [&](const bench::run_position& position, const bench::run_progress& now) {
@@ -304,9 +354,10 @@ int run_bench_command(const bench_options& options) {
     std::cout << "kept: bucket " << report.bucket << " and its s3fault-bench/ objects\n";
   }
   const bool written = write_report_files(
-      "bench", {{options.csv_file, [&] { return bench::csv_report(report); }},
-                {options.json_file, [&] { return bench::json_report(report); }},
-                {options.html_file, [&] { return bench::html_report(report); }}});
+      "bench",
+      {{report_path(options.csv_file, *shard), [&] { return bench::csv_report(report); }},
+       {report_path(options.json_file, *shard), [&] { return bench::json_report(report); }},
+       {report_path(options.html_file, *shard), [&] { return bench::html_report(report); }}});
   return job_exit_status(written, report.interrupted, bench::bench_exit_status(report));
 }
 
@@ -437,7 +488,23 @@ std::function<int()> add_bench_command(CLI::App& app) {
                    "Live progress line: auto (on a terminal, not when CI=true), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  return [options]() { return run_bench_command(*options); };
+  add_shard_options(command, options->shard, "workers of every cell (and of --count)");
+  command->add_option(
+      "--start-at", options->start_at,
+      "Start the first run at this time, RFC 3339 (2026-12-05T14:00:00Z) or +30s "
+      "(after $S3FAULT_START_AT when set, else now); with --duration every run then "
+      "has its slot (its duration + 2 s + 10 %), so shards run each cell together");
+  command
+      ->add_option("--test-clock-offset", options->test_clock_offset,
+                   "Tests only: add this to the clock (play a machine whose clock is off)")
+      ->group("");
+  auto run_merge = add_bench_merge_command(*command);
+  return [options, run_merge]() {
+    if (run_merge.parsed()) {
+      return run_merge.run();
+    }
+    return run_bench_command(*options);
+  };
 }
 
 } // namespace s3fault::cli

@@ -1,6 +1,7 @@
 #include "cli/command_support.hpp"
 
 #include "conformance/client/endpoint.hpp"
+#include "text/text.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -31,17 +32,8 @@ std::string env_or(const char* name, std::string fallback) {
 std::vector<std::string> split_commas(const std::vector<std::string>& arguments) {
   std::vector<std::string> pieces;
   for (const auto& argument : arguments) {
-    std::size_t start = 0;
-    while (true) {
-      const auto comma = argument.find(',', start);
-      auto piece = argument.substr(start, comma - start);
-      if (!piece.empty()) {
-        pieces.push_back(std::move(piece));
-      }
-      if (comma == std::string::npos) {
-        break;
-      }
-      start = comma + 1;
+    for (auto& piece : text::split_nonempty(argument, ',')) {
+      pieces.push_back(std::move(piece));
     }
   }
   return pieces;

@@ -64,6 +64,20 @@ void latency_histogram::add(const latency_histogram& other) {
   }
 }
 
+void latency_histogram::add_buckets(const bucket_counts& counts, std::uint64_t sum_micros,
+                                    std::uint64_t max_micros) {
+  for (const auto& [bucket, count] : counts) {
+    buckets_[std::min<std::size_t>(bucket, bucket_count - 1)].fetch_add(count,
+                                                                        std::memory_order_relaxed);
+    count_.fetch_add(count, std::memory_order_relaxed);
+  }
+  sum_.fetch_add(sum_micros, std::memory_order_relaxed);
+  std::uint64_t seen = max_.load(std::memory_order_relaxed);
+  while (max_micros > seen &&
+         !max_.compare_exchange_weak(seen, max_micros, std::memory_order_relaxed)) {
+  }
+}
+
 std::uint64_t latency_histogram::quantile(double q) const {
   // Counts are read bucket by bucket; a value recorded meanwhile may or may not be included.
   std::uint64_t total = 0;

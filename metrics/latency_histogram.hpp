@@ -30,6 +30,9 @@ public:
   void record(std::uint64_t micros);
   /// Adds `other`'s counts to these (for sums over the shards of traffic_metrics).
   void add(const latency_histogram& other);
+  /// Adds counts kept earlier by nonzero_buckets() with their sum and maximum (bench merge: the
+  /// histograms of several processes' runs, read back from their reports).
+  void add_buckets(const bucket_counts& counts, std::uint64_t sum_micros, std::uint64_t max_micros);
 
   std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
   std::uint64_t sum_micros() const { return sum_.load(std::memory_order_relaxed); }

@@ -160,4 +160,56 @@ std::optional<time_point> parse_http_date(std::string_view text) {
   return to_time_point(parts);
 }
 
+std::optional<time_point> parse_rfc3339(std::string_view text) {
+  std::tm parts{};
+  date_reader in{text};
+  parts.tm_year = in.number(4, 4) - 1900;
+  in.literal("-");
+  parts.tm_mon = in.number(2, 2) - 1;
+  in.literal("-");
+  parts.tm_mday = in.number(2, 2);
+  if (!in.text.empty() && (in.text.front() == 't' || in.text.front() == ' ')) {
+    in.text.remove_prefix(1);
+  } else {
+    in.literal("T");
+  }
+  in.time_of_day(parts);
+  std::chrono::microseconds fraction{0};
+  if (in.ok && in.text.starts_with(".")) {
+    in.text.remove_prefix(1);
+    const auto before = in.text.size();
+    const int digits_value = in.number(1, 6);
+    const auto digits = before - in.text.size();
+    long scale = 1;
+    for (auto d = digits; d < 6; ++d) {
+      scale *= 10;
+    }
+    fraction = std::chrono::microseconds(static_cast<long>(digits_value) * scale);
+    while (!in.text.empty() && std::isdigit(static_cast<unsigned char>(in.text.front()))) {
+      in.text.remove_prefix(1); // beyond microseconds
+    }
+  }
+  std::chrono::minutes offset{0};
+  if (in.ok && (in.text == "Z" || in.text == "z")) {
+    in.text.remove_prefix(1);
+  } else if (in.ok && (in.text.starts_with("+") || in.text.starts_with("-"))) {
+    const int sign = in.text.front() == '-' ? -1 : 1;
+    in.text.remove_prefix(1);
+    const int hours = in.number(2, 2);
+    in.literal(":");
+    const int minutes = in.number(2, 2);
+    offset = std::chrono::minutes(sign * (hours * 60 + minutes));
+  } else {
+    in.ok = false;
+  }
+  if (!in.ok || !in.text.empty()) {
+    return std::nullopt;
+  }
+  const auto seconds = to_time_point(parts);
+  if (!seconds) {
+    return std::nullopt;
+  }
+  return *seconds + fraction - offset;
+}
+
 } // namespace s3fault::runtime

@@ -17,6 +17,9 @@ std::string format_http_date(time_point time);
 std::optional<time_point> parse_http_date(std::string_view text);
 /// "2015-10-21T07:28:00.123Z"
 std::string format_iso8601(time_point time);
+/// RFC 3339: "2015-10-21T07:28:00Z", with an optional fraction ("07:28:00.123Z") and a
+/// numeric offset instead of Z ("09:28:00+02:00"); nullopt for anything else.
+std::optional<time_point> parse_rfc3339(std::string_view text);
 
 /// Truncates to whole seconds: HTTP dates carry no more, so comparisons use this.
 time_point whole_seconds(time_point time);

@@ -55,4 +55,19 @@ std::string ascii_upper(std::string_view text) {
   return out;
 }
 
+std::vector<std::string> split_nonempty(std::string_view text, char separator) {
+  std::vector<std::string> pieces;
+  while (!text.empty()) {
+    const auto at = text.find(separator);
+    if (at != 0) {
+      pieces.emplace_back(text.substr(0, at));
+    }
+    if (at == std::string_view::npos) {
+      break;
+    }
+    text.remove_prefix(at + 1);
+  }
+  return pieces;
+}
+
 } // namespace s3fault::text

@@ -8,11 +8,27 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace s3fault::text {
 
 /// `text` without leading and trailing spaces and tabs (HTTP's optional whitespace).
 std::string_view trim(std::string_view text);
+
+/// The non-empty pieces of `text` between `separator`s ("a,,b," -> {a, b}).
+std::vector<std::string> split_nonempty(std::string_view text, char separator);
+
+/// The pieces with `separator` between them.
+template <class Pieces> std::string join(const Pieces& pieces, std::string_view separator) {
+  std::string joined;
+  bool first = true;
+  for (const auto& piece : pieces) {
+    joined += first ? "" : separator;
+    joined += piece;
+    first = false;
+  }
+  return joined;
+}
 
 /// ASCII case-insensitive equality (HTTP methods, header names, unit suffixes, S3 tokens).
 bool iequal(std::string_view a, std::string_view b);

@@ -70,6 +70,10 @@ std::vector<figure> compared_figures() {
   return compared;
 }
 
+void set_figure(figure_values& values, figure f, double value) {
+  values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
+}
+
 double round_to(double value, int decimals) {
   const double scale = std::pow(10.0, decimals);
   return std::round(value * scale) / scale;

@@ -59,6 +59,8 @@ using figure_values = std::array<std::optional<double>, figure_count>;
 
 /// `value` rounded half away from zero to `decimals`.
 double round_to(double value, int decimals);
+/// Sets the figure's value, rounded to its decimals.
+void set_figure(figure_values& values, figure f, double value);
 /// The value with exactly the figure's decimals: "1234.57", "12.345", "3".
 std::string format_figure(figure f, double value);
 /// A percentage with one decimal: "+12.3", "-4.0", "0.0".

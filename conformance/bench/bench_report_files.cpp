@@ -1,6 +1,10 @@
 // The CSV and JSON files of a bench, and reading them back as a baseline.
 #include "conformance/bench/bench_reports.hpp"
 
+#include "conformance/bench/bench_run_record.hpp"
+#include "runtime/http_date.hpp"
+#include "text/text.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -62,21 +66,13 @@ json number(figure f, double value) {
   return round_to(value, info(f).decimals);
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string joined;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    joined += (i == 0 ? "" : separator) + parts[i];
-  }
-  return joined;
-}
-
 /// Per-round values in the CSV: "1234.50;1201.12;1250.00".
 std::string rounds_text(figure f, const std::vector<double>& rounds) {
   std::vector<std::string> values;
   for (const double v : rounds) {
     values.push_back(format_figure(f, v));
   }
-  return join(values, ";");
+  return text::join(values, ";");
 }
 
 std::string p_value_field(double p) {
@@ -160,6 +156,40 @@ std::vector<figure> file_figures(const bench_report& report) {
   return chosen;
 }
 
+/// Which shards the report holds, how its runs were timed, and (bench merge) its parts.
+void add_sharding(json& document, const bench_report& report) {
+  const auto& settings = *report.settings;
+  document["shards"] = report.shards;
+  if (settings.shard.sharded() && report.parts.empty()) {
+    document["shard"] = {{"index", settings.shard.index},
+                         {"count", settings.shard.count},
+                         {"source", settings.shard.source}};
+  }
+  document["start_at"] =
+      settings.start_at ? json(runtime::format_iso8601(*settings.start_at)) : json(nullptr);
+  document["paced"] = report.paced;
+  document["clock_offset_ms"] =
+      report.clock_offset ? json(report.clock_offset->count()) : json(nullptr);
+  if (!report.clock_offset_problem.empty()) {
+    document["clock_offset_problem"] = report.clock_offset_problem;
+  }
+  if (report.parts.empty()) {
+    return;
+  }
+  document["parts"] = json::array();
+  for (const auto& part : report.parts) {
+    document["parts"].push_back(
+        {{"file", part.file},
+         {"shard", part.shard.text()},
+         {"source", part.shard.source},
+         {"endpoint", part.endpoint},
+         {"started_at", part.started_at},
+         {"clock_offset_ms",
+          part.clock_offset ? json(part.clock_offset->count()) : json(nullptr)}});
+  }
+  document["merge_notes"] = report.notes;
+}
+
 } // namespace
 
 std::string csv_report(const bench_report& report) {
@@ -239,7 +269,7 @@ std::string csv_report(const bench_report& report) {
           fields.insert(fields.end(), 9, "");
         }
       }
-      fields.push_back(join(report.baseline_mismatches, "; "));
+      fields.push_back(text::join(report.baseline_mismatches, "; "));
     }
     for (auto& value : settings_values(*report.settings)) {
       fields.push_back(std::move(value));
@@ -255,6 +285,8 @@ std::string json_report(const bench_report& report) {
   const auto& settings = *report.settings;
   json document;
   document["tool"] = "s3fault bench";
+  document["format"] = report_format;
+  document["version"] = S3FAULT_VERSION;
   document["endpoint"] = report.endpoint;
   document["bucket"] = report.bucket;
   document["started_at"] = report.started_at;
@@ -285,6 +317,9 @@ std::string json_report(const bench_report& report) {
   }
   about["min_change_percent"] = settings.judging.min_change_percent;
   about["store_pids"] = settings.store_pids;
+  about["seed"] = settings.seed;
+  about["attempts"] = settings.max_attempts;
+  add_sharding(document, report);
 
   document["cells"] = json::array();
   for (const auto& summary : report.summaries) {
@@ -324,25 +359,7 @@ std::string json_report(const bench_report& report) {
 
   document["runs"] = json::array();
   for (const auto& run : report.runs) {
-    json entry{{"operation", to_string(run.measured.op)},
-               {"size_bytes", run.measured.size},
-               {"concurrency", run.measured.concurrency},
-               {"stored_bytes", run.measured.stored},
-               {"round", run.round},
-               {"leg", run.leg},
-               {"seconds", round_to(run.seconds, 3)},
-               {"bytes", run.bytes}};
-    entry["figures"] = json::object();
-    for (std::size_t i = 0; i < figure_count; ++i) {
-      if (run.values[i]) {
-        entry["figures"][std::string(info(figure_at(i)).key)] =
-            number(figure_at(i), *run.values[i]);
-      }
-    }
-    if (!run.first_error.empty()) {
-      entry["first_error"] = run.first_error;
-    }
-    document["runs"].push_back(std::move(entry));
+    document["runs"].push_back(run_record_json(run));
   }
   document["interrupted"] = report.interrupted;
   if (!report.baseline_source.empty()) {

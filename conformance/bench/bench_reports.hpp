@@ -24,6 +24,10 @@ std::string verification_text(const bench_settings& settings);
 /// first error of each cell with errors, and a closing line.
 void print_summary(std::ostream& out, const bench_report& report);
 
+/// The JSON report's "format": 2 added what `bench merge` reads (each run's counts, histogram
+/// buckets and times, the seed, the shard); merge refuses reports of another format.
+inline constexpr int report_format = 2;
+
 std::string csv_report(const bench_report& report);
 std::string json_report(const bench_report& report);
 std::string html_report(const bench_report& report);

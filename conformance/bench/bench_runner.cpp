@@ -1,6 +1,7 @@
 #include "conformance/bench/bench_runner.hpp"
 
 #include "conformance/bench/baseline_match.hpp"
+#include "conformance/bench/bench_schedule.hpp"
 #include "conformance/client/run_naming.hpp"
 
 #include <chrono>
@@ -10,9 +11,22 @@ namespace {
 
 /// --warmup: every cell runs once for that long before round 1, its figures thrown away, so
 /// that connections, caches and the store's own warm-up do not land in the first round.
+/// How this process starts a run of `c`: its shard's share of the clients and of --count, at
+/// the run's slot.
+run_start start_of(const bench_settings& settings, const cell& c, run_schedule& schedule,
+                   std::chrono::milliseconds length) {
+  run_start start;
+  start.workers = static_cast<unsigned>(runtime::share_of(c.concurrency, settings.shard));
+  if (settings.count) {
+    start.count = runtime::share_of(*settings.count, settings.shard);
+  }
+  start.not_before = schedule.next(length);
+  return start;
+}
+
 template <class Stop>
 void warm_up(const bench_settings& settings, worker_pool& workers, const std::vector<cell>& cells,
-             const Stop& stop_requested) {
+             run_schedule& schedule, const Stop& stop_requested) {
   if (settings.warmup.count() <= 0) {
     return;
   }
@@ -24,15 +38,15 @@ void warm_up(const bench_settings& settings, worker_pool& workers, const std::ve
     if (stop_requested()) {
       return;
     }
-    run_cell(warming, workers, c, {});
+    run_cell(warming, workers, c, {}, start_of(warming, c, schedule, settings.warmup));
   }
 }
 
 /// Every round of cells [begin, end), with --control twice per round in alternating order.
 template <class Stop>
 void run_rounds(const bench_settings& settings, worker_pool& workers, bench_report& report,
-                std::size_t begin, std::size_t end, const bench_observer& observer,
-                const Stop& stop_requested) {
+                std::size_t begin, std::size_t end, run_schedule& schedule,
+                const bench_observer& observer, const Stop& stop_requested) {
   const unsigned legs = settings.control ? 2 : 1;
   for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
     for (std::size_t index = begin; index < end && !stop_requested(); ++index) {
@@ -44,12 +58,15 @@ void run_rounds(const bench_settings& settings, worker_pool& workers, bench_repo
         if (observer.run_started) {
           observer.run_started(position);
         }
-        auto result =
-            run_cell(settings, workers, report.cells[index], [&](const run_progress& now) {
+        const auto& measured = report.cells[index];
+        auto result = run_cell(
+            settings, workers, measured,
+            [&](const run_progress& now) {
               if (observer.progress) {
                 observer.progress(position, now);
               }
-            });
+            },
+            start_of(settings, measured, schedule, settings.duration));
         result.cell_index = index;
         result.round = round;
         result.leg = leg;
@@ -71,6 +88,7 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   report.settings = &settings;
   report.endpoint = settings.client.endpoint;
   report.started_at = client::utc_now_iso8601();
+  report.shards = 1;
   report.cells = plan_cells(settings);
   report.baseline_source = earlier != nullptr ? earlier->source : "";
   report.earlier = earlier;
@@ -81,7 +99,10 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   const bool bucket_given = !settings.bucket.empty();
   report.bucket = bucket_given ? settings.bucket : "s3fault-bench-" + suffix;
   // Keys of one run share a prefix, so an existing bucket can hold several benches.
-  bench_fixtures fixtures(settings, report.bucket, bucket_given, "s3fault-bench/" + suffix + "/");
+  bench_fixtures fixtures(
+      settings, report.bucket, bucket_given,
+      "s3fault-bench/" + suffix + "/" +
+          (settings.shard.sharded() ? "shard-" + std::to_string(settings.shard.index) + "/" : ""));
   try {
     fixtures.create(report.cells, 4);
   } catch (const std::exception& error) {
@@ -95,8 +116,11 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   auto stop_requested = [&] {
     return settings.stop_requested != nullptr && settings.stop_requested->load();
   };
+  report.clock_offset = store_clock_offset(settings, report.bucket, report.clock_offset_problem);
+  run_schedule schedule(settings);
+  report.paced = schedule.paced();
   worker_pool workers(settings, fixtures);
-  warm_up(settings, workers, report.cells, stop_requested);
+  warm_up(settings, workers, report.cells, schedule, stop_requested);
   // With --prefill the volume only grows: each level's cells run all their rounds before the
   // bucket is filled up to the next level.
   std::size_t begin = 0;
@@ -111,13 +135,14 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
         observer.filling(stored);
       }
       try {
-        fixtures.fill_to(stored, 4);
+        // Each shard stores its share: together they hold the volume.
+        fixtures.fill_to(runtime::share_of(stored, settings.shard), 4);
       } catch (const std::exception& error) {
         fixtures.remove([](const std::string&) {});
         throw store_unusable(error.what());
       }
     }
-    run_rounds(settings, workers, report, begin, end, observer, stop_requested);
+    run_rounds(settings, workers, report, begin, end, schedule, observer, stop_requested);
     begin = end;
   }
   report.interrupted = stop_requested();

@@ -20,6 +20,15 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// One shard's report, as `bench merge` read it.
+struct merged_part {
+  std::string file;
+  runtime::shard shard;
+  std::string endpoint;
+  std::string started_at;
+  std::optional<std::chrono::milliseconds> clock_offset;
+};
+
 struct bench_report {
   std::string endpoint;
   std::string bucket;
@@ -33,6 +42,15 @@ struct bench_report {
   const baseline* earlier = nullptr; // the baseline's cells (for the HTML overlays); outlives it
   std::vector<std::string> baseline_mismatches; // settings or cells that differ from the baseline
   bool interrupted = false;                     // Ctrl-C: the runs so far are summarized
+  /// The shards whose runs this report holds: 1 for one process (a shard's own report
+  /// included), N for `bench merge` of N shards.
+  unsigned shards = 1;
+  bool paced = false; // --start-at with --duration: every run had its slot (bench_schedule.hpp)
+  /// The store's clock minus this bench's, from its Date header (nullopt: see the problem).
+  std::optional<std::chrono::milliseconds> clock_offset;
+  std::string clock_offset_problem;
+  std::vector<merged_part> parts; // bench merge: the shards' reports, by shard
+  std::vector<std::string> notes; // bench merge: how the figures were put together
 };
 
 /// Which run is about to start: cell i of n, round r of rounds, leg.

@@ -1,5 +1,7 @@
 #include "conformance/bench/bench_settings.hpp"
 
+#include "text/text.hpp"
+
 #include "conformance/bench/splitmix.hpp"
 #include "text/nearest_names.hpp"
 
@@ -117,6 +119,34 @@ operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, 
   return mix.back().first;
 }
 
+/// "get=70,put=20,delete=10" as operations and weights; each mistake named.
+std::vector<std::pair<operation, unsigned>> parse_mix(const std::vector<std::string>& entries,
+                                                      std::vector<std::string>& problems) {
+  std::vector<std::pair<operation, unsigned>> mix;
+  for (const auto& entry : entries) {
+    const auto equals = entry.find('=');
+    const auto op = parse_operation(entry.substr(0, equals));
+    const std::uint64_t weight =
+        equals == std::string::npos
+            ? 0
+            : text::parse_whole_number(entry.substr(equals + 1)).value_or(std::uint64_t{0});
+    if (!op && equals != std::string::npos) {
+      const std::string name = entry.substr(0, equals);
+      problems.push_back("--mix: '" + entry + "': '" + name + "' is not an operation " +
+                         operation_choices(name));
+      continue;
+    }
+    if (!op || *op == operation::mix || weight == 0 || weight > 1000000) {
+      problems.push_back("--mix: '" + entry +
+                         "' is not OPERATION=WEIGHT with an operation of --ops (not mix) and a "
+                         "weight from 1 to 1000000, e.g. get=70");
+      continue;
+    }
+    mix.emplace_back(*op, static_cast<unsigned>(weight));
+  }
+  return mix;
+}
+
 std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix) {
   std::string text;
   for (const auto& [op, weight] : mix) {
@@ -139,6 +169,32 @@ std::vector<cell> plan_cells(const bench_settings& settings) {
   }
   return cells;
 }
+
+namespace {
+
+/// Every shard needs at least one client and one operation of every cell, and paced rounds need
+/// a schedule that nothing of unknown length (filling the bucket) interrupts.
+void add_shard_problems(const bench_settings& settings, std::vector<std::string>& problems) {
+  const auto shards = settings.shard.count;
+  const std::string over = " over " + std::to_string(shards) + " shards (" + settings.shard.source +
+                           "): every shard needs at least one ";
+  for (const auto concurrency : settings.concurrencies) {
+    if (concurrency < shards) {
+      problems.push_back("--concurrency " + std::to_string(concurrency) + over +
+                         "client; use at least " + std::to_string(shards) + ", or fewer shards");
+    }
+  }
+  if (settings.count && *settings.count < shards) {
+    problems.push_back("--count " + std::to_string(*settings.count) + over +
+                       "operation per run; use at least " + std::to_string(shards));
+  }
+  if (settings.start_at && !settings.prefill.empty()) {
+    problems.emplace_back("--start-at with --prefill: filling the bucket takes a time no shard "
+                          "can know ahead, so the rounds cannot be paced; leave one out");
+  }
+}
+
+} // namespace
 
 std::vector<std::string> validate(const bench_settings& settings) {
   std::vector<std::string> problems;
@@ -223,6 +279,7 @@ std::vector<std::string> validate(const bench_settings& settings) {
       problems.emplace_back("--store-pid: " + std::to_string(pid) + ": not a process ID");
     }
   }
+  add_shard_problems(settings, problems);
   return problems;
 }
 

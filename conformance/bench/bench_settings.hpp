@@ -3,6 +3,7 @@
 // list of cells, how long each cell runs, how often it is repeated, and the fixtures it reads.
 #include "conformance/bench/bench_statistics.hpp"
 #include "conformance/client/s3_client.hpp"
+#include "runtime/shard.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -70,10 +71,18 @@ struct bench_settings {
   unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};
-  std::vector<int> store_pids;                       // sampled during every cell
-  std::string bucket;                                // existing bucket; default: create one
-  bool keep = false;                                 // leave the fixtures and bucket in place
-  std::uint64_t seed = 1;                            // fixture bytes and backoff jitter
+  std::vector<int> store_pids; // sampled during every cell
+  std::string bucket;          // existing bucket; default: create one
+  bool keep = false;           // leave the fixtures and bucket in place
+  std::uint64_t seed = 1;      // fixture bytes and backoff jitter
+  /// --shard: this process runs its share of every cell's clients (and of --count), under its
+  /// own key prefix; `bench merge` puts the shards' reports together.
+  runtime::shard shard;
+  /// --start-at: the first run starts then (by the bench's clock), and with --duration every
+  /// run has its slot after it (bench_schedule.hpp), so that the shards' runs line up.
+  std::optional<std::chrono::system_clock::time_point> start_at;
+  /// Added to the system clock: a test's way to play a machine whose clock is off.
+  std::chrono::milliseconds test_clock_offset{0};
   const std::atomic<bool>* stop_requested = nullptr; // Ctrl-C: finish the run in progress
 };
 
@@ -83,6 +92,10 @@ std::vector<operation> operations_of(const cell& c, const bench_settings& settin
 /// index and the seed, so every round runs the same sequence.
 operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, std::uint64_t index,
                         std::uint64_t seed);
+/// --mix's entries ("get=70", "put=20") as operations and weights; each mistake named in
+/// `problems`.
+std::vector<std::pair<operation, unsigned>> parse_mix(const std::vector<std::string>& entries,
+                                                      std::vector<std::string>& problems);
 /// "get=70,put=20,delete=10"
 std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix);
 

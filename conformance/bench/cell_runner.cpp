@@ -1,5 +1,6 @@
 #include "conformance/bench/cell_runner.hpp"
 
+#include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/client/endpoint.hpp"
 #include "conformance/client/fiber_loop.hpp"
@@ -18,10 +19,6 @@ using clock = std::chrono::steady_clock;
 std::uint64_t whole_micros(clock::duration d) {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(d).count());
-}
-
-double milliseconds(std::uint64_t micros) {
-  return static_cast<double>(micros) / 1000.0;
 }
 
 /// What the workers of one run share.
@@ -95,41 +92,25 @@ unsigned loop_threads(const bench_settings& settings, unsigned concurrency) {
   return std::min(concurrency, wanted);
 }
 
-void set(figure_values& values, figure f, double value) {
-  values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
+run_counts counts_of(const run_tally& tally) {
+  run_counts counts;
+  counts.succeeded = tally.succeeded;
+  counts.errors = tally.errors;
+  counts.retries = tally.retries;
+  counts.bytes = tally.bytes;
+  counts.timed_ns = tally.timed_ns;
+  counts.latency = tally.latency.nonzero_buckets();
+  counts.latency_sum_us = tally.latency.sum_micros();
+  counts.latency_max_us = tally.latency.max_micros();
+  counts.ttfb = tally.ttfb.nonzero_buckets();
+  counts.ttfb_sum_us = tally.ttfb.sum_micros();
+  counts.ttfb_max_us = tally.ttfb.max_micros();
+  return counts;
 }
 
-void fill_rates_and_times(run_result& result, run_tally& tally) {
-  auto& v = result.values;
-  double seconds = result.seconds > 0 ? result.seconds : 1e-9;
-  if (result.measured.op == operation::delete_object) {
-    // Each delete follows an untimed PUT: the rate is over the time spent deleting.
-    seconds = static_cast<double>(tally.timed_ns) / 1e9 / result.measured.concurrency;
-    seconds = seconds > 0 ? seconds : 1e-9;
-  } else {
-    set(v, figure::mib_per_second, static_cast<double>(tally.bytes) / (1024.0 * 1024.0) / seconds);
-  }
-  set(v, figure::ops_per_second, static_cast<double>(tally.succeeded) / seconds);
-  set(v, figure::latency_p50_ms, milliseconds(tally.latency.quantile(0.50)));
-  set(v, figure::latency_p90_ms, milliseconds(tally.latency.quantile(0.90)));
-  set(v, figure::latency_p99_ms, milliseconds(tally.latency.quantile(0.99)));
-  set(v, figure::latency_max_ms, milliseconds(tally.latency.max_micros()));
-  set(v, figure::ttfb_p50_ms, milliseconds(tally.ttfb.quantile(0.50)));
-  set(v, figure::ttfb_p90_ms, milliseconds(tally.ttfb.quantile(0.90)));
-  set(v, figure::ttfb_p99_ms, milliseconds(tally.ttfb.quantile(0.99)));
-  set(v, figure::ttfb_max_ms, milliseconds(tally.ttfb.max_micros()));
-}
-
-void fill_figures(run_result& result, run_tally& tally) {
-  // A run in which no operation succeeded has no rate and no latency: those figures stay
-  // empty rather than 0, which a comparison would take for a measurement.
-  if (tally.succeeded > 0) {
-    fill_rates_and_times(result, tally);
-  }
-  auto& v = result.values;
-  set(v, figure::operations, static_cast<double>(tally.succeeded));
-  set(v, figure::errors, static_cast<double>(tally.errors));
-  set(v, figure::retries, static_cast<double>(tally.retries));
+void fill_figures(run_result& result, const run_tally& tally) {
+  result.counts = counts_of(tally);
+  result.values = figures_from(result.counts, result.measured.op, result.workers, result.seconds);
   result.bytes = tally.bytes;
   result.first_error = tally.first_error;
   result.note = tally.first_note;
@@ -141,12 +122,12 @@ void fill_store_figures(run_result& result, const store_usage& usage) {
     return;
   }
   auto& v = result.values;
-  set(v, figure::store_rss_max_mib, usage.rss_max_mib);
-  set(v, figure::store_rss_mean_mib, usage.rss_mean_mib);
-  set(v, figure::store_threads_max, usage.threads_max);
-  set(v, figure::store_threads_mean, usage.threads_mean);
-  set(v, figure::store_cpu_max_percent, usage.cpu_max_percent);
-  set(v, figure::store_cpu_mean_percent, usage.cpu_mean_percent);
+  set_figure(v, figure::store_rss_max_mib, usage.rss_max_mib);
+  set_figure(v, figure::store_rss_mean_mib, usage.rss_mean_mib);
+  set_figure(v, figure::store_threads_max, usage.threads_max);
+  set_figure(v, figure::store_threads_mean, usage.threads_mean);
+  set_figure(v, figure::store_cpu_max_percent, usage.cpu_max_percent);
+  set_figure(v, figure::store_cpu_mean_percent, usage.cpu_mean_percent);
 }
 
 } // namespace
@@ -164,27 +145,35 @@ operation_runner& worker_pool::worker(unsigned index) {
 
 run_result run_cell(const bench_settings& settings, worker_pool& workers, const cell& measured,
                     const std::function<void(const run_progress&)>& progress,
-                    std::chrono::milliseconds progress_every) {
+                    const run_start& start, std::chrono::milliseconds progress_every) {
   run_result result;
   result.measured = measured;
+  const unsigned concurrency = start.workers != 0 ? start.workers : measured.concurrency;
+  result.workers = concurrency;
+  const std::optional<std::uint64_t> count =
+      settings.count ? std::optional(start.count.value_or(*settings.count)) : std::nullopt;
   auto tally = std::make_unique<run_tally>();
   // Every run opens its connections anew, one after another in worker order, before the timed
   // span. Reused across runs, the connections a bench happened to open in its first run (the
   // workers start together, so in any order) set for all its rounds which store thread serves
   // which client thread: against the 2-thread origin that alone moved whole benches by 20 %,
   // a difference between benches that no round of one bench could show.
-  for (unsigned w = 0; w < measured.concurrency; ++w) {
+  for (unsigned w = 0; w < concurrency; ++w) {
     workers.worker(w).reconnect();
+  }
+  auto stop_requested = [&] {
+    return settings.stop_requested != nullptr && settings.stop_requested->load();
+  };
+  if (start.not_before) {
+    sleep_until(settings, *start.not_before, stop_requested);
   }
   std::unique_ptr<store_sampler> sampler;
   if (!settings.store_pids.empty()) {
     sampler = std::make_unique<store_sampler>(settings.store_pids);
   }
   const auto started = clock::now();
+  result.started_unix_us = unix_micros(bench_now(settings));
   const auto deadline = started + settings.duration;
-  auto stop_requested = [&] {
-    return settings.stop_requested != nullptr && settings.stop_requested->load();
-  };
   auto work = [&](unsigned w) {
     // However this ends: the progress loop below waits for every worker to stop.
     const release_on_exit counted{tally->running};
@@ -194,9 +183,9 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
         break;
       }
       std::uint64_t index = 0;
-      if (settings.count) {
+      if (count) {
         index = tally->next_index++;
-        if (index >= *settings.count) {
+        if (index >= *count) {
           break;
         }
       } else {
@@ -214,13 +203,13 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
     }
   };
   // Workers w, w + loops, w + 2 loops ... share one thread's event loop as fibers.
-  const unsigned loops = loop_threads(settings, measured.concurrency);
+  const unsigned loops = loop_threads(settings, concurrency);
   std::vector<std::thread> threads;
-  tally->running = measured.concurrency;
+  tally->running = concurrency;
   for (unsigned l = 0; l < loops; ++l) {
     threads.emplace_back([&, l] {
       client::fiber_loop loop;
-      for (unsigned w = l; w < measured.concurrency; w += loops) {
+      for (unsigned w = l; w < concurrency; w += loops) {
         loop.spawn([&work, w] { work(w); });
       }
       try {
@@ -249,6 +238,7 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
   }
   // Up to the last answer, not to when this thread noticed.
   result.seconds = static_cast<double>(tally->last_finish_ns.load()) / 1e9;
+  result.ended_unix_us = result.started_unix_us + tally->last_finish_ns.load() / 1000;
   fill_figures(result, *tally);
   if (sampler) {
     fill_store_figures(result, sampler->finish());

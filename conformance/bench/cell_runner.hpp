@@ -4,6 +4,7 @@
 // and the store's processes are sampled meanwhile. The result is one set of figures.
 #include "conformance/bench/bench_figures.hpp"
 #include "conformance/bench/operation_runner.hpp"
+#include "conformance/bench/run_counts.hpp"
 
 #include <functional>
 #include <memory>
@@ -20,9 +21,15 @@ struct run_result {
   figure_values values{};     // rounded to each figure's decimals
   double seconds = 0;         // wall time from the first request to the last answer
   std::uint64_t bytes = 0;    // body bytes of the operations that succeeded
-  std::string first_error;    // the first failure, when there were errors
-  std::string store_error;    // a store process that could not be sampled
-  std::string note;           // the first operation_outcome::note
+  unsigned workers = 0;       // clients that ran it: the cell's concurrency, or a shard's share
+  run_counts counts;          // what the figures were computed from (bench merge sums these)
+  /// The first request and the last answer by this process's clock (bench_clock), in
+  /// microseconds since the Unix epoch: where the runs of several shards are lined up.
+  std::int64_t started_unix_us = 0;
+  std::int64_t ended_unix_us = 0;
+  std::string first_error; // the first failure, when there were errors
+  std::string store_error; // a store process that could not be sampled
+  std::string note;        // the first operation_outcome::note
 };
 
 /// What the caller sees while a run is in progress.
@@ -46,10 +53,20 @@ private:
   std::vector<std::unique_ptr<operation_runner>> workers_;
 };
 
+/// How one run is started: its clients, its operations, and when.
+struct run_start {
+  unsigned workers = 0;               // 0: the cell's concurrency (a shard runs its share)
+  std::optional<std::uint64_t> count; // operations when settings.count is set (a shard's share)
+  /// Connected first, then the first request at this time by bench_clock (--start-at); nullopt
+  /// or a time passed: at once.
+  std::optional<std::chrono::system_clock::time_point> not_before;
+};
+
 /// Runs `measured` once. `progress` is called from the calling thread about every
 /// `progress_every` while the workers run.
 run_result run_cell(const bench_settings& settings, worker_pool& workers, const cell& measured,
                     const std::function<void(const run_progress&)>& progress,
+                    const run_start& start = {},
                     std::chrono::milliseconds progress_every = std::chrono::milliseconds(500));
 
 } // namespace s3fault::bench

@@ -25,6 +25,27 @@ TEST(HttpDate, RejectsOtherText) {
   }
 }
 
+TEST(Rfc3339, ParsesZuluOffsetsAndFractions) {
+  using std::chrono::microseconds;
+  using std::chrono::milliseconds;
+  using std::chrono::system_clock;
+  const auto parse = [](const char* text) { return runtime::parse_rfc3339(text); };
+  EXPECT_EQ(parse("1994-11-06T08:49:37Z"), sample);
+  EXPECT_EQ(parse("1994-11-06t08:49:37z"), sample);
+  EXPECT_EQ(parse("1994-11-06 08:49:37Z"), sample);
+  EXPECT_EQ(parse("1994-11-06T10:49:37+02:00"), sample);
+  EXPECT_EQ(parse("1994-11-06T07:19:37-01:30"), sample);
+  EXPECT_EQ(parse("1994-11-06T08:49:37.042Z"), sample + milliseconds(42));
+  EXPECT_EQ(parse("1994-11-06T08:49:37.5Z"), sample + milliseconds(500));
+  EXPECT_EQ(parse("1994-11-06T08:49:37.123456789Z"), sample + microseconds(123456));
+  EXPECT_EQ(parse(format_iso8601(sample + milliseconds(7)).c_str()), sample + milliseconds(7));
+  for (const char* bad :
+       {"", "1994-11-06", "1994-11-06T08:49:37", "1994-11-06T08:49Z", "1994-13-06T08:49:37Z",
+        "1994-11-06T08:49:37+0200", "1994-11-06T08:49:37Zx", "+30s", "1994-11-06T08:49:37.Z"}) {
+    EXPECT_FALSE(parse(bad).has_value()) << bad;
+  }
+}
+
 TEST(Iso8601, HasMilliseconds) {
   EXPECT_EQ(format_iso8601(sample + std::chrono::milliseconds(42)), "1994-11-06T08:49:37.042Z");
 }

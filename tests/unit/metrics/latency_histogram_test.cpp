@@ -102,5 +102,28 @@ TEST(LatencyHistogram, EmptyAndConcurrent) {
   EXPECT_NEAR(static_cast<double>(histogram.quantile(0.5)), 1000.0, 1000.0 / 32);
 }
 
+TEST(LatencyHistogram, PartsAddedFromTheirBucketsEqualTheHistogramOfAllSamples) {
+  // bench merge: three processes' histograms, kept as buckets in their reports, summed.
+  std::mt19937_64 engine(7);
+  std::lognormal_distribution<double> latency(std::log(3000.0), 1.0);
+  latency_histogram whole, merged;
+  for (int part = 0; part < 3; ++part) {
+    latency_histogram one;
+    for (int i = 0; i < 5000 + part * 1000; ++i) {
+      const auto v = static_cast<std::uint64_t>(latency(engine)) * (part + 1);
+      one.record(v);
+      whole.record(v);
+    }
+    merged.add_buckets(one.nonzero_buckets(), one.sum_micros(), one.max_micros());
+  }
+  EXPECT_EQ(merged.nonzero_buckets(), whole.nonzero_buckets());
+  EXPECT_EQ(merged.count(), whole.count());
+  EXPECT_EQ(merged.sum_micros(), whole.sum_micros());
+  EXPECT_EQ(merged.max_micros(), whole.max_micros());
+  for (const double q : {0.5, 0.9, 0.99, 1.0}) {
+    EXPECT_EQ(merged.quantile(q), whole.quantile(q)) << q;
+  }
+}
+
 } // namespace
 } // namespace s3fault::metrics

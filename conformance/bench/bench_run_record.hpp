@@ -1,0 +1,20 @@
+#pragma once
+// One run of a cell as the JSON report keeps it, and read back: besides the figures, what they
+// were computed from (the counts and the histograms' buckets) and when the run started and
+// ended by the bench's clock. `bench merge` reads shards' runs from these records.
+#include "conformance/bench/cell_runner.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace s3fault::bench {
+
+nlohmann::json run_record_json(const run_result& run);
+
+/// The run a record describes; nullopt with `why` (the missing or wrong field) when it is not
+/// a record this version writes.
+std::optional<run_result> read_run_record(const nlohmann::json& record, std::string& why);
+
+} // namespace s3fault::bench
