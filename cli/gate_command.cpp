@@ -375,8 +375,10 @@ int run_gate_merge(const merge_options& options) {
 
 void add_merge_command(CLI::App* gate, merge_options& options) {
   auto* merge = gate->add_subcommand(
-      "merge",
-      "Joins the JSON reports of a sharded gate (`s3fault gate ... --shard K/N --json F`) into\n"
+      "merge", "Joins the JSON reports of the shards of a gate (--shard) into the report of the "
+               "whole ('s3fault gate merge --help')");
+  merge->footer(
+      "\nJoins the JSON reports of a sharded gate (`s3fault gate ... --shard K/N --json F`) into\n"
       "one report, as if one process had made every run: each run from the shard that owns it,\n"
       "in plan order; a run whose shape's baseline (from its owner) did not succeed NOT_JUDGED;\n"
       "the exit status of the whole (\"nothing was judged\" and \"no fault reached the reader\"\n"
@@ -387,7 +389,7 @@ void add_merge_command(CLI::App* gate, merge_options& options) {
       "or writer, role, matrix, seed, timeout, selection, version), a shard given twice, shards\n"
       "counted differently, a missing shard.\n\n"
       "Example:\n"
-      "  s3fault gate merge s1.json s2.json s3.json --json all.json --junit all.xml");
+      "  s3fault gate merge s1.json s2.json s3.json --json all.json --junit all.xml\n");
   merge->add_option("parts", options.parts, "The shards' JSON reports, one per shard");
   merge->add_option("--json", options.json_file, "Write the merged report as JSON");
   merge->add_option("--junit", options.junit_file, "Write the merged report as JUnit XML");
@@ -449,7 +451,7 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "finished runs are reported).\n\n"
       "On more than one machine: --shard K/N (or auto, from the launcher) makes only the runs\n"
       "shard K owns (the plan's runs dealt out by a hash of their keys, the same on every\n"
-      "machine) plus the baselines they rest on; it needs --upstream, a store all shards share.\n"
+      "machine) plus the baselines they rest on; it needs --upstream.\n"
       "{shard} in --json and --junit is replaced by K. A shard exits 1 only when a run it owns\n"
       "failed or was not judged; `s3fault gate merge s1.json s2.json ...` gives the verdict of\n"
       "the whole (docs/gate.md, \"Running on more than one machine\").\n\n"

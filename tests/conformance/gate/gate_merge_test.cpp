@@ -7,6 +7,7 @@
 #include "conformance/gate/run_shard.hpp"
 
 #include <gtest/gtest.h>
+#include <pugixml.hpp>
 
 #include <functional>
 #include <map>
@@ -243,6 +244,40 @@ TEST(GateMerge, NothingJudgedIsDecidedOnTheWholeNotInAShard) {
   EXPECT_EQ(gate_exit_status(merged), 1);
   EXPECT_EQ(exit_status_reason(merged).rfind("nothing was judged: ", 0), 0u)
       << exit_status_reason(merged);
+}
+
+TEST(GateMerge, AShardsReportsCountOnlyTheRunsItOwns) {
+  const synthetic_gate gate;
+  std::size_t dependencies = 0;
+  for (unsigned k = 1; k <= 3; ++k) {
+    auto shard = gate.shard(k, 3, strip_exercised);
+    std::size_t owned = 0;
+    for (auto& run : shard.runs) {
+      owned += run.owned;
+      if (!run.owned) {
+        ++dependencies;
+        run.judged.outcome = run_outcome::failed; // counts nowhere: its owner judges it
+      }
+    }
+    EXPECT_EQ(gate_exit_status(shard), 0) << exit_status_reason(shard);
+    const auto json = nlohmann::json::parse(gate_json_report(shard));
+    EXPECT_EQ(json["summary"]["runs"], owned);
+    EXPECT_EQ(json["summary"]["failed"], 0);
+    pugi::xml_document junit;
+    ASSERT_TRUE(junit.load_string(gate_junit_report(shard).c_str()));
+    const auto suites = junit.child("testsuites");
+    EXPECT_EQ(suites.attribute("tests").as_uint(), owned + 1) << "and the exit status";
+    EXPECT_EQ(suites.attribute("failures").as_uint(), 0u);
+    std::size_t testcases = 0;
+    for (const auto suite : suites.children("testsuite")) {
+      if (std::string(suite.attribute("name").value()) != "gate.exit-status") {
+        testcases += static_cast<std::size_t>(
+            std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+      }
+    }
+    EXPECT_EQ(testcases, owned);
+  }
+  EXPECT_GT(dependencies, 0u) << "some shard makes a baseline it does not own";
 }
 
 TEST(GateMerge, AShardThatCouldNotJudgeMakesTheWholeExit2NamingIt) {
