@@ -3,6 +3,7 @@
 #include "cli/command_support.hpp"
 #include "cli/stop_signals.hpp"
 #include "conformance/gate/gate_matrix.hpp"
+#include "conformance/gate/gate_merge.hpp"
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/readers/readers.hpp"
@@ -11,7 +12,9 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -40,6 +43,15 @@ struct gate_options {
   std::string work_dir;
   bool show_repro = false;
   bool list = false;
+  shard_options shard;
+  runtime::shard part; // --shard resolved: which runs this process makes
+};
+
+struct merge_options {
+  std::vector<std::string> parts;
+  std::string json_file;
+  std::string junit_file;
+  std::string colour = "auto";
 };
 
 /// `builtin:NAME` runs this binary's `s3fault read NAME` (a writer's: `s3fault write NAME`),
@@ -153,7 +165,9 @@ int finish_gate(const gate_options& options, const gate::gate_report& report) {
 int refuse_gate(const gate_options& options, gate::run_role role, const std::string& error) {
   std::cerr << "s3fault gate: " << error << "\n";
   const auto& client = role == gate::run_role::writer ? options.writer : options.reader;
-  return finish_gate(options, gate::error_report(role, client, error));
+  auto report = gate::error_report(role, client, error);
+  report.shard = options.part; // so that `gate merge` names the shard that could not judge
+  return finish_gate(options, report);
 }
 
 /// The settings of a gate the options describe; nullopt with `error` set when they cannot be
@@ -168,6 +182,12 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
   }
   if (options.access_key.empty() != options.secret_key.empty()) {
     error = "--access-key and --secret-key go together";
+    return std::nullopt;
+  }
+  if (options.part.sharded() && options.upstream.empty()) {
+    error = "--shard " + options.part.text() +
+            ": shard only against --upstream (without it each shard would start its own "
+            "embedded origin, a store of its own; start `s3fault origin` or use a real store)";
     return std::nullopt;
   }
   const auto command =
@@ -200,6 +220,7 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
   settings.s3fault = std::filesystem::read_symlink("/proc/self/exe").string();
   settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
   settings.seed = options.seed;
+  settings.shard = options.part;
   return settings;
 }
 
@@ -217,7 +238,14 @@ void remove_if_empty(const std::string& dir) {
   }
 }
 
-int run_gate_command(const gate_options& options) {
+int run_gate_command(gate_options options) {
+  const auto part = resolve_shard("s3fault gate: ", options.shard);
+  if (!part) {
+    return 2;
+  }
+  options.part = *part;
+  options.json_file = runtime::expand_shard_path(options.json_file, *part);
+  options.junit_file = runtime::expand_shard_path(options.junit_file, *part);
   const auto role = options.writer.empty() ? gate::run_role::reader : gate::run_role::writer;
   auto matrix = load_matrix(role, options.scenario_files);
   if (!matrix) {
@@ -258,7 +286,7 @@ int run_gate_command(const gate_options& options) {
   gate::gate_text_report table(std::cout, use_colour(options.colour), options.show_repro);
   gate::gate_observer observer;
   observer.started = [&](const std::string& upstream, const std::string& proxy) {
-    table.begin(settings->role, settings->client, upstream, proxy);
+    table.begin(settings->role, settings->client, upstream, proxy, settings->shard);
   };
   observer.run_done = [&](const gate::run_result& run) { table.run_done(run); };
   const auto report = gate::run_gate(*settings, observer);
@@ -272,6 +300,102 @@ int run_gate_command(const gate_options& options) {
     table.finish(report);
   }
   return finish_gate(options, report);
+}
+
+/// Every part named, read; the problems of those that cannot be read are added to `problems`.
+std::vector<gate::gate_part> read_parts(const std::vector<std::string>& files,
+                                        std::vector<std::string>& problems) {
+  std::vector<gate::gate_part> parts;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      problems.push_back(file + ": cannot read: " + std::strerror(errno));
+      continue;
+    }
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (auto part = gate::read_gate_part(file, text, problems)) {
+      parts.push_back(std::move(*part));
+    }
+  }
+  return parts;
+}
+
+int write_merge_reports(const merge_options& options, const gate::gate_report& report) {
+  const bool written = write_report_files(
+      "gate merge", {{options.json_file, [&] { return gate::gate_json_report(report); }},
+                     {options.junit_file, [&] { return gate::gate_junit_report(report); }}});
+  return written ? gate::gate_exit_status(report) : 2;
+}
+
+/// The parts cannot be merged: every problem on stderr and in every report asked for (exit 2).
+int refuse_merge(const merge_options& options, const std::vector<gate::gate_part>& parts,
+                 const std::vector<std::string>& problems) {
+  std::cerr << "s3fault gate merge: the parts cannot be merged:\n";
+  std::string error = "the parts cannot be merged: ";
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    std::cerr << "  " << problems[i] << "\n";
+    error += (i == 0 ? "" : "; ") + problems[i];
+  }
+  const auto role = parts.empty() ? gate::run_role::reader : parts.front().report.role;
+  const auto client = parts.empty() ? std::string() : parts.front().report.client;
+  write_merge_reports(options, gate::error_report(role, client, error));
+  return 2;
+}
+
+int run_gate_merge(const merge_options& options) {
+  if (!report_paths_writable("gate merge",
+                             {{"--json", options.json_file}, {"--junit", options.junit_file}})) {
+    return refuse_merge(options, {}, {"a report file cannot be written"});
+  }
+  std::vector<std::string> problems;
+  if (options.parts.empty()) {
+    problems.push_back("no shard's report given (s3fault gate merge s1.json s2.json ...)");
+  }
+  const auto parts = read_parts(options.parts, problems);
+  if (!parts.empty()) {
+    const auto more = gate::merge_problems(parts);
+    problems.insert(problems.end(), more.begin(), more.end());
+  }
+  if (!problems.empty()) {
+    return refuse_merge(options, parts, problems);
+  }
+  const auto merged = gate::merge_gate_parts(parts);
+  gate::gate_text_report table(std::cout, use_colour(options.colour));
+  table.begin_merged(merged);
+  for (const auto& run : merged.runs) {
+    table.run_done(run);
+  }
+  if (!merged.error.empty()) {
+    std::cerr << "s3fault gate merge: " << merged.error << "\n";
+  } else {
+    table.finish(merged);
+  }
+  return write_merge_reports(options, merged);
+}
+
+void add_merge_command(CLI::App* gate, merge_options& options) {
+  auto* merge = gate->add_subcommand(
+      "merge", "Joins the JSON reports of the shards of a gate (--shard) into the report of the "
+               "whole ('s3fault gate merge --help')");
+  merge->footer(
+      "\nJoins the JSON reports of a sharded gate (`s3fault gate ... --shard K/N --json F`) into\n"
+      "one report, as if one process had made every run: each run from the shard that owns it,\n"
+      "in plan order; a run whose shape's baseline (from its owner) did not succeed NOT_JUDGED;\n"
+      "the exit status of the whole (\"nothing was judged\" and \"no fault reached the reader\"\n"
+      "apply here, not in the shards). A shard that could not judge makes it exit 2 naming the\n"
+      "shard, an interrupted one 130.\n"
+      "Refused (exit 2, every problem named, the reports asked for still written): a file that\n"
+      "is not a shard's gate report (or an older one), parts with different settings (reader\n"
+      "or writer, role, matrix, seed, timeout, selection, version), a shard given twice, shards\n"
+      "counted differently, a missing shard.\n\n"
+      "Example:\n"
+      "  s3fault gate merge s1.json s2.json s3.json --json all.json --junit all.xml\n");
+  merge->add_option("parts", options.parts, "The shards' JSON reports, one per shard");
+  merge->add_option("--json", options.json_file, "Write the merged report as JSON");
+  merge->add_option("--junit", options.junit_file, "Write the merged report as JUnit XML");
+  merge->add_option("--color", options.colour, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
 }
 
 } // namespace
@@ -325,6 +449,12 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
       "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
       "finished runs are reported).\n\n"
+      "On more than one machine: --shard K/N (or auto, from the launcher) makes only the runs\n"
+      "shard K owns (the plan's runs dealt out by a hash of their keys, the same on every\n"
+      "machine) plus the baselines they rest on; it needs --upstream.\n"
+      "{shard} in --json and --junit is replaced by K. A shard exits 1 only when a run it owns\n"
+      "failed or was not judged; `s3fault gate merge s1.json s2.json ...` gives the verdict of\n"
+      "the whole (docs/gate.md, \"Running on more than one machine\").\n\n"
       "Examples:\n"
       "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
       "  s3fault gate --reader builtin:robust-parts       # passes\n"
@@ -333,7 +463,10 @@ std::function<int()> add_gate_command(CLI::App& app) {
       "  s3fault gate --writer examples/writers/boto3-upload-file.py --jobs 2\n"
       "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' "
       "\\"
-      "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/");
+      "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/\n"
+      "  s3fault gate --reader builtin:robust-parts --upstream http://127.0.0.1:9000 \\\n"
+      "    --shard 2/3 --json s{shard}.json      # then: s3fault gate merge s1.json s2.json "
+      "s3.json");
   command->add_option("--reader", options->reader,
                       "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
                       "builtin:ranged");
@@ -395,7 +528,12 @@ std::function<int()> add_gate_command(CLI::App& app) {
   command->add_flag("--list", options->list,
                     "Print scenarios (with their rules), shapes and built-in readers (with "
                     "--writer: the writers' matrix)");
-  return [options]() { return run_gate_command(*options); };
+  add_shard_options(command, options->shard, "runs");
+  auto merge = std::make_shared<merge_options>();
+  add_merge_command(command, *merge);
+  return [options, merge, command]() {
+    return command->got_subcommand("merge") ? run_gate_merge(*merge) : run_gate_command(*options);
+  };
 }
 
 } // namespace s3fault::cli

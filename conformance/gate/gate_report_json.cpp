@@ -29,7 +29,7 @@ nlohmann::json text_or_null(const std::string& text) {
   return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
-nlohmann::json run_json(const run_result& run, run_role role) {
+nlohmann::json run_json(const run_result& run, run_role role, bool sharded) {
   nlohmann::json document = {{"scenario", run.scenario},
                              {"shape", run.shape},
                              {"expectation", to_string(run.expect)},
@@ -57,7 +57,39 @@ nlohmann::json run_json(const run_result& run, run_role role) {
   if (role == run_role::writer) {
     document["open_uploads"] = open_uploads_json(run); // a count, or {"unknown": why}
   }
+  if (sharded) {
+    document["owned"] = run.owned; // false: a dependency baseline another shard owns
+  }
   return document;
+}
+
+nlohmann::json shard_json(const runtime::shard& part) {
+  return {{"index", part.index}, {"count", part.count}, {"source", part.source}};
+}
+
+/// What `gate merge` needs beyond the runs: which shard owns each run of the whole plan, or
+/// which shards a merged report was made from.
+void add_shard_fields(const gate_report& report, nlohmann::json& document) {
+  if (report.shard.sharded()) {
+    document["shard"] = shard_json(report.shard);
+    nlohmann::json plan = nlohmann::json::array();
+    for (const auto& owner : report.owners) {
+      plan.push_back({{"key", owner.key}, {"shard", owner.shard}});
+    }
+    document["plan"] = plan;
+  }
+  if (!report.parts.empty()) {
+    document["shards"] = report.parts.front().shard.count;
+    nlohmann::json parts = nlohmann::json::array();
+    for (const auto& part : report.parts) {
+      parts.push_back({{"file", part.file},
+                       {"shard", part.shard.text()},
+                       {"source", part.shard.source},
+                       {"started_at", part.started_at},
+                       {"seconds", part.seconds}});
+    }
+    document["parts"] = parts;
+  }
 }
 
 /// The observed verdicts of the role's runs, counted.
@@ -114,7 +146,7 @@ std::string gate_json_report(const gate_report& report) {
   }
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : report.runs) {
-    runs.push_back(run_json(run, report.role));
+    runs.push_back(run_json(run, report.role, report.shard.sharded()));
   }
   nlohmann::json unplanned = nlohmann::json::array();
   for (const auto& each : report.unplanned) {
@@ -124,8 +156,9 @@ std::string gate_json_report(const gate_report& report) {
   for (const auto& run : report.cut_off) {
     cut_off.push_back({{"scenario", run.scenario}, {"shape", run.shape}, {"key", run.key}});
   }
-  const nlohmann::json document = {
+  nlohmann::json document = {
       {"tool", "s3fault gate"},
+      {"format", gate_json_format},
       {"version", S3FAULT_VERSION},
       {"role", role_name(report.role)},
       {role_name(report.role), report.client},
@@ -135,10 +168,14 @@ std::string gate_json_report(const gate_report& report) {
       {"timeout_seconds", report.timeout_seconds},
       {"jobs", report.jobs},
       {"seed", report.seed},
+      {"selection",
+       {{"scenarios", report.scenario_globs},
+        {"shapes", report.shape_globs},
+        {"exclude", report.exclude_globs}}},
       {"interrupted", report.interrupted},
       {"error", report.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.error)},
       {"summary",
-       {{"runs", report.runs.size()},
+       {{"runs", totals.runs()},
         {"runs_planned", report.runs_planned},
         {"passed", totals.passed},
         {"failed", totals.failed},
@@ -152,6 +189,7 @@ std::string gate_json_report(const gate_report& report) {
       {"unplanned_scenarios", unplanned},
       {"runs", runs},
       {"cut_off_runs", cut_off}};
+  add_shard_fields(report, document);
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

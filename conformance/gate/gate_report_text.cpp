@@ -96,10 +96,23 @@ std::string gate_text_report::paint(std::string_view text, const char* code) con
 }
 
 void gate_text_report::begin(run_role role, const std::string& client, const std::string& upstream,
-                             const std::string& proxy) {
+                             const std::string& proxy, const runtime::shard& part) {
   role_ = role;
-  out_ << paint("s3fault gate", "1") << ": " << role_name(role) << " " << client << "\n"
+  out_ << paint("s3fault gate", "1") << ": " << role_name(role) << " " << client
+       << (part.sharded() ? ", shard " + part.text() + " (" + part.source + ")" : "") << "\n"
        << "store " << upstream << ", fault proxy " << proxy << "\n\n";
+  out_.flush();
+}
+
+void gate_text_report::begin_merged(const gate_report& merged) {
+  role_ = merged.role;
+  std::string files;
+  for (const auto& part : merged.parts) {
+    files += (files.empty() ? "" : ", ") + part.file;
+  }
+  out_ << paint("s3fault gate merge", "1") << ": " << role_name(merged.role) << " " << merged.client
+       << ", " << merged.parts.size() << " shards: " << files << "\n"
+       << "store " << merged.upstream << "\n\n";
   out_.flush();
 }
 
@@ -108,7 +121,8 @@ void gate_text_report::run_done(const run_result& run) {
        << paint(padded(to_string(run.judged.result), 18), verdict_colour(run))
        << padded(run.scenario, 27) << padded(run.shape, 15) << padded(to_string(run.expect), 17)
        << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen, role_)
-       << (role_ == run_role::writer ? "; " + describe_open_uploads(run) : "") << "\n";
+       << (role_ == run_role::writer ? "; " + describe_open_uploads(run) : "")
+       << (run.owned ? "" : " (not this shard's: judges its runs of the shape)") << "\n";
   if (!run.judged.passed() || !verdict_succeeded(run.judged.result)) {
     out_ << std::string(25, ' ') << run.judged.why << "\n";
   }
@@ -142,10 +156,15 @@ void gate_text_report::finish(const gate_report& report) {
     out_ << paint("not run: ", "33") << each.selected->name << ": " << each.reason << "\n";
   }
   if (report.interrupted) {
-    out_ << paint("interrupted: " + std::to_string(report.runs.size()) + " of " +
-                      std::to_string(report.runs_planned) + " runs done",
+    out_ << paint("interrupted: " + std::to_string(totals.runs()) + " of " +
+                      std::to_string(totals.runs() + report.cut_off.size()) + " runs done",
                   "33")
          << "\n";
+    if (!report.parts.empty()) { // merged: which runs the interrupted shards did not finish
+      for (const auto& run : report.cut_off) {
+        out_ << paint("  cut off: ", "33") << run.key << "\n";
+      }
+    }
   }
   out_ << paint(std::to_string(totals.passed) + " passed", "32") << ", "
        << paint(std::to_string(totals.failed) + " failed", totals.failed ? "31" : "32") << ", "

@@ -14,8 +14,11 @@ public:
   /// `show_repro`: the end of the report prints each failing run's repro.sh, not only its path.
   gate_text_report(std::ostream& out, bool colour, bool show_repro = false)
       : out_(out), colour_(colour), show_repro_(show_repro) {}
+  /// The header: who runs against what (and which shard of the runs, when sharded).
   void begin(run_role role, const std::string& client, const std::string& upstream,
-             const std::string& proxy);
+             const std::string& proxy, const runtime::shard& part = {});
+  /// The header of a merged report (`gate merge`): who ran, from which shards' reports.
+  void begin_merged(const gate_report& merged);
   void run_done(const run_result& run);
   /// "N passed, N failed (...)" and the failed runs again, each with its repro.sh's path.
   void finish(const gate_report& report);
@@ -37,6 +40,9 @@ std::string describe_traffic(const traffic& seen, run_role role = run_role::read
 /// could not tell.
 std::string describe_open_uploads(const run_result& run);
 
+/// The JSON's "format": 2 added what `gate merge` reads (selection, shard, plan, owned); a
+/// report without it is older and cannot be merged.
+inline constexpr int gate_json_format = 2;
 std::string gate_json_report(const gate_report& report);
 std::string gate_junit_report(const gate_report& report);
 

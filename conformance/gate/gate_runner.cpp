@@ -1,6 +1,7 @@
 #include "conformance/gate/gate_runner.hpp"
 
 #include "conformance/client/run_naming.hpp"
+#include "conformance/gate/run_shard.hpp"
 #include "conformance/gate/run_worker.hpp"
 #include "conformance/origin/embedded_origin.hpp"
 
@@ -101,20 +102,42 @@ gate_report begin_report(const gate_settings& settings) {
   report.jobs = std::max(1u, settings.jobs);
   report.seed = settings.seed;
   report.repro_dir = failed_runs_dir(settings);
+  report.scenario_globs = settings.scenario_globs;
+  report.shape_globs = settings.shape_globs;
+  report.exclude_globs = settings.exclude_globs;
+  report.shard = settings.shard;
   return report;
 }
 
-/// Finished runs into `report.runs`, the others into `report.cut_off`, in plan order.
-void collect_results(const run_plan& plan, std::vector<std::optional<run_result>>& results,
-                     gate_report& report) {
+/// Finished runs into `report.runs`, the others it owns into `report.cut_off`, in plan order.
+void collect_results(const run_plan& plan, const std::vector<bool>& owned,
+                     std::vector<std::optional<run_result>>& results, gate_report& report) {
   results.resize(plan.runs.size());
   for (std::size_t i = 0; i < plan.runs.size(); ++i) {
     if (results[i]) {
+      results[i]->owned = owned[i];
       report.runs.push_back(std::move(*results[i]));
-    } else {
+    } else if (owned[i]) {
       report.cut_off.push_back(named_result(plan.runs[i]));
     }
   }
+}
+
+/// A shard's part of `plan` (all of it unsharded), with every run's owner in `report`; `owned`
+/// says which of the runs left are the shard's own.
+run_plan plan_of_this_shard(run_plan plan, const runtime::shard& part, gate_report& report,
+                            std::vector<bool>& owned) {
+  if (!part.sharded()) {
+    owned.assign(plan.runs.size(), true);
+    return plan;
+  }
+  const auto owners = run_owners(plan.runs, part.count);
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    report.owners.push_back({plan.runs[i].key, owners[i]});
+  }
+  auto share = share_of_plan(plan, owners, part.index);
+  owned = std::move(share.owned);
+  return std::move(share.plan);
 }
 
 client::client_config store_config_for(const gate_settings& settings, const std::string& url) {
@@ -217,6 +240,8 @@ void run_planned_gate(const gate_settings& settings, const gate_observer& observ
   report.shapes = plan.shapes;
   report.unplanned = plan.unplanned;
   report.runs_planned = plan.runs.size();
+  std::vector<bool> owned;
+  plan = plan_of_this_shard(std::move(plan), settings.shard, report, owned);
   std::unique_ptr<origin::embedded_origin> embedded;
   if (settings.upstream.empty()) {
     embedded = std::make_unique<origin::embedded_origin>();
@@ -249,7 +274,7 @@ void run_planned_gate(const gate_settings& settings, const gate_observer& observ
   }
   workers.clear();
   store.delete_bucket(context.bucket);
-  collect_results(plan, results, report);
+  collect_results(plan, owned, results, report);
   if (error) {
     std::rethrow_exception(error);
   }
@@ -303,6 +328,9 @@ gate_totals count_runs(const gate_report& report) {
     }
   }
   for (const auto& run : report.runs) {
+    if (!run.owned) {
+      continue; // a shard's dependency baseline: its owner counts it
+    }
     switch (run.judged.outcome) {
     case run_outcome::passed:
       ++totals.passed;
@@ -361,6 +389,9 @@ int gate_exit_status(const gate_report& report) {
     return 130;
   }
   const auto totals = count_runs(report);
+  if (report.shard.sharded()) {
+    return totals.failed > 0 || totals.not_judged > 0 ? 1 : 0;
+  }
   if (totals.failed > 0 || totals.not_judged > 0 || totals.judged_scenario_runs == 0) {
     return 1;
   }
@@ -395,12 +426,20 @@ std::string exit_status_reason(const gate_report& report) {
   if (!report.error.empty()) {
     return "the gate could not judge: " + report.error;
   }
-  if (report.interrupted) {
-    return "interrupted after " + std::to_string(report.runs.size()) + " of " +
-           std::to_string(report.runs_planned) + " runs; " + std::to_string(report.cut_off.size()) +
-           " were cut off before their verdict";
-  }
   const auto totals = count_runs(report);
+  if (report.interrupted) {
+    return (report.shard.sharded() ? "shard " + report.shard.text() + " " : std::string()) +
+           "interrupted after " + std::to_string(totals.runs()) + " of " +
+           std::to_string(totals.runs() + report.cut_off.size()) + " runs; " +
+           std::to_string(report.cut_off.size()) + " were cut off before their verdict";
+  }
+  if (report.shard.sharded()) {
+    return "shard " + report.shard.text() +
+           (totals.failed > 0 || totals.not_judged > 0
+                ? ": some run this shard owns had a verdict its scenario does not accept"
+                : ": every run this shard owns passed or was not exercised") +
+           "; the whole verdict comes from `s3fault gate merge`";
+  }
   if (totals.failed > 0 || totals.not_judged > 0) {
     return "some run had a verdict its scenario does not accept";
   }

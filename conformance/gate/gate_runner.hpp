@@ -12,10 +12,12 @@
 #include "conformance/gate/run_plan.hpp"
 #include "conformance/gate/run_verdict.hpp"
 #include "conformance/gate/traffic_counter.hpp"
+#include "runtime/shard.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -41,6 +43,9 @@ struct gate_settings {
   std::string repro_dir;   // where failing runs' repro.sh go without keep_failed; empty: nowhere
   std::string s3fault;     // this binary's path, for the repro commands
   std::uint64_t seed = 1;
+  /// The part of the runs this process makes (run_shard.hpp); unsharded: all of them. A shard
+  /// needs --upstream: the shards share the store, each makes its own bucket.
+  runtime::shard shard;
   const std::atomic<bool>* stop_requested = nullptr;
 };
 
@@ -64,6 +69,9 @@ struct run_result {
   std::string repro;      // a failing run's repro.sh (run_repro.hpp); empty for the others
   std::string repro_file; // where that script was written, or empty
   std::string kept;       // where its files were kept (--keep-failed), or empty
+  /// False for a shard's dependency baseline: made only to decide the shard's own runs of its
+  /// shape; another shard owns it, and only owned runs count.
+  bool owned = true;
 };
 
 /// Where failing runs' files go, repro.sh included: --keep-failed, else `repro_dir`.
@@ -71,6 +79,20 @@ std::string failed_runs_dir(const gate_settings& settings);
 
 /// A result that names its run (scenario, shape, expectation, key, seed) and nothing else yet.
 run_result named_result(const planned_run& planned);
+
+/// Which shard owns one run of the whole plan.
+struct run_owner {
+  std::string key;
+  unsigned shard = 1;
+};
+
+/// One shard's report that a merged report was made from (`s3fault gate merge`).
+struct merged_part {
+  std::string file;
+  runtime::shard shard;
+  std::string started_at;
+  double seconds = 0;
+};
 
 struct gate_report {
   run_role role = run_role::reader;
@@ -90,6 +112,15 @@ struct gate_report {
   std::vector<run_result> cut_off;           // planned runs stopped before a verdict (named only)
   bool interrupted = false;                  // a stop signal cut runs off
   std::string error; // why the gate could not judge (exit 2); empty if it could
+  /// The globs the runs were selected with (--scenarios, --shapes, --exclude).
+  std::vector<std::string> scenario_globs, shape_globs, exclude_globs;
+  runtime::shard shard; // the part of the plan this report holds; unsharded: all of it
+  /// Sharded: every run of the whole plan (runs_planned of them) and its owner, in plan order.
+  std::vector<run_owner> owners;
+  std::vector<merged_part> parts; // a merged report's shards; empty otherwise
+  /// What `scenarios`, `shapes` and `unplanned` point into when the report was read back from
+  /// JSON (gate_report_read.hpp); null when they point into the gate's settings.
+  std::shared_ptr<const gate_matrix> matrix_read;
 };
 
 struct gate_observer {
@@ -118,11 +149,16 @@ struct gate_totals {
   std::size_t exercised_fault_runs = 0; // judged runs of scenarios that need an injection
   std::size_t fault_runs = 0;           // runs of scenarios that need an injection
   std::size_t judged_scenario_runs = 0; // runs other than the baselines that passed or failed
+  /// The runs counted: every run made (a shard's: every run it owns).
+  std::size_t runs() const { return passed + failed + not_exercised + not_judged; }
 };
+/// The runs of `report` counted (a shard's own runs only).
 gate_totals count_runs(const gate_report& report);
 /// The process's exit status, and what every report says: 2 when the gate could not judge, 130
 /// when it was interrupted, 1 when a run failed or was not judged, when nothing but the
-/// baselines was judged, or when no fault reached the client; else 0.
+/// baselines was judged, or when no fault reached the client; else 0. A shard's says only what
+/// it can judge alone (its owned runs failed or not judged: 1); the two rules about the whole
+/// come from `gate merge`.
 int gate_exit_status(const gate_report& report);
 /// One line on why the exit status is what it is.
 std::string exit_status_reason(const gate_report& report);

@@ -22,20 +22,15 @@ const std::vector<std::string_view> scenario_fields = {
 expectation read_expect(item_fields& fields) {
   const auto written =
       fields.choice("expect", {"must-recover", "must-not-corrupt", "informational"});
-  if (written == "must-not-corrupt") {
-    return expectation::must_not_corrupt;
-  }
-  return written == "informational" ? expectation::informational : expectation::must_recover;
+  return expectation_from_string(written.value_or("")).value_or(expectation::must_recover);
 }
 
 /// The action; one the gate's role cannot make is a mistake, found here with the others rather
 /// than when the gate starts.
 scenario_action read_action(item_fields& fields, std::optional<run_role> role) {
   const auto written = fields.choice("action", {"none", "replace-after-first-read", "overwrite"});
-  const scenario_action action = written == "overwrite" ? scenario_action::overwrite
-                                 : written == "replace-after-first-read"
-                                     ? scenario_action::replace_after_first_read
-                                     : scenario_action::none;
+  const scenario_action action =
+      action_from_string(written.value_or("")).value_or(scenario_action::none);
   if (role && !action_fits(action, *role == run_role::writer)) {
     // Worded as the gate words it (gate_runner.cpp), on the line of the field.
     fields.add_error(fields.place("action") + ": action " + std::string(to_string(action)) +

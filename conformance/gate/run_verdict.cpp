@@ -1,5 +1,7 @@
 #include "conformance/gate/run_verdict.hpp"
 
+#include "conformance/gate/enum_names.hpp"
+
 #include <algorithm>
 
 namespace s3fault::gate {
@@ -64,6 +66,13 @@ std::string_view to_string(verdict value) {
   return "?";
 }
 
+std::optional<verdict> verdict_from_string(std::string_view text) {
+  return enum_named(text,
+                    std::array{verdict::correct, verdict::rejected, verdict::silent_corruption,
+                               verdict::hung, verdict::not_exercised, verdict::not_judged,
+                               verdict::stored, verdict::silent_loss, verdict::torn});
+}
+
 std::string_view to_string(run_outcome value) {
   switch (value) {
   case run_outcome::passed:
@@ -86,6 +95,11 @@ std::optional<std::uint64_t> first_difference(std::string_view actual, std::stri
     return offset;
   }
   return std::nullopt;
+}
+
+std::optional<run_outcome> outcome_from_string(std::string_view text) {
+  return enum_named(text, std::array{run_outcome::passed, run_outcome::failed,
+                                     run_outcome::not_exercised, run_outcome::not_judged});
 }
 
 bool verdict_passes(verdict result, expectation expect) {

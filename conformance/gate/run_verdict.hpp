@@ -30,10 +30,14 @@ enum class verdict {
   torn,
 };
 std::string_view to_string(verdict value);
+/// The verdict to_string names ("SILENT_CORRUPTION"), or nullopt.
+std::optional<verdict> verdict_from_string(std::string_view text);
 
 /// How a run counts in the totals and the exit status. Only `passed` is a pass.
 enum class run_outcome { passed, failed, not_exercised, not_judged };
 std::string_view to_string(run_outcome value);
+/// The outcome to_string names ("not exercised"), or nullopt.
+std::optional<run_outcome> outcome_from_string(std::string_view text);
 
 struct judged_run {
   verdict result = verdict::correct;

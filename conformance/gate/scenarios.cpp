@@ -1,5 +1,7 @@
 #include "conformance/gate/scenarios.hpp"
 
+#include "conformance/gate/enum_names.hpp"
+
 namespace s3fault::gate {
 
 std::string_view to_string(expectation value) {
@@ -24,6 +26,17 @@ std::string_view to_string(scenario_action value) {
     return "overwrite";
   }
   return "?";
+}
+
+std::optional<expectation> expectation_from_string(std::string_view text) {
+  return enum_named(text, std::array{expectation::must_recover, expectation::must_not_corrupt,
+                                     expectation::informational});
+}
+
+std::optional<scenario_action> action_from_string(std::string_view text) {
+  return enum_named(text,
+                    std::array{scenario_action::none, scenario_action::replace_after_first_read,
+                               scenario_action::overwrite});
 }
 
 bool action_fits(scenario_action action, bool writer) {

@@ -17,6 +17,8 @@ namespace s3fault::gate {
 /// informational: anything but SILENT_CORRUPTION and HUNG passes (timing scenarios).
 enum class expectation { must_recover, must_not_corrupt, informational };
 std::string_view to_string(expectation value);
+/// The expectation to_string names ("must-not-corrupt"), or nullopt.
+std::optional<expectation> expectation_from_string(std::string_view text);
 
 /// Something the gate does itself during a run, beyond fault rules.
 enum class scenario_action {
@@ -29,6 +31,8 @@ enum class scenario_action {
 /// Whether the action is one the gate can make for `writer` runs (else for readers).
 bool action_fits(scenario_action action, bool writer);
 std::string_view to_string(scenario_action value);
+/// The action to_string names ("replace-after-first-read"), or nullopt.
+std::optional<scenario_action> action_from_string(std::string_view text);
 
 struct scenario {
   std::string name;        // "strip-parts-count"
