@@ -12,7 +12,7 @@
 namespace s3fault::cli {
 namespace {
 
-struct merge_options {
+struct bench_merge_options {
   std::vector<std::string> parts;
   std::string csv_file;
   std::string json_file;
@@ -21,7 +21,7 @@ struct merge_options {
 };
 
 /// Each part's text; nullopt after naming each file that cannot be read.
-std::optional<std::vector<bench::part_file>> read_parts(const std::vector<std::string>& paths) {
+std::optional<std::vector<bench::part_file>> read_bench_parts(const std::vector<std::string>& paths) {
   std::vector<bench::part_file> parts;
   bool readable = true;
   for (const auto& path : paths) {
@@ -37,13 +37,13 @@ std::optional<std::vector<bench::part_file>> read_parts(const std::vector<std::s
   return readable ? std::optional(std::move(parts)) : std::nullopt;
 }
 
-int run_merge(const merge_options& options) {
+int run_bench_merge(const bench_merge_options& options) {
   if (!report_paths_writable("bench merge", {{"--csv", options.csv_file},
                                              {"--json", options.json_file},
                                              {"--html", options.html_file}})) {
     return 2;
   }
-  const auto parts = read_parts(options.parts);
+  const auto parts = read_bench_parts(options.parts);
   if (!parts) {
     return 2;
   }
@@ -79,7 +79,7 @@ int run_merge(const merge_options& options) {
 } // namespace
 
 subcommand_runner add_bench_merge_command(CLI::App& bench) {
-  auto options = std::make_shared<merge_options>();
+  auto options = std::make_shared<bench_merge_options>();
   auto* command = bench.add_subcommand(
       "merge",
       "Merges the JSON reports of the shards of one bench (--shard K/N or --shard auto) into one\n"
@@ -103,7 +103,7 @@ subcommand_runner add_bench_merge_command(CLI::App& bench) {
   command->add_option("--html", options->html_file, "Write the merged report as an HTML page");
   command->add_option("--baseline", options->baseline_file,
                       "Compare the merged cells with an earlier --csv or --json file");
-  return {command, [options] { return run_merge(*options); }};
+  return {command, [options] { return run_bench_merge(*options); }};
 }
 
 } // namespace s3fault::cli
