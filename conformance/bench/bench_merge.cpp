@@ -403,9 +403,26 @@ void fill_report(const std::vector<part>& parts, merged_bench& out, std::vector<
   report.notes = std::move(notes);
 }
 
+merge_outcome merge_checked_parts(const std::vector<part_file>& files, const baseline* earlier);
+
 } // namespace
 
 merge_outcome merge_bench_parts(const std::vector<part_file>& files, const baseline* earlier) {
+  // A field of another type than this version writes (a report edited by hand) is refused,
+  // never a crash.
+  try {
+    return merge_checked_parts(files, earlier);
+  } catch (const json::exception& wrong) {
+    merge_outcome outcome;
+    outcome.refusals.push_back(std::string("a part holds a field of an unexpected type: ") +
+                               wrong.what());
+    return outcome;
+  }
+}
+
+namespace {
+
+merge_outcome merge_checked_parts(const std::vector<part_file>& files, const baseline* earlier) {
   merge_outcome outcome;
   auto& refusals = outcome.refusals;
   std::vector<part> parts;
@@ -428,8 +445,9 @@ merge_outcome merge_bench_parts(const std::vector<part_file>& files, const basel
   check_clocks(parts, refusals, notes);
   auto merged = std::make_unique<merged_bench>();
   merged->settings = settings_from(parts.front().document["settings"], refusals);
-  merged->settings.start_at =
-      runtime::parse_rfc3339(parts.front().document.value("start_at", std::string()));
+  if (const auto& start = parts.front().document["start_at"]; start.is_string()) {
+    merged->settings.start_at = runtime::parse_rfc3339(start.get<std::string>());
+  }
   const bool paced = all_paced(parts);
   describe_timing(parts, paced, notes);
   auto runs = merge_runs(parts, paced, refusals, notes);
@@ -440,5 +458,7 @@ merge_outcome merge_bench_parts(const std::vector<part_file>& files, const basel
   outcome.merged = std::move(merged);
   return outcome;
 }
+
+} // namespace
 
 } // namespace s3fault::bench

@@ -199,6 +199,10 @@ TEST(BenchMerge, RefusesReportsItCannotRead) {
   EXPECT_NE(refusal(unsharded.dump()).find("p.json: not a shard's report"), std::string::npos);
   EXPECT_NE(refusal(no_counts.dump()).find("p.json: a run: \"counts\" is missing"),
             std::string::npos);
+  auto wrong_type = nlohmann::json::parse(json_report(one.report));
+  wrong_type["started_at"] = 5;
+  EXPECT_NE(refusal(wrong_type.dump()).find("a part holds a field of an unexpected type"),
+            std::string::npos);
   EXPECT_EQ(refusal("{"), "p.json: not JSON\n");
   EXPECT_EQ(refusal("{\"tool\": \"s3fault gate\"}"), "p.json: not an s3fault bench JSON report\n");
 }
