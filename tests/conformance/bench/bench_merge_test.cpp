@@ -201,7 +201,9 @@ TEST(BenchMerge, RefusesReportsItCannotRead) {
             std::string::npos);
   auto wrong_type = nlohmann::json::parse(json_report(one.report));
   wrong_type["started_at"] = 5;
-  EXPECT_NE(refusal(wrong_type.dump()).find("a part holds a field of an unexpected type"),
+  shard_report two(2, 2, all);
+  EXPECT_NE(refusals_of(merge_bench_parts({{"p.json", wrong_type.dump()}, two.file()}, nullptr))
+                .find("a part holds a field of an unexpected type"),
             std::string::npos);
   EXPECT_EQ(refusal("{"), "p.json: not JSON\n");
   EXPECT_EQ(refusal("{\"tool\": \"s3fault gate\"}"), "p.json: not an s3fault bench JSON report\n");
