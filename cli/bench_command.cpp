@@ -253,9 +253,32 @@ std::string sharding_text(const bench::bench_settings& settings) {
   return text;
 }
 
+/// The bench cannot run: each reason on stderr and all of them in every report asked for (a
+/// shard's JSON then tells `bench merge` why it is missing), exit 2.
+int refuse_bench(const bench_options& options, const runtime::shard& shard,
+                 const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (const auto& reason : reasons) {
+    std::cerr << "s3fault bench: " << reason << "\n";
+    joined += (joined.empty() ? "" : "; ") + reason;
+  }
+  write_report_files(
+      "bench",
+      {{report_path(options.csv_file, shard), [&] { return bench::error_csv_report(joined); }},
+       {report_path(options.json_file, shard),
+        [&] { return bench::error_json_report(joined, shard); }},
+       {report_path(options.html_file, shard), [&] { return bench::error_html_report(joined); }}});
+  return 2;
+}
+
 int run_bench_command(const bench_options& options) {
   const auto shard = resolve_shard("s3fault bench: ", options.shard);
   if (!shard) {
+    return 2;
+  }
+  if (!report_paths_writable("bench", {{"--csv", report_path(options.csv_file, *shard)},
+                                       {"--json", report_path(options.json_file, *shard)},
+                                       {"--html", report_path(options.html_file, *shard)}})) {
     return 2;
   }
   std::vector<std::string> problems;
@@ -278,13 +301,12 @@ int run_bench_command(const bench_options& options) {
     }
   }
   if (!problems.empty()) {
-    for (const auto& problem : problems) {
-      std::cerr << "s3fault bench: " << problem << "\n";
-    }
-    return 2;
+    return refuse_bench(options, *shard, problems);
   }
   if (earlier && !baseline_matches(settings, *earlier, options.strict)) {
-    return 2;
+    return refuse_bench(
+        options, *shard,
+        {"--strict: the baseline " + earlier->source + " was measured differently"});
   }
 
   // Ctrl-C ends the run in progress early, summarizes what ran and removes the fixtures.
@@ -299,8 +321,8 @@ int run_bench_command(const bench_options& options) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
     } catch (const std::exception& error) {
-      std::cerr << "s3fault bench: cannot start the embedded origin: " << error.what() << "\n";
-      return 2;
+      return refuse_bench(options, *shard,
+                          {std::string("cannot start the embedded origin: ") + error.what()});
     }
     settings.client.endpoint = embedded->url();
     std::cout << "no --endpoint: benchmarking the embedded origin at " << embedded->url()
@@ -342,12 +364,11 @@ int run_bench_command(const bench_options& options) {
   try {
     report = bench::run_bench(settings, earlier ? &*earlier : nullptr, observer);
   } catch (const bench::store_unusable& error) {
-    std::cerr << "s3fault bench: the store at " << settings.client.endpoint
-              << " cannot be benchmarked: " << error.what() << "\n";
-    return 2;
+    return refuse_bench(
+        options, *shard,
+        {"the store at " + settings.client.endpoint + " cannot be benchmarked: " + error.what()});
   } catch (const std::exception& error) {
-    std::cerr << "s3fault bench: " << error.what() << "\n";
-    return 2;
+    return refuse_bench(options, *shard, {error.what()});
   }
   bench::print_summary(std::cout, report);
   if (options.keep) {

@@ -70,6 +70,12 @@ std::optional<part> read_part(const part_file& file, std::vector<std::string>& r
     return std::nullopt;
   }
   std::string why = format_problem(read.document);
+  if (why.empty() && read.document.contains("error") && read.document["error"].is_string()) {
+    const auto shard = shard_of(read.document, why);
+    refusals.push_back(file.file + ": " + (shard ? "shard " + shard->text() : "the bench") +
+                       " could not run: " + read.document["error"].get<std::string>());
+    return std::nullopt;
+  }
   const auto shard = why.empty() ? shard_of(read.document, why) : std::nullopt;
   if (!shard) {
     refusals.push_back(file.file + ": " + why);

@@ -133,12 +133,15 @@ std::string run_line(const run_position& position, const run_result& result) {
   std::string line =
       "[" + std::to_string(position.cell_index + 1) + "/" + std::to_string(position.cell_count) +
       "] round " + std::to_string(position.round) + "/" + std::to_string(position.rounds) +
-      (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) + ": " +
-      figure_text(figure::mib_per_second) + " MiB/s, " + figure_text(figure::ops_per_second) +
-      " ops/s, latency p50 " + figure_text(figure::latency_p50_ms) + " p99 " +
-      figure_text(figure::latency_p99_ms) + " ms, TTFB p50 " + figure_text(figure::ttfb_p50_ms) +
-      " ms, " + figure_text(figure::errors) + " errors, " + figure_text(figure::retries) +
-      " retries";
+      (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) +
+      (result.workers != 0 && result.workers != result.measured.concurrency
+           ? " (" + std::to_string(result.workers) + " clients here)"
+           : "") +
+      ": " + figure_text(figure::mib_per_second) + " MiB/s, " +
+      figure_text(figure::ops_per_second) + " ops/s, latency p50 " +
+      figure_text(figure::latency_p50_ms) + " p99 " + figure_text(figure::latency_p99_ms) +
+      " ms, TTFB p50 " + figure_text(figure::ttfb_p50_ms) + " ms, " + figure_text(figure::errors) +
+      " errors, " + figure_text(figure::retries) + " retries";
   if (result.values[static_cast<std::size_t>(figure::store_rss_max_mib)]) {
     line += "; store RSS max " + figure_text(figure::store_rss_max_mib) + " MiB, threads max " +
             figure_text(figure::store_threads_max) + ", CPU mean " +
@@ -161,6 +164,19 @@ std::string progress_line(const run_position& position, const run_progress& prog
   return text;
 }
 
+/// What the table's figures are of, when not of one whole process.
+std::string sharding_caption(const bench_report& report) {
+  if (report.shards > 1) {
+    return "; merged from " + std::to_string(report.shards) +
+           " shards (rates over each run's whole window)";
+  }
+  const auto& shard = report.settings->shard;
+  if (shard.sharded()) {
+    return "; shard " + shard.text() + ": this process's share of each cell's clients only";
+  }
+  return "";
+}
+
 void print_summary(std::ostream& out, const bench_report& report) {
   const auto& settings = *report.settings;
   const unsigned legs = settings.control ? 2 : 1;
@@ -171,7 +187,8 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << (settings.control ? " (" + std::to_string(settings.rounds) + " rounds x 2 control runs)"
                            : "")
       << "; throughput [min..max]; latency and TTFB in ms"
-      << (settings.mix.empty() ? "" : "; mix: " + describe_mix(settings.mix)) << "\n";
+      << (settings.mix.empty() ? "" : "; mix: " + describe_mix(settings.mix))
+      << sharding_caption(report) << "\n";
   row header = cell_titles(report);
   header.insert(header.end(), {column_title(figure::mib_per_second), "",
                                column_title(figure::ops_per_second), ""});

@@ -32,6 +32,12 @@ std::string csv_report(const bench_report& report);
 std::string json_report(const bench_report& report);
 std::string html_report(const bench_report& report);
 
+/// The reports of a bench that could not run (bad options, an unusable store): `error` in each
+/// format; the JSON names the shard, so that `bench merge` says which one failed.
+std::string error_json_report(const std::string& error, const runtime::shard& shard);
+std::string error_csv_report(const std::string& error);
+std::string error_html_report(const std::string& error);
+
 /// Reads an earlier bench's CSV or JSON (told apart by the first character). nullopt with
 /// `error` saying which line or field is wrong.
 std::optional<baseline> load_baseline(const std::string& path, std::string& error);

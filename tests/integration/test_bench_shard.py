@@ -9,6 +9,7 @@ import datetime
 import json
 import math
 import re
+import socket
 import subprocess
 import unittest
 from pathlib import Path
@@ -227,6 +228,23 @@ class BenchShardTest(unittest.TestCase):
             run.run()
             self.assertEqual(run.code, 2, run.describe())
             self.assertIn(reason, run.stderr, run.describe())
+
+    def test_a_shard_that_cannot_run_writes_why_and_merge_names_it(self):
+        with socket.socket() as probe:  # a port nothing listens on once closed
+            probe.bind(("127.0.0.1", 0))
+            closed = probe.getsockname()[1]
+        lost = Run(["bench", "--endpoint", f"http://127.0.0.1:{closed}", *bench_options(),
+                    "--timeout", "2", "--shard", "2/2", "--json", str(self.tmp / "lost-{shard}.json")])
+        self.assertEqual(lost.run().code, 2, lost.describe())
+        report = json.loads((self.tmp / "lost-2.json").read_text())
+        self.assertIn("cannot be benchmarked", report["error"])
+        self.assertEqual(report["shard"]["index"], 2)
+        fine = self.bench(["--shard", "1/2", "--json", str(self.tmp / "lost-1.json")],
+                          count="4", duration="", rounds="1").run()
+        self.assertEqual(fine.code, 0, fine.describe())
+        merged = self.merge(["lost-1.json", "lost-2.json"], "lost.json")
+        self.assertEqual(merged.code, 2, merged.describe())
+        self.assertIn("lost-2.json: shard 2/2 could not run: the store at", merged.stderr)
 
 
 if __name__ == "__main__":
