@@ -21,7 +21,8 @@ struct bench_merge_options {
 };
 
 /// Each part's text; nullopt after naming each file that cannot be read.
-std::optional<std::vector<bench::part_file>> read_bench_parts(const std::vector<std::string>& paths) {
+std::optional<std::vector<bench::part_file>>
+read_bench_parts(const std::vector<std::string>& paths) {
   std::vector<bench::part_file> parts;
   bool readable = true;
   for (const auto& path : paths) {
