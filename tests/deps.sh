@@ -24,9 +24,10 @@ store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-contain
 # python3-pytest, -venv, -pip, -setuptools and -wheel: the Python client built, installed and
 # tested without a registry (clients/python/run-tests.sh). python3-prometheus-client: its text
 # parser reads /metrics back (tests/unit/metrics/parse_exposition.py, test_wire_first_byte_times).
+# openmpi-bin: mpirun for examples/scale/mpirun-bench.sh (test_scale_examples.py).
 client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2 chromium
   python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
-  python3-prometheus-client)
+  python3-prometheus-client openmpi-bin)
 
 log=$(mktemp /tmp/s3fault-deps.XXXXXX.log)
 # Print the log of the failing step and the step's name, then exit non-zero.
