@@ -76,6 +76,13 @@ client::client_config store_client_config(const std::string& endpoint, const sto
 bool store_arguments_usable(const std::string& prefix, const std::string& endpoint,
                             const store_access& access);
 
+/// A subcommand of a command (`gate merge`, `bench merge`) and how to run it once parsed.
+struct subcommand_runner {
+  CLI::App* command = nullptr;
+  std::function<int()> run;
+  bool parsed() const { return command->parsed(); }
+};
+
 /// `--shard K/N|auto` and `--shards N` as given.
 struct shard_options {
   std::string shard; // empty: not sharded (nothing is read from the environment)
