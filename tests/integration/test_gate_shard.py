@@ -14,6 +14,11 @@ import harness
 REPO = Path(__file__).resolve().parents[2]
 # Two small shapes keep the four gates short: one single PUT, one multipart with a 1-byte part.
 SHAPES = ("--shapes", "1KiB,mp-8MiB+1")
+# A third of the matrix, with every kind of verdict the robust reader gets (passes, NOT_EXERCISED
+# on the single PUT): enough runs for three shards; the whole matrix is the acceptance
+# check, run by hand (docs/gate.md).
+SCENARIOS = ("--scenarios", "strip-parts-count,parts-count-*,slowdown-first-2,truncate-close,"
+                            "corrupt,reset-mid-body-once,replaced-between-reads")
 READER = ("--reader", "builtin:robust-parts")
 
 
@@ -96,7 +101,8 @@ class GateShardTest(unittest.TestCase):
 
     @classmethod
     def gate(cls, args: list[str], json_path: Path) -> Command:
-        return Command(["gate", "--color", "never", *READER, *SHAPES, *cls.upstream, *args],
+        return Command(["gate", "--color", "never", *READER, *SHAPES, *SCENARIOS, *cls.upstream,
+                        *args],
                        json_path)
 
     def merge(self, parts: list[str], name: str) -> Command:
