@@ -25,10 +25,15 @@ wall_time from_unix_micros(std::int64_t micros);
 /// Waits until `when` by the bench's clock, or until `stop()` says so (checked every 50 ms).
 void sleep_until(const bench_settings& settings, wall_time when, const std::function<bool()>& stop);
 
-/// How far the store's clock is ahead of this bench's (negative: behind), from the Date header
-/// of a HEAD of `bucket`: whole seconds, so the figure is within about half a second plus the
-/// round trip. nullopt, with `why`, when the store sent no usable Date.
-std::optional<std::chrono::milliseconds>
-store_clock_offset(const bench_settings& settings, const std::string& bucket, std::string& why);
+/// How far the store's clock is ahead of this bench's (negative: behind), from the Date headers
+/// of HEADs of `bucket` around the moment the Date's second changes (up to 1.5 s of looks):
+/// within a few tens of milliseconds on a near store. nullopt, with `why`, when the store sent no
+/// usable Date.
+struct clock_reading {
+  std::chrono::milliseconds offset{0};
+  std::chrono::milliseconds uncertainty{0}; // the offset is within this of the truth
+};
+std::optional<clock_reading> store_clock_offset(const bench_settings& settings,
+                                                const std::string& bucket, std::string& why);
 
 } // namespace s3fault::bench

@@ -454,6 +454,9 @@ merge_outcome merge_checked_parts(const std::vector<part_file>& files, const bas
   if (const auto& start = parts.front().document["start_at"]; start.is_string()) {
     merged->settings.start_at = runtime::parse_rfc3339(start.get<std::string>());
   }
+  if (!refusals.empty()) {
+    return outcome; // the runs of parts that do not belong together are not compared
+  }
   const bool paced = all_paced(parts);
   describe_timing(parts, paced, notes);
   auto runs = merge_runs(parts, paced, refusals, notes);

@@ -170,6 +170,9 @@ void add_sharding(json& document, const bench_report& report) {
   document["paced"] = report.paced;
   document["clock_offset_ms"] =
       report.clock_offset ? json(report.clock_offset->count()) : json(nullptr);
+  if (report.clock_offset) {
+    document["clock_offset_uncertainty_ms"] = report.clock_offset_uncertainty.count();
+  }
   if (!report.clock_offset_problem.empty()) {
     document["clock_offset_problem"] = report.clock_offset_problem;
   }

@@ -1,6 +1,7 @@
 #include "conformance/bench/bench_runner.hpp"
 
 #include "conformance/bench/baseline_match.hpp"
+#include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_schedule.hpp"
 #include "conformance/client/run_naming.hpp"
 
@@ -116,7 +117,10 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   auto stop_requested = [&] {
     return settings.stop_requested != nullptr && settings.stop_requested->load();
   };
-  report.clock_offset = store_clock_offset(settings, report.bucket, report.clock_offset_problem);
+  if (const auto clock = store_clock_offset(settings, report.bucket, report.clock_offset_problem)) {
+    report.clock_offset = clock->offset;
+    report.clock_offset_uncertainty = clock->uncertainty;
+  }
   run_schedule schedule(settings);
   report.paced = schedule.paced();
   worker_pool workers(settings, fixtures);

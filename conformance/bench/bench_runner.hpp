@@ -48,6 +48,7 @@ struct bench_report {
   bool paced = false; // --start-at with --duration: every run had its slot (bench_schedule.hpp)
   /// The store's clock minus this bench's, from its Date header (nullopt: see the problem).
   std::optional<std::chrono::milliseconds> clock_offset;
+  std::chrono::milliseconds clock_offset_uncertainty{0}; // the offset is within this
   std::string clock_offset_problem;
   std::vector<merged_part> parts; // bench merge: the shards' reports, by shard
   std::vector<std::string> notes; // bench merge: how the figures were put together

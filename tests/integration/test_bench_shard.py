@@ -194,7 +194,7 @@ class BenchShardTest(unittest.TestCase):
         self.assertEqual(merged.code, 2, merged.describe())
         spread = re.search(r"the shards' clocks disagree by (\d+\.\d) s", merged.stderr)
         self.assertIsNotNone(spread, merged.describe())
-        self.assertAlmostEqual(float(spread.group(1)), 5.0, delta=1.1)
+        self.assertAlmostEqual(float(spread.group(1)), 5.0, delta=0.3)
         self.assertFalse((self.tmp / "skew.json").exists())
 
     def test_parts_of_different_sizes_are_refused_naming_the_setting(self):

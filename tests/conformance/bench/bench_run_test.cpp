@@ -1,6 +1,7 @@
 // Whole benches against an embedded origin in this process, directly and through an in-process
 // proxy with fault rules: every operation runs and checks what it reads, retries are made and
 // counted, wrong bytes and wrong lengths are errors, and the fixtures are gone afterwards.
+#include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_runner.hpp"
 #include "conformance/origin/embedded_origin.hpp"
 #include "faults/config/build_rules.hpp"
@@ -50,6 +51,29 @@ std::unique_ptr<proxy::embedded_proxy> proxy_with(const std::string& upstream,
 bool bucket_exists(const std::string& endpoint, const std::string& bucket) {
   client::s3_client store({.endpoint = endpoint, .credentials = {"s3fault", "s3fault-secret", ""}});
   return store.head_bucket(bucket).status == 200;
+}
+
+TEST(BenchRun, TheStoresClockIsComparedToAFewTensOfMilliseconds) {
+  // The origin's Date comes from this machine's clock: the offset is the one this bench's clock
+  // was given, found from the moment the Date's second changes (not its whole second).
+  origin::embedded_origin store;
+  auto settings = small_bench(store.url());
+  client::s3_client(settings.client).create_bucket("clock");
+  for (const auto offset : {std::chrono::milliseconds(0), std::chrono::milliseconds(5300),
+                            std::chrono::milliseconds(-2700)}) {
+    settings.test_clock_offset = offset;
+    std::string why;
+    const auto measured = store_clock_offset(settings, "clock", why);
+    ASSERT_TRUE(measured) << why;
+    EXPECT_NEAR(static_cast<double>(measured->offset.count()), static_cast<double>(-offset.count()),
+                static_cast<double>(measured->uncertainty.count()))
+        << offset.count();
+    // Found where the second changed, not guessed from a whole second (+-500 ms).
+    EXPECT_LT(measured->uncertainty, std::chrono::milliseconds(500));
+  }
+  std::string why;
+  EXPECT_FALSE(store_clock_offset(small_bench("http://127.0.0.1:9"), "clock", why));
+  EXPECT_NE(why.find("no Date header"), std::string::npos) << why;
 }
 
 TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
