@@ -240,8 +240,12 @@ std::string report_path(const std::string& path, const runtime::shard& shard) {
 std::string sharding_text(const bench::bench_settings& settings) {
   std::string text;
   if (settings.shard.sharded()) {
-    text += "; shard " + settings.shard.text() + " (" + settings.shard.source +
-            "): its share of every cell's clients";
+    text += "; shard " + settings.shard.text() + " (" + settings.shard.source + "): clients";
+    for (const auto concurrency : settings.concurrencies) {
+      text += (concurrency == settings.concurrencies.front() ? " " : ", ") +
+              std::to_string(runtime::share_of(concurrency, settings.shard)) +
+              " of c=" + std::to_string(concurrency);
+    }
   }
   if (settings.start_at) {
     const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*settings.start_at -
