@@ -135,7 +135,8 @@ std::string run_line(const run_position& position, const run_result& result) {
       "] round " + std::to_string(position.round) + "/" + std::to_string(position.rounds) +
       (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) +
       (result.workers != 0 && result.workers != result.measured.concurrency
-           ? " (" + std::to_string(result.workers) + " clients here)"
+           ? " (" + std::to_string(result.workers) +
+                 (result.workers == 1 ? " client here)" : " clients here)")
            : "") +
       ": " + figure_text(figure::mib_per_second) + " MiB/s, " +
       figure_text(figure::ops_per_second) + " ops/s, latency p50 " +
