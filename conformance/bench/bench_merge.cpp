@@ -157,7 +157,7 @@ void check_shards(const std::vector<part>& parts, std::vector<std::string>& refu
 
 std::string seconds_text(double seconds, bool sign) {
   char text[32];
-  std::snprintf(text, sizeof text, sign ? "%+.1f s" : "%.1f s", seconds);
+  std::snprintf(text, sizeof text, sign ? "%+.3f s" : "%.3f s", seconds);
   return text;
 }
 

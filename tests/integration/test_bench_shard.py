@@ -192,7 +192,7 @@ class BenchShardTest(unittest.TestCase):
             self.assertEqual(run.finish().code, 0, run.describe())
         merged = self.merge(["skew-1.json", "skew-2.json"], "skew.json")
         self.assertEqual(merged.code, 2, merged.describe())
-        spread = re.search(r"the shards' clocks disagree by (\d+\.\d) s", merged.stderr)
+        spread = re.search(r"the shards' clocks disagree by (\d+\.\d+) s", merged.stderr)
         self.assertIsNotNone(spread, merged.describe())
         self.assertAlmostEqual(float(spread.group(1)), 5.0, delta=0.3)
         self.assertFalse((self.tmp / "skew.json").exists())

@@ -215,9 +215,9 @@ TEST(BenchMerge, RefusesClocksMoreThanTwoSecondsApart) {
   two.report.clock_offset = std::chrono::milliseconds(-2500); // one: +100 ms
   const auto outcome = merge_bench_parts({one.file(), two.file()}, nullptr);
   EXPECT_FALSE(outcome.merged);
-  EXPECT_NE(refusals_of(outcome).find("the shards' clocks disagree by 2.6 s (the store's Date "
-                                      "minus each shard's clock: part-1.json +0.1 s, "
-                                      "part-2.json -2.5 s)"),
+  EXPECT_NE(refusals_of(outcome).find("the shards' clocks disagree by 2.600 s (the store's Date "
+                                      "minus each shard's clock: part-1.json +0.100 s, "
+                                      "part-2.json -2.500 s)"),
             std::string::npos)
       << refusals_of(outcome);
   two.report.clock_offset = std::chrono::milliseconds(-1800);
