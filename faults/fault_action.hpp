@@ -29,7 +29,7 @@ namespace s3fault::faults {
 
 using clock = std::chrono::steady_clock;
 
-/// The one seeded source of randomness of a rule set (STYLE.md point 6).
+/// The one seeded source of randomness of a rule set (docs/design.md rule 6).
 using random_engine = std::mt19937_64;
 
 /// A response the proxy sends itself.

@@ -1,7 +1,7 @@
 #pragma once
 // An immutable snapshot of the active rules and the decision it makes for one exchange. The
-// proxy reads the current snapshot once per exchange (STYLE.md point 5); the admin API swaps in
-// a new one atomically.
+// proxy reads the current snapshot once per exchange (docs/design.md rule 5); the admin API swaps
+// in a new one atomically.
 #include "faults/load_schedule.hpp"
 #include "faults/rule.hpp"
 

@@ -17,7 +17,7 @@ using error_code = boost::system::error_code;
 using clock = std::chrono::steady_clock;
 
 /// Completion token for coroutines: errors come back in `ec` instead of as exceptions, so that
-/// traffic errors are values (STYLE.md point 4).
+/// traffic errors are values (docs/design.md rule 4).
 inline auto use_ec(error_code& ec) {
   return asio::redirect_error(asio::use_awaitable, ec);
 }

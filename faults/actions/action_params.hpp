@@ -1,5 +1,5 @@
 #pragma once
-// Reading one action's parameters from its JSON object (STYLE.md point 3): every field is
+// Reading one action's parameters from its JSON object (docs/design.md rule 3): every field is
 // checked, every problem is appended as "field: what is wrong (what is allowed)", and the
 // action is built only when none was found.
 #include "faults/action_registry.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Rule definitions (JSON) -> validated `faults::rule` values (STYLE.md point 3: parse, then
+// Rule definitions (JSON) -> validated `faults::rule` values (docs/design.md rule 3: parse, then
 // validate into plain structs).
 //
 //   --fault SPEC ──fault_spec──┐
