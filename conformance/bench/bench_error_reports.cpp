@@ -2,32 +2,11 @@
 // that a CI job (or `bench merge` of a shard's JSON) sees the reason instead of a missing file.
 #include "conformance/bench/bench_reports.hpp"
 
+#include "text/text.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace s3fault::bench {
-namespace {
-
-std::string html_text(const std::string& text) {
-  std::string escaped;
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      escaped += "&amp;";
-      break;
-    case '<':
-      escaped += "&lt;";
-      break;
-    case '>':
-      escaped += "&gt;";
-      break;
-    default:
-      escaped += c;
-    }
-  }
-  return escaped;
-}
-
-} // namespace
 
 std::string error_json_report(const std::string& error, const runtime::shard& shard) {
   nlohmann::json document{{"tool", "s3fault bench"},
@@ -54,7 +33,7 @@ std::string error_csv_report(const std::string& error) {
 std::string error_html_report(const std::string& error) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>s3fault bench: "
          "could not run</title></head>\n<body><h1>s3fault bench could not run</h1>\n<p>" +
-         html_text(error) + "</p></body></html>\n";
+         text::escape_html(error) + "</p></body></html>\n";
 }
 
 } // namespace s3fault::bench

@@ -9,7 +9,9 @@
 // tables, "noise" in the noise table, and baseline, now, delta, rounds, interval, p, detectable
 // or change in the baseline table. Baseline marks in the charts have the class "baseline-mark".
 #include "conformance/bench/bench_reports.hpp"
+
 #include "conformance/bench/comparison_text.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,29 +33,6 @@ constexpr int margin_right = 150; // room for the legend
 constexpr int margin_top = 30;
 constexpr int margin_bottom = 45;
 constexpr int legend_row = 18;
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string num(double value) {
   char text[32];
@@ -110,24 +89,24 @@ frame open_chart(std::ostringstream& svg, const std::string& kind, operation op,
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart " << kind
       << "\" data-operation=\"" << to_string(op) << "\" width=\"" << chart_width << "\" height=\""
       << f.height << "\" viewBox=\"0 0 " << chart_width << " " << f.height
-      << "\" role=\"img\" aria-label=\"" << escape(title) << "\">\n"
-      << "<text x=\"" << margin_left << "\" y=\"18\" class=\"title\">" << escape(title)
+      << "\" role=\"img\" aria-label=\"" << text::escape_html(title) << "\">\n"
+      << "<text x=\"" << margin_left << "\" y=\"18\" class=\"title\">" << text::escape_html(title)
       << "</text>\n";
   for (double tick = 0; tick <= f.y_top + step / 2; tick += step) {
     const double y = f.y_at(tick);
     svg << "<line x1=\"" << margin_left << "\" x2=\"" << margin_left + f.plot_width << "\" y1=\""
         << num(y) << "\" y2=\"" << num(y) << "\" class=\"grid\"/>"
         << "<text x=\"" << margin_left - 6 << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
-        << escape(num(tick)) << "</text>\n";
+        << text::escape_html(num(tick)) << "</text>\n";
   }
   svg << "<text x=\"14\" y=\"" << margin_top + f.plot_height / 2 << "\" transform=\"rotate(-90 14 "
-      << margin_top + f.plot_height / 2 << ")\" text-anchor=\"middle\">" << escape(y_label)
-      << "</text>\n";
+      << margin_top + f.plot_height / 2 << ")\" text-anchor=\"middle\">"
+      << text::escape_html(y_label) << "</text>\n";
   const double slot = static_cast<double>(f.plot_width) / std::max<std::size_t>(1, x_labels.size());
   for (std::size_t i = 0; i < x_labels.size(); ++i) {
     svg << "<text x=\"" << num(margin_left + slot * (static_cast<double>(i) + 0.5)) << "\" y=\""
-        << margin_top + f.plot_height + 18 << "\" text-anchor=\"middle\">" << escape(x_labels[i])
-        << "</text>\n";
+        << margin_top + f.plot_height + 18 << "\" text-anchor=\"middle\">"
+        << text::escape_html(x_labels[i]) << "</text>\n";
   }
   return f;
 }
@@ -155,7 +134,7 @@ void legend(std::ostringstream& svg, const std::vector<legend_entry>& entries) {
           << "\" stroke-dasharray=\"3 2\"/>";
       break;
     }
-    svg << "<text x=\"" << x + 18 << "\" y=\"" << y + 1 << "\">" << escape(entry.name)
+    svg << "<text x=\"" << x + 18 << "\" y=\"" << y + 1 << "\">" << text::escape_html(entry.name)
         << "</text>\n";
   }
 }
@@ -227,8 +206,9 @@ std::string throughput_chart(const bench_report& report,
         points += num(x) + "," + num(y) + " ";
         svg << "<circle class=\"baseline-mark\" cx=\"" << num(x) << "\" cy=\"" << num(y)
             << "\" r=\"3.5\" fill=\"#fff\" stroke=\"" << colour << "\" stroke-width=\"1.5\"><title>"
-            << escape(describe(c->measured)) << " (baseline): " << format_figure(shown, *before)
-            << " " << escape(unit) << "</title></circle>\n";
+            << text::escape_html(describe(c->measured))
+            << " (baseline): " << format_figure(shown, *before) << " " << text::escape_html(unit)
+            << "</title></circle>\n";
       }
       svg << "<polyline class=\"baseline-line\" points=\"" << points << "\" fill=\"none\" stroke=\""
           << colour << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n";
@@ -242,8 +222,9 @@ std::string throughput_chart(const bench_report& report,
       const double y = f.y_at(median_of(*c, shown));
       points += num(x) + "," + num(y) + " ";
       svg << "<circle class=\"mark\" cx=\"" << num(x) << "\" cy=\"" << num(y)
-          << "\" r=\"3.5\" fill=\"" << colour << "\"><title>" << escape(describe(c->measured))
-          << ": " << format_figure(shown, median_of(*c, shown)) << " " << escape(unit)
+          << "\" r=\"3.5\" fill=\"" << colour << "\"><title>"
+          << text::escape_html(describe(c->measured)) << ": "
+          << format_figure(shown, median_of(*c, shown)) << " " << text::escape_html(unit)
           << "</title></circle>\n";
     }
     svg << "<polyline points=\"" << points << "\" fill=\"none\" stroke=\"" << colour
@@ -296,7 +277,7 @@ std::string latency_chart(const bench_report& report, const std::vector<const ce
     if (from_baseline) {
       svg << " fill-opacity=\"0.3\" stroke=\"" << colour << "\" stroke-dasharray=\"3 2\"";
     }
-    svg << "><title>" << escape(title) << "</title></rect>\n";
+    svg << "><title>" << text::escape_html(title) << "</title></rect>\n";
   };
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const auto& measured = cells[i]->measured;
@@ -336,8 +317,9 @@ std::string figure_td(const cell& c, figure f, std::string_view column, const st
   if (css_class != nullptr) {
     td += " class=\"" + std::string(css_class) + "\"";
   }
-  td += " data-cell=\"" + escape(describe(c)) + "\" data-figure=\"" + std::string(info(f).key) +
-        "\" data-column=\"" + std::string(column) + "\">" + escape(text) + "</td>";
+  td += " data-cell=\"" + text::escape_html(describe(c)) + "\" data-figure=\"" +
+        std::string(info(f).key) + "\" data-column=\"" + std::string(column) + "\">" +
+        text::escape_html(text) + "</td>";
   return td;
 }
 
@@ -365,13 +347,13 @@ std::string range_text(const cell_summary& summary, figure f) {
 std::string medians_table(const bench_report& report, const std::string& caption,
                           const std::vector<figure>& columns) {
   std::ostringstream html;
-  html << "<div class=\"scroll\"><table class=\"medians\">\n<caption>" << escape(caption)
+  html << "<div class=\"scroll\"><table class=\"medians\">\n<caption>" << text::escape_html(caption)
        << "</caption>\n<tr>" << cell_ths;
   auto with_range = [](figure f) {
     return f == figure::mib_per_second || f == figure::ops_per_second;
   };
   for (const auto f : columns) {
-    html << (with_range(f) ? "<th colspan=\"2\">" : "<th>") << escape(column_title(f))
+    html << (with_range(f) ? "<th colspan=\"2\">" : "<th>") << text::escape_html(column_title(f))
          << (with_range(f) ? " [min..max]" : "") << "</th>";
   }
   html << "</tr>\n";
@@ -428,7 +410,7 @@ std::string noise_table(const bench_report& report) {
   html << "<h2>Noise band (widest difference within a control pair, % of the level)</h2>\n"
        << "<div class=\"scroll\"><table class=\"noise\">\n<tr>" << cell_ths;
   for (const auto f : compared) {
-    html << "<th>" << escape(column_title(f)) << " ±%</th>";
+    html << "<th>" << text::escape_html(column_title(f)) << " ±%</th>";
   }
   html << "</tr>\n";
   for (const auto& summary : report.summaries) {
@@ -450,10 +432,10 @@ constexpr const char* comparison_keys[] = {"baseline", "now", "delta",      "rou
 std::string baseline_table(const bench_report& report) {
   const auto& rules = report.settings->judging;
   std::ostringstream html;
-  html << "<h2>Against the baseline " << escape(report.baseline_source) << "</h2>\n";
+  html << "<h2>Against the baseline " << text::escape_html(report.baseline_source) << "</h2>\n";
   for (const auto& mismatch : report.baseline_mismatches) {
-    html << "<p class=\"warning\">warning: not measured as the baseline was: " << escape(mismatch)
-         << "</p>\n";
+    html << "<p class=\"warning\">warning: not measured as the baseline was: "
+         << text::escape_html(mismatch) << "</p>\n";
   }
   html << "<p>Student's t on the logarithms of the rounds; false-alarm rate "
        << format_percent(100 * rules.alpha, false)
@@ -464,7 +446,7 @@ std::string baseline_table(const bench_report& report) {
        << "<div class=\"scroll\"><table class=\"baseline\">\n<tr>" << cell_ths
        << "<th class=\"name\">figure</th>";
   for (const auto& title : comparison_titles(rules)) {
-    html << "<th>" << escape(title) << "</th>";
+    html << "<th>" << text::escape_html(title) << "</th>";
   }
   html << "</tr>\n";
   for_each_comparison(
@@ -474,7 +456,7 @@ std::string baseline_table(const bench_report& report) {
                                 : !c.judged  ? " class=\"unjudged\""
                                              : "";
         html << "<tr" << row_class << ">" << cell_tds(summary.measured) << "<td class=\"name\">"
-             << escape(column_title(f)) << "</td>";
+             << text::escape_html(column_title(f)) << "</td>";
         const auto columns = comparison_columns(f, c);
         for (std::size_t i = 0; i < columns.size(); ++i) {
           html << figure_td(summary.measured, f, comparison_keys[i], columns[i]);
@@ -501,7 +483,7 @@ std::string html_report(const bench_report& report) {
   // page.
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-       << "<title>s3fault bench " << escape(report.started_at) << "</title>\n<style>\n"
+       << "<title>s3fault bench " << text::escape_html(report.started_at) << "</title>\n<style>\n"
        << "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
        << ".scroll{max-width:100%;overflow-x:auto}\n"
        << "table{border-collapse:collapse;margin:0.3em 0 1.2em;font-size:14px;"
@@ -518,18 +500,20 @@ std::string html_report(const bench_report& report) {
        << ".charts svg{flex:1 1 560px;max-width:720px;height:auto;font-size:11px}\n"
        << "svg .title{font-size:13px;font-weight:bold}\n"
        << "svg .grid{stroke:#e4e4e4}\n</style>\n</head>\n<body>\n"
-       << "<h1>s3fault bench</h1>\n<p>" << escape(report.endpoint) << ", bucket "
-       << escape(report.bucket) << ", started " << escape(report.started_at) << "; "
-       << settings.rounds << " rounds" << (settings.control ? " with control runs" : "") << ", "
+       << "<h1>s3fault bench</h1>\n<p>" << text::escape_html(report.endpoint) << ", bucket "
+       << text::escape_html(report.bucket) << ", started " << text::escape_html(report.started_at)
+       << "; " << settings.rounds << " rounds" << (settings.control ? " with control runs" : "")
+       << ", "
        << (settings.count ? std::to_string(*settings.count) + " operations"
                           : num(settings.duration.count() / 1000.0) + " s")
-       << " per run" << (settings.mix.empty() ? "" : "; mix " + escape(describe_mix(settings.mix)))
-       << (report.interrupted ? "; interrupted" : "") << "; " << escape(verification_text(settings))
-       << ".</p>\n";
+       << " per run"
+       << (settings.mix.empty() ? "" : "; mix " + text::escape_html(describe_mix(settings.mix)))
+       << (report.interrupted ? "; interrupted" : "") << "; "
+       << text::escape_html(verification_text(settings)) << ".</p>\n";
   if (report.earlier != nullptr) {
     html << "<p>Dashed lines with hollow dots, and light bars with a dashed outline: the "
             "medians of the baseline "
-         << escape(report.baseline_source) << " for the same cells.</p>\n";
+         << text::escape_html(report.baseline_source) << " for the same cells.</p>\n";
   }
   std::map<operation, std::vector<const cell_summary*>> by_operation;
   for (const auto& summary : report.summaries) {
