@@ -1,4 +1,5 @@
 #include "cli/journal_command.hpp"
+#include "runtime/build_info.hpp"
 
 #include "cli/journal_har.hpp"
 #include "cli/journal_lines.hpp"
@@ -56,7 +57,7 @@ int run_to_har(const journal_options& options) {
   if (!entries) {
     return 2;
   }
-  const std::string har = journal_json_text(har_document(*entries, S3FAULT_VERSION));
+  const std::string har = journal_json_text(har_document(*entries, runtime::build_version()));
   if (options.har_path.empty()) {
     std::cout << har;
     return 0;

@@ -1,6 +1,7 @@
 // s3fault: one binary, one subcommand per job.
 #include "cli/audit_command.hpp"
 #include "cli/bench_command.hpp"
+#include "cli/completion_command.hpp"
 #include "cli/demo_command.hpp"
 #include "cli/fixture_command.hpp"
 #include "cli/gate_command.hpp"
@@ -10,6 +11,7 @@
 #include "cli/proxy_command.hpp"
 #include "cli/read_command.hpp"
 #include "cli/write_command.hpp"
+#include "runtime/build_info.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +19,7 @@ int main(int argc, char** argv) {
   CLI::App app{"s3fault: makes S3 storage bugs happen on demand.\n"
                "Run 's3fault SUBCOMMAND --help' for the options of each job."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("s3fault ") + S3FAULT_VERSION);
+  app.set_version_flag("--version", "s3fault " + std::string(s3fault::runtime::build_version()));
   auto run_proxy = s3fault::cli::add_proxy_command(app);
   auto run_origin = s3fault::cli::add_origin_command(app);
   auto run_audit = s3fault::cli::add_audit_command(app);
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   auto run_fixture = s3fault::cli::add_fixture_command(app);
   auto run_profile = s3fault::cli::add_profile_command(app);
   auto run_journal = s3fault::cli::add_journal_command(app);
+  auto run_completion = s3fault::cli::add_completion_command(app); // last: it reads the others
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -68,6 +71,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("journal")) {
     return run_journal();
+  }
+  if (app.got_subcommand("completion") || app.got_subcommand("manpages")) {
+    return run_completion();
   }
   return 2;
 }

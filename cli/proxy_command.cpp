@@ -1,4 +1,5 @@
 #include "cli/proxy_command.hpp"
+#include "runtime/build_info.hpp"
 
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
@@ -421,7 +422,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       try {
         admin = std::make_unique<proxy::admin_server>(
             proxy::parse_listen_address(options->admin), config.faults, config.metrics,
-            S3FAULT_VERSION, logger,
+            std::string(runtime::build_version()), logger,
             proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit)});
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";

@@ -1,4 +1,5 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "runtime/build_info.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -67,7 +68,7 @@ std::string json_report(const audit_report& report) {
   }
   const nlohmann::json document = {
       {"tool", "s3fault audit"},
-      {"version", S3FAULT_VERSION},
+      {"version", std::string(runtime::build_version())},
       {"endpoint", report.endpoint},
       {"bucket", report.bucket},
       {"store_server", report.store_server},

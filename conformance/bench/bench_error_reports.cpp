@@ -1,6 +1,7 @@
 // The reports of a bench that could not run: every file asked for is written and says why, so
 // that a CI job (or `bench merge` of a shard's JSON) sees the reason instead of a missing file.
 #include "conformance/bench/bench_reports.hpp"
+#include "runtime/build_info.hpp"
 
 #include "text/text.hpp"
 
@@ -11,7 +12,7 @@ namespace s3fault::bench {
 std::string error_json_report(const std::string& error, const runtime::shard& shard) {
   nlohmann::json document{{"tool", "s3fault bench"},
                           {"format", report_format},
-                          {"version", S3FAULT_VERSION},
+                          {"version", std::string(runtime::build_version())},
                           {"error", error},
                           {"shards", 1},
                           {"cells", nlohmann::json::array()},

@@ -1,5 +1,6 @@
 // The CSV and JSON files of a bench, and reading them back as a baseline.
 #include "conformance/bench/bench_reports.hpp"
+#include "runtime/build_info.hpp"
 
 #include "conformance/bench/bench_run_record.hpp"
 #include "runtime/http_date.hpp"
@@ -289,7 +290,7 @@ std::string json_report(const bench_report& report) {
   json document;
   document["tool"] = "s3fault bench";
   document["format"] = report_format;
-  document["version"] = S3FAULT_VERSION;
+  document["version"] = std::string(runtime::build_version());
   document["endpoint"] = report.endpoint;
   document["bucket"] = report.bucket;
   document["started_at"] = report.started_at;

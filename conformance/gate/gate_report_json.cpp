@@ -1,4 +1,5 @@
 #include "conformance/gate/gate_reports.hpp"
+#include "runtime/build_info.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -159,7 +160,7 @@ std::string gate_json_report(const gate_report& report) {
   nlohmann::json document = {
       {"tool", "s3fault gate"},
       {"format", gate_json_format},
-      {"version", S3FAULT_VERSION},
+      {"version", std::string(runtime::build_version())},
       {"role", role_name(report.role)},
       {role_name(report.role), report.client},
       {"upstream", report.upstream},
