@@ -22,8 +22,10 @@ build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-conte
 store_packages=(ceph-mon ceph-osd radosgw swift-proxy swift-object swift-container swift-account
   memcached prometheus)
 # python3-pytest, -venv, -pip, -setuptools and -wheel: the Python client built, installed and
-# tested without a registry (clients/python/run-tests.sh). python3-prometheus-client: its text
-# parser reads /metrics back (tests/unit/metrics/parse_exposition.py, test_wire_first_byte_times).
+# tested without a registry (clients/python/build-wheel.sh, run-tests.sh, test-install.sh);
+# -venv carries ensurepip, without which `python3 -m venv` fails on Debian.
+# python3-prometheus-client: its text parser reads /metrics back
+# (tests/unit/metrics/parse_exposition.py, test_wire_first_byte_times).
 # openmpi-bin: mpirun for examples/scale/mpirun-bench.sh (test_scale_examples.py).
 client_packages=(awscli python3-boto3 python3-yaml rclone s3cmd curl time iproute2 chromium
   python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
