@@ -118,17 +118,30 @@ std::size_t builtin_misbehaviours() {
       scenarios.begin(), scenarios.end(), [](const auto& s) { return s.name != "baseline"; }));
 }
 
+/// The example reader: beside an installed binary (the package's docs), else in the source tree
+/// it was built from; empty when neither is there.
+fs::path example_reader(const fs::path& self) {
+  const fs::path relative = fs::path("examples") / "readers" / "boto3-naive-parts.py";
+  for (const fs::path& root :
+       {self.parent_path().parent_path() / "share/doc/s3fault", fs::path(S3FAULT_SOURCE_DIR)}) {
+    if (fs::is_regular_file(root / relative)) {
+      return root / relative;
+    }
+  }
+  return {};
+}
+
 /// The commands to try next, by absolute paths so that they work from any directory: this binary,
-/// and the example reader of the source tree it was built from (when it is there).
+/// and the example reader (when it is there).
 void print_next_commands() {
-  const std::string self = gate::shell_quote(fs::read_symlink("/proc/self/exe").string());
-  const fs::path example =
-      fs::path(S3FAULT_SOURCE_DIR) / "examples" / "readers" / "boto3-naive-parts.py";
+  const fs::path self_path = fs::read_symlink("/proc/self/exe");
+  const std::string self = gate::shell_quote(self_path.string());
+  const fs::path example = example_reader(self_path);
   std::cout << "  Put your own reader through the gate's " << builtin_misbehaviours()
             << " store misbehaviours (this one among them):\n"
             << "    " << self
             << " gate --reader 'YOUR-COMMAND {endpoint} {bucket} {key} {output}'\n";
-  if (fs::is_regular_file(example)) {
+  if (!example.empty()) {
     std::cout << "    " << self << " gate --reader " << gate::shell_quote(example.string()) << "\n";
   }
 }
