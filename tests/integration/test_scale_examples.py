@@ -28,7 +28,7 @@ K8S_JOB = SCALE / "k8s-gate-indexed-job.yaml"
 GITHUB_MATRIX = SCALE / "github-actions-gate-matrix.yml"
 MPIRUN_BENCH = SCALE / "mpirun-bench.sh"
 # The one-job gate the matrix splits: its commands are checked against the CLI too.
-GATE_READER = REPO / "examples" / "ci" / "gate-reader.yml"
+GATE_READER = REPO / "examples" / "ci" / "github-actions.yml"
 
 # Keys whose text is a command line or a shell script (GitHub Actions `run:`, Kubernetes
 # `command:` and `args:`).
