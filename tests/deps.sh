@@ -6,16 +6,39 @@
 # package.json / package-lock.json changed since the last install.
 # Quiet on success (one summary line); on failure prints the log of the step that failed.
 #
-# Usage: sudo tests/deps.sh
+# Usage: sudo tests/deps.sh          everything above
+#        sudo tests/deps.sh build    only what building s3fault (tests/build.sh) and its Debian
+#                                    package (cmake --build build --target package) need: no
+#                                    clients, stores, Node.js or npm packages, no clang tools
+#                                    (examples/ci/github-actions.yml, examples/ci/gitlab-ci.yml)
 set -euo pipefail
+
+mode=${1:-all}
+case $mode in
+  all | build) ;;
+  *)
+    echo "usage: tests/deps.sh [build]" >&2
+    exit 2
+    ;;
+esac
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 node_dir=$repo_root/tests/node
 
+# The compiler and libraries of tests/build.sh; then clang and clang-format, for
+# tests/build-sanitizers.sh, the libFuzzer targets and tests/check-format.sh.
 build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-context1.74-dev libssl-dev
   libxxhash-dev libgoogle-perftools-dev libspdlog-dev
   libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
-  zlib1g-dev googletest clang-format clang libclang-rt-14-dev)
+  zlib1g-dev googletest)
+clang_packages=(clang-format clang libclang-rt-14-dev)
+# `build` only: what the package target needs besides the compiler. CPack's dpkg-shlibdeps
+# (dpkg-dev) and `file` (without them the package gets no Depends); python3 with pip,
+# setuptools and wheel, which build the Python client's wheel (clients/CMakeLists.txt; without
+# them the package leaves the client out); git, for the commit `s3fault --version` names.
+# The full install does not name them: it gets python3, pip, setuptools and wheel from its client
+# packages and dpkg-dev through python3-pip's recommended build-essential.
+package_packages=(dpkg-dev file git python3 python3-pip python3-setuptools python3-wheel)
 # Store daemons: Ceph RGW (start-rgw.sh) and OpenStack Swift with s3api plus its own memcached
 # (start-swift.sh); and prometheus for its promtool, which checks /metrics (test_proxy_metrics.py).
 # All without their recommended packages (prometheus would bring a node exporter).
@@ -53,11 +76,16 @@ missing_packages() {
 # provides and conflicts with Debian's `npm` package). Only when a command is absent do we ask
 # Debian for it.
 node_packages=()
-command -v node >/dev/null 2>&1 || node_packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || node_packages+=(npm)
+if [ "$mode" = all ]; then
+  command -v node >/dev/null 2>&1 || node_packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || node_packages+=(npm)
+  wanted=("${build_packages[@]}" "${clang_packages[@]}" "${client_packages[@]}")
+else
+  wanted=("${build_packages[@]}" "${package_packages[@]}")
+  store_packages=()
+fi
 
-mapfile -t missing < <(missing_packages "${build_packages[@]}" "${client_packages[@]}" \
-  "${node_packages[@]}")
+mapfile -t missing < <(missing_packages "${wanted[@]}" "${node_packages[@]}")
 mapfile -t missing_stores < <(missing_packages "${store_packages[@]}")
 
 installed_count=0
@@ -78,9 +106,13 @@ if [ $((${#missing[@]} + ${#missing_stores[@]})) -gt 0 ]; then
       fail "apt-get install --no-install-recommends ${missing_stores[*]}"
   fi
   installed_count=$((${#missing[@]} + ${#missing_stores[@]}))
-  still_missing=$(missing_packages "${build_packages[@]}" "${client_packages[@]}" \
-    "${store_packages[@]}" | tr '\n' ' ')
+  still_missing=$(missing_packages "${wanted[@]}" "${store_packages[@]}" | tr '\n' ' ')
   [ -z "$still_missing" ] || fail "still not installed after apt-get: $still_missing"
+fi
+if [ "$mode" = build ]; then
+  rm -f "$log"
+  echo "deps.sh: ok (build: apt packages installed: $installed_count)"
+  exit 0
 fi
 command -v node >/dev/null 2>&1 || fail "node not found after install"
 command -v npm >/dev/null 2>&1 || fail "npm not found after install"

@@ -1,21 +1,25 @@
-"""examples/scale/ against the binary under test: every `s3fault` command the Kubernetes Indexed
-Job and the GitHub Actions matrix run names a subcommand and options the binary's --help lists
-(so the examples cannot drift from the CLI), and the shard counts they spell in several places
-agree; and examples/scale/mpirun-bench.sh, run with three ranks under OpenMPI's mpirun against an
+"""examples/scale/ and examples/ci/ against the binary under test: every `s3fault` command the
+Kubernetes Indexed Job, the GitHub Actions matrix and the CI recipes (GitHub Actions, GitLab CI)
+run names a subcommand and options the binary's --help lists (so the examples cannot drift from
+the CLI); the shard counts the scale examples spell in several places agree; each CI recipe's gate
+job installs the .deb its package job makes and publishes the JUnit report its gate writes; and
+examples/scale/mpirun-bench.sh, run with three ranks under OpenMPI's mpirun against an
 `s3fault origin`, merges the three parts into one report that holds all their operations.
 
-    YAML file --run:/command:/args: text--> shell lines --shlex--> s3fault commands
+    YAML file --run:/command:/args:/script: text--> shell lines --shlex--> s3fault commands
                                                                        |
     s3fault [SUB [merge]] --help --Options:/Subcommands:--> known names --+--> problems, by file
 """
 
 import json
 import os
+import posixpath
 import re
 import shlex
 import shutil
 import subprocess
 import unittest
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import yaml
@@ -27,12 +31,18 @@ SCALE = REPO / "examples" / "scale"
 K8S_JOB = SCALE / "k8s-gate-indexed-job.yaml"
 GITHUB_MATRIX = SCALE / "github-actions-gate-matrix.yml"
 MPIRUN_BENCH = SCALE / "mpirun-bench.sh"
-# The one-job gate the matrix splits: its commands are checked against the CLI too.
-GATE_READER = REPO / "examples" / "ci" / "gate-reader.yml"
+# The CI recipes: a package job builds the .deb, a gate job installs it and gates a reader.
+GITHUB_CI = REPO / "examples" / "ci" / "github-actions.yml"
+GITLAB_CI = REPO / "examples" / "ci" / "gitlab-ci.yml"
+# A file the package target writes (build/s3fault_VERSION_ARCH.deb), to match the recipes'
+# globs against.
+SAMPLE_DEB = "build/s3fault_0.1.0_amd64.deb"
 
 # Keys whose text is a command line or a shell script (GitHub Actions `run:`, Kubernetes
 # `command:` and `args:`).
 COMMAND_KEYS = ("run", "command", "args")
+# GitLab CI's keys: a list of shell lines (or one), each a script of its own.
+SCRIPT_KEYS = ("script", "before_script", "after_script")
 # What a placeholder of the launcher becomes before the text is split like a shell would:
 # ${{ matrix.shard }} (GitHub), $(...) and $((...)) (shell, and Kubernetes' own $(VAR)).
 PLACEHOLDER = "X"
@@ -66,7 +76,9 @@ def command_texts(node) -> list[str]:
     texts = []
     if isinstance(node, dict):
         for key, value in node.items():
-            if key in COMMAND_KEYS and isinstance(value, str):
+            if key in SCRIPT_KEYS:
+                texts += script_lines(value)
+            elif key in COMMAND_KEYS and isinstance(value, str):
                 texts.append(value)
             elif key in COMMAND_KEYS and isinstance(value, list):
                 words = [str(w) for w in value]
@@ -82,6 +94,16 @@ def command_texts(node) -> list[str]:
     return texts
 
 
+def script_lines(value) -> list[str]:
+    """A GitLab script: a string, or a list of them (nested lists, as YAML anchors make them,
+    flattened)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [line for item in value for line in script_lines(item)]
+    return []
+
+
 def is_s3fault(word: str) -> bool:
     return word == "s3fault" or word.endswith("/s3fault")
 
@@ -95,6 +117,37 @@ def shell_lines(text: str) -> list[str]:
     text = re.sub(r"\\\n", " ", text)
     return [line for line in text.splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
+
+
+def simple_commands(text: str) -> list[list[str]]:
+    """The words of every simple command of a script (split at ;, &&, ||, |, redirections)."""
+    commands = []
+    for line in shell_lines(text):
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = []
+        for word in lexer:
+            if SHELL_OPERATOR.match(word):
+                if words:
+                    commands.append(words)
+                words = []
+            else:
+                words.append(word)
+        if words:
+            commands.append(words)
+    return commands
+
+
+def program_args(node, program: str) -> list[list[str]]:
+    """The arguments of every run of `program` in the scripts under `node`."""
+    return [words[1:] for text in command_texts(node) for words in simple_commands(text)
+            if words and words[0] == program]
+
+
+def installed_debs(node) -> list[str]:
+    """The .deb files `apt-get install` is given under `node`."""
+    return [arg for args in program_args(node, "apt-get") if "install" in args
+            for arg in args if arg.endswith(".deb")]
 
 
 def s3fault_commands(text: str) -> list[list[str]]:
@@ -161,6 +214,10 @@ class CliHelp:
 
     def problems(self, words: list[str]) -> tuple[tuple[str, ...], list[str]]:
         """The subcommand path of `s3fault WORDS...` and what in it the CLI does not know."""
+        if words and words[0].startswith("--"):  # s3fault --version
+            known = self.options(())
+            return (), [f"{w.split('=', 1)[0]} is not an option of `s3fault` (s3fault --help)"
+                        for w in words if w.startswith("--") and w.split("=", 1)[0] not in known]
         if not words or words[0] not in self.subcommands(()):
             return (), [f"`{words[0] if words else ''}` is not a subcommand of s3fault "
                         f"(s3fault --help)"]
@@ -231,14 +288,15 @@ class ScaleExampleCommandsTest(unittest.TestCase):
 
     def test_every_s3fault_command_is_one_the_cli_knows(self):
         total, problems = 0, []
-        for path in (K8S_JOB, GITHUB_MATRIX, GATE_READER):
+        for path in (K8S_JOB, GITHUB_MATRIX, GITHUB_CI, GITLAB_CI):
             count, found = cli_problems(self.help, path.name, command_texts(load_documents(path)))
             self.assertGreater(count, 0, f"{path.name}: no s3fault command found")
             total += count
             problems += found
         self.assertFalse(problems, "\n" + "\n".join(problems))
-        # The gate and merge of each example, and the matrix's origin (guards the extraction).
-        self.assertGreaterEqual(total, 5)
+        # The gate and merge of each scale example and the matrix's origin; each CI recipe's
+        # --version and gate (guards the extraction).
+        self.assertGreaterEqual(total, 9)
 
     def test_a_misspelt_option_or_subcommand_is_caught(self):
         script = ("status=0\n"
@@ -250,12 +308,23 @@ class ScaleExampleCommandsTest(unittest.TestCase):
                   "s3fault gaet --reader x\n"
                   "k=$((JOB_COMPLETION_INDEX + 1)) && exec s3fault bench --shard auto \\\n"
                   "  --shards $(n)\n")
-        count, problems = cli_problems(self.help, "example.yml", [script])
-        self.assertEqual(count, 4)
-        self.assertEqual(len(problems), 3, "\n".join(problems))
+        # A GitLab job: its script lines (a plain scalar folded over two lines among them).
+        gitlab_job = yaml.safe_load("before_script:\n"
+                                    "  - s3fault --verison\n"
+                                    "script:\n"
+                                    "  - status=0\n"
+                                    "  - s3fault gate --reader x\n"
+                                    "    --junt g.xml || status=$?\n"
+                                    "after_script: s3fault --version\n")
+        count, problems = cli_problems(self.help, "example.yml",
+                                       [script, *command_texts(gitlab_job)])
+        self.assertEqual(count, 7)
+        self.assertEqual(len(problems), 5, "\n".join(problems))
         self.assertIn("--jsn is not an option of `s3fault gate`", problems[0])
         self.assertIn("--html is not an option of `s3fault gate merge`", problems[1])
         self.assertIn("`gaet` is not a subcommand of s3fault", problems[2])
+        self.assertIn("--verison is not an option of `s3fault`", problems[3])
+        self.assertIn("--junt is not an option of `s3fault gate`", problems[4])
 
     def test_the_indexed_job_and_its_merge_agree_on_the_shards(self):
         docs = load_documents(K8S_JOB)
@@ -333,6 +402,163 @@ class ScaleExampleCommandsTest(unittest.TestCase):
         last = merge_job["steps"][-1]
         self.assertIn(f"steps.{merge_step['id']}.outputs.status", last["run"])
         self.assertIn("exit 1", last["run"])
+
+
+    def test_github_expressions_name_steps_and_jobs_that_exist(self):
+        for path in (GITHUB_MATRIX, GITHUB_CI):
+            [workflow] = load_documents(path)
+            problems = expression_problems(workflow)
+            self.assertFalse(problems, f"{path.name}:\n" + "\n".join(problems))
+        broken = {"jobs": {"a": {"steps": [
+            {"run": "echo ${{ steps.later.outputs.status }}"}, {"id": "later", "run": "true"},
+            {"run": "echo ${{ needs.b.result }} ${{ matrix.shard }"}]}}}
+        self.assertEqual(len(expression_problems(broken)), 3, expression_problems(broken))
+
+    def test_the_github_recipe_gates_the_package_its_package_job_makes(self):
+        [workflow] = load_documents(GITHUB_CI)
+        package_job, gate_job = workflow["jobs"]["package"], workflow["jobs"]["gate"]
+        for job in (package_job, gate_job):
+            self.assertEqual(job.get("container"), "debian:12")
+
+        # The package job: builds the package and uploads the .deb.
+        self.assertIn(["--build", "build", "--target", "package"],
+                      program_args(package_job, "cmake"))
+        [upload] = steps_using(package_job, "actions/upload-artifact")
+        uploaded = upload["with"]["path"].split()
+        self.assertTrue(any(fnmatchcase(SAMPLE_DEB, glob) for glob in uploaded),
+                        f"the package job uploads {uploaded}, not {SAMPLE_DEB}")
+
+        # The gate job: downloads that artifact and installs the .deb in it with apt-get.
+        needs = gate_job.get("needs", [])
+        self.assertIn("package", [needs] if isinstance(needs, str) else needs)
+        [download] = steps_using(gate_job, "actions/download-artifact")
+        self.assertEqual(download["with"]["name"], upload["with"]["name"],
+                         "the gate job downloads the package job's artifact")
+        # upload-artifact stores a lone file under its own name; download-artifact puts it in
+        # `path` (default: the workspace).
+        landed = posixpath.normpath(posixpath.join(download["with"].get("path", "."),
+                                                   posixpath.basename(SAMPLE_DEB)))
+        self.assert_installs_local_deb(gate_job, landed)
+
+        # In this order: checkout (it empties the workspace), download, install, gate, reports,
+        # then the step that fails the job.
+        steps = gate_job["steps"]
+        [install] = [s for s in steps if installed_debs(s)]
+        [gate_step] = [s for s in steps if commands_of(s, ("gate",))]
+        [reports] = steps_using(gate_job, "actions/upload-artifact")
+        order = [steps.index(s) for s in
+                 (*steps_using(gate_job, "actions/checkout"), download, install, gate_step,
+                  reports)]
+        self.assertEqual(order, sorted(order), "checkout, download, install, gate, upload")
+
+        [gate] = commands_of(gate_step, ("gate",))
+        junit, json_report = option_value(gate, "--junit"), option_value(gate, "--json")
+        self.assertIsNotNone(junit, "the gate writes a JUnit report")
+        self.assertIsNotNone(json_report, "the gate writes a JSON report")
+        self.assertEqual(reports.get("if"), "always()",
+                         "the reports are uploaded whatever happened")
+        self.assertIn(junit, reports["with"]["path"].split(), "the JUnit file written is uploaded")
+        self.assertIn(json_report, reports["with"]["path"].split())
+
+        # The job fails on the gate's status, recorded by the gate step, after the upload.
+        self.assertIn("|| status=$?", gate_step["run"])
+        self.assertIn('"status=$status" >>"$GITHUB_OUTPUT"', gate_step["run"])
+        last = steps[-1]
+        self.assertIn(f"steps.{gate_step['id']}.outputs.status", last["run"])
+        self.assertIn("exit 1", last["run"])
+
+    def test_the_gitlab_recipe_gates_the_package_its_package_job_makes(self):
+        [pipeline] = load_documents(GITLAB_CI)
+        package_job, gate_job = pipeline["package"], pipeline["gate"]
+        for job in (package_job, gate_job):
+            self.assertEqual(job.get("image"), "debian:12")
+        stages = pipeline["stages"]
+        self.assertLess(stages.index(package_job["stage"]), stages.index(gate_job["stage"]))
+
+        # The package job: builds the package and keeps the .deb as an artifact.
+        self.assertIn(["--build", "build", "--target", "package"],
+                      program_args(package_job, "cmake"))
+        kept = package_job["artifacts"]["paths"]
+        self.assertTrue(any(fnmatchcase(SAMPLE_DEB, glob) for glob in kept),
+                        f"the package job keeps {kept}, not {SAMPLE_DEB}")
+
+        # The gate job: gets the package job's artifacts (at the same paths) and installs the
+        # .deb with apt-get.
+        needs = gate_job.get("needs", gate_job.get("dependencies", []))
+        needed = {n if isinstance(n, str) else n["job"]:
+                  isinstance(n, str) or n.get("artifacts", True) for n in needs}
+        self.assertTrue(needed.get("package"), "the gate job takes the package job's artifacts")
+        self.assert_installs_local_deb(gate_job, posixpath.normpath(SAMPLE_DEB))
+
+        [gate] = commands_of(gate_job, ("gate",))
+        junit, json_report = option_value(gate, "--junit"), option_value(gate, "--json")
+        self.assertIsNotNone(junit, "the gate writes a JUnit report")
+        self.assertIsNotNone(json_report, "the gate writes a JSON report")
+        artifacts = gate_job["artifacts"]
+        self.assertEqual(artifacts.get("when"), "always", "the reports are kept whatever happened")
+        reported = artifacts["reports"]["junit"]
+        self.assertIn(junit, [reported] if isinstance(reported, str) else reported,
+                      "the JUnit file written is the pipeline's JUnit report")
+        self.assertIn(json_report, artifacts["paths"])
+
+        # The job ends with the gate's status: recorded by the gate's line, exited with last.
+        script = script_lines(gate_job["script"])
+        [gate_line] = [line for line in script if commands_of({"script": [line]}, ("gate",))]
+        status = re.search(r"\|\|\s*(\w+)=\$\?\s*$", gate_line)
+        self.assertIsNotNone(status, "the gate's line records its status: ... || status=$?")
+        self.assertRegex(script[-1], rf'^exit "?\${status.group(1)}"?$')
+
+    def assert_installs_local_deb(self, job, landed: str):
+        """`apt-get install` in `job` is given a local path (./ or /, else apt takes it for a
+        package name) that matches `landed`, where the package job's .deb is."""
+        debs = installed_debs(job)
+        self.assertTrue(debs, "the gate job installs a .deb with apt-get install")
+        for deb in debs:
+            self.assertTrue(deb.startswith(("./", "/")), f"{deb}: not a local path for apt-get")
+            self.assertTrue(fnmatchcase(posixpath.basename(deb), "s3fault_*.deb"), deb)
+        self.assertTrue(any(fnmatchcase(landed, posixpath.normpath(deb)) for deb in debs),
+                        f"apt-get installs {debs}; the package job's .deb lands at {landed}")
+
+
+def steps_using(job: dict, action: str) -> list[dict]:
+    """The steps of a GitHub Actions job that use `action` (any version)."""
+    return [s for s in job["steps"] if s.get("uses", "").split("@")[0] == action]
+
+
+def expression_problems(workflow: dict) -> list[str]:
+    """In a GitHub Actions workflow: a ${{ without its }}, and a steps.ID or needs.JOB that
+    names no earlier step of its job, or no job it needs."""
+    problems = []
+
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for value in node.values():
+                yield from strings(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from strings(item)
+
+    for name, job in workflow["jobs"].items():
+        needs = job.get("needs", [])
+        needs = [needs] if isinstance(needs, str) else needs
+        before = set()
+        for step in [{"job": {k: v for k, v in job.items() if k != "steps"}},
+                     *job.get("steps", [])]:
+            for text in strings(step):
+                if text.count("${{") != len(re.findall(r"\$\{\{.*?\}\}", text, re.S)):
+                    problems.append(f"{name}: unclosed ${{{{ in {text!r}")
+                for expression in re.findall(r"\$\{\{(.*?)\}\}", text, re.S):
+                    for step_id in re.findall(r"\bsteps\.([\w-]+)", expression):
+                        if step_id not in before:
+                            problems.append(f"{name}: steps.{step_id}: no earlier step has that id")
+                    for job_id in re.findall(r"\bneeds\.([\w-]+)", expression):
+                        if job_id not in needs:
+                            problems.append(f"{name}: needs.{job_id}: not in the job's needs")
+            if "id" in step:
+                before.add(step["id"])
+    return problems
 
 
 class MpirunBenchTest(unittest.TestCase):
