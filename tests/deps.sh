@@ -36,9 +36,11 @@ clang_packages=(clang-format clang libclang-rt-14-dev)
 # (dpkg-dev) and `file` (without them the package gets no Depends); python3 with pip,
 # setuptools and wheel, which build the Python client's wheel (clients/CMakeLists.txt; without
 # them the package leaves the client out); git, for the commit `s3fault --version` names.
-# The full install does not name them: it gets python3, pip, setuptools and wheel from its client
-# packages and dpkg-dev through python3-pip's recommended build-essential.
 package_packages=(dpkg-dev file git python3 python3-pip python3-setuptools python3-wheel)
+# The full install also checks the package: lintian, debootstrap for the clean room
+# (tests/package/), man-db (man -l of the generated pages) and bash-completion (the completion
+# test loads it).
+package_check_packages=(lintian debootstrap man-db bash-completion)
 # Store daemons: Ceph RGW (start-rgw.sh) and OpenStack Swift with s3api plus its own memcached
 # (start-swift.sh); and prometheus for its promtool, which checks /metrics (test_proxy_metrics.py).
 # All without their recommended packages (prometheus would bring a node exporter).
@@ -79,7 +81,8 @@ node_packages=()
 if [ "$mode" = all ]; then
   command -v node >/dev/null 2>&1 || node_packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || node_packages+=(npm)
-  wanted=("${build_packages[@]}" "${clang_packages[@]}" "${client_packages[@]}")
+  wanted=("${build_packages[@]}" "${clang_packages[@]}" "${client_packages[@]}"
+    "${package_packages[@]}" "${package_check_packages[@]}")
 else
   wanted=("${build_packages[@]}" "${package_packages[@]}")
   store_packages=()

@@ -24,10 +24,14 @@ export S3FAULT_SANITIZED=1
 #   at --jobs 4), with a simpler reader whose code the reader unit tests run here too.
 # - gate.jobs: that matrix again at --jobs 1 and 4 to compare verdicts; gate.ctrl_c (run here)
 #   keeps the gate's stop path under the sanitizers.
+# - gate.judge: verdicts of readers made to fool the gate; what they drive in the gate, proxy
+#   and origin the gate tests run here drive too (gate.builtin_readers.robust_parts, .repro,
+#   .scenario_files, .ctrl_c).
 # - scale.*: the examples' commands against --help, and the mpirun example, whose shards and
 #   merge bench.shard (run here) drives the same way.
+# - package.*: the Debian package holds the normal build's binary, not this one.
 if [ $# -eq 0 ]; then
-  export S3FAULT_CTEST_EXCLUDE='^integration\.origin\.(gate\.(aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*)$'
+  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*)|package\..*)$'
 fi
 bash "$root/tests/run-ctest.sh" "$build" "$@"
 bash "$root/tests/fuzz/run-smoke.sh" "$build"
