@@ -79,7 +79,8 @@ void write_synopsis(std::ostream& out, const command_node& command) {
     }
   }
   if (!shown_subcommands(*command.app).empty()) {
-    out << " \\fISUBCOMMAND\\fR";
+    const bool required = command.app->get_require_subcommand_min() > 0;
+    out << (required ? " \\fISUBCOMMAND\\fR" : " [\\fISUBCOMMAND\\fR]");
   }
   out << "\n";
 }
