@@ -144,7 +144,7 @@ class JournalCommandsTest(unittest.TestCase):
 
         har = json.loads(har_path.read_text())
         version = subprocess.run([self.binary, "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout.split()[-1]
+                                 timeout=60).stdout.strip().removeprefix("s3fault ")
         self.assertEqual(har["log"]["version"], "1.2")
         self.assertEqual(har["log"]["creator"], {"name": "s3fault", "version": version})
         entries = har["log"]["entries"]
