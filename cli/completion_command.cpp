@@ -43,11 +43,12 @@ std::function<int()> add_completion_command(CLI::App& app) {
   auto* manpages = app.add_subcommand("manpages", "Writes a man page per command into DIR");
   manpages->group("");
   manpages->add_option("DIR", *dir, "Where the pages go")->required();
-  return [&app, completion, manpages, dir]() -> int {
+  // The options write into *shell and *dir while parsing: the lambda keeps both alive.
+  return [&app, completion, manpages, shell, dir]() -> int {
     if (manpages->parsed()) {
       return write_man_pages(app, *dir);
     }
-    (void)completion;
+    (void)completion; // bash is the only shell CLI11 lets through
     std::cout << bash_completion_script(app, registry_words(), runtime::build_version());
     return 0;
   };
