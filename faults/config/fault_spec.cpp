@@ -198,7 +198,128 @@ std::vector<std::string_view> allowed_keys(const action_kind& kind) {
   return names;
 }
 
+/// A scalar as a spec word's value, quoted when it would otherwise read back as something else
+/// (a number, a boolean, several words).
+std::optional<std::string> spec_value(const json& value) {
+  if (value.is_boolean() || value.is_number()) {
+    return value.dump();
+  }
+  if (!value.is_string()) {
+    return std::nullopt;
+  }
+  const auto& text = value.get_ref<const std::string&>();
+  return spec_word(text, scalar_from_text(text) != value);
+}
+
+/// The words for one field of `match` or `schedule`: a repeatable key once per list item.
+bool add_rule_field(std::string& spec, std::string_view section, const std::string& field,
+                    const json& value) {
+  const rule_key* key = find_rule_field(section, field);
+  if (section == "schedule" && field == "per_key" && value == json(true)) {
+    spec += " per-key";
+    return true;
+  }
+  const std::string name =
+      key != nullptr ? std::string(key->name) : std::string(section) + "." + field;
+  if (section == "match" && (field == "query" || field == "headers") && value.is_object()) {
+    // {"partNumber": "*", "range": "^bytes="}: `query=NAME[=VALUE]`, `header=NAME[~REGEX]`.
+    const std::string joint = field == "query" ? "=" : "~";
+    for (const auto& [item, wanted] : value.items()) {
+      if (!wanted.is_string()) {
+        return false;
+      }
+      const auto& text = wanted.get_ref<const std::string&>();
+      spec += " " + name + "=" + spec_word(text == "*" ? item : item + joint + text);
+    }
+    return true;
+  }
+  const bool many = key != nullptr && key->repeatable && value.is_array();
+  for (const auto& item : many ? value : json::array({value})) {
+    const auto text = spec_value(item);
+    if (!text) {
+      return false;
+    }
+    spec += " " + name + "=" + *text;
+  }
+  return true;
+}
+
+/// The action's words: its type, then its parameters (`TYPE.PARAM=` where a rule key has the
+/// parameter's name).
+std::optional<std::string> action_words(const json& action) {
+  const action_kind* kind =
+      action.is_object() ? find_action_kind(action.value("type", std::string())) : nullptr;
+  if (kind == nullptr) {
+    return std::nullopt;
+  }
+  std::string spec(kind->type);
+  for (const auto& [name, value] : action.items()) {
+    if (name == "type") {
+      continue;
+    }
+    const auto text = spec_value(value);
+    if (!text) {
+      return std::nullopt;
+    }
+    const bool clashes = find_rule_key(name) != nullptr || name == "disabled" ||
+                         name.starts_with("match.") || name.starts_with("schedule.");
+    spec += " " + (clashes ? std::string(kind->type) + "." + name : name) + "=" + *text;
+  }
+  return spec;
+}
+
 } // namespace
+
+std::optional<std::string> fault_spec_of(const json& definition) {
+  if (!definition.is_object() || !definition.contains("actions") ||
+      !definition["actions"].is_array() || definition["actions"].size() != 1) {
+    return std::nullopt;
+  }
+  auto spec = action_words(definition["actions"][0]);
+  for (const auto& [field, value] : definition.items()) {
+    if (!spec || field == "actions" || field == "enabled") {
+      continue;
+    }
+    if (field == "name") {
+      const auto name = spec_value(value);
+      spec = name ? *spec + " name=" + *name : std::optional<std::string>();
+    } else if (field != "match" && field != "schedule") {
+      spec.reset(); // a field no spec word reaches
+    }
+  }
+  for (const std::string section : {"match", "schedule"}) {
+    const auto found = definition.find(section);
+    if (!spec || found == definition.end()) {
+      continue;
+    }
+    if (!found->is_object()) {
+      return std::nullopt;
+    }
+    for (const auto& [name, item] : found->items()) {
+      if (!add_rule_field(*spec, section, name, item)) {
+        return std::nullopt;
+      }
+    }
+  }
+  if (spec && definition.value("enabled", true) == false) {
+    *spec += " disabled";
+  }
+  return spec;
+}
+
+std::string spec_word(std::string_view text, bool always_quoted) {
+  if (!always_quoted && !text.empty() && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos) {
+    return std::string(text);
+  }
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+    }
+    quoted += c;
+  }
+  return quoted + "\"";
+}
 
 std::optional<std::vector<spec_token>> tokenize_spec(std::string_view spec, std::string& error) {
   std::vector<spec_token> tokens;

@@ -38,6 +38,10 @@ struct spec_token {
 /// Splits `spec` at unquoted blanks. nullopt (and `error` set) for an unterminated quote.
 std::optional<std::vector<spec_token>> tokenize_spec(std::string_view spec, std::string& error);
 
+/// `text` as a spec word's value that the tokenizer gives back unchanged: as is when it has no
+/// blanks, quotes or backslashes (and `always_quoted` is false), else in double quotes.
+std::string spec_word(std::string_view text, bool always_quoted = false);
+
 /// The JSON value a token's value stands for (see the header comment).
 nlohmann::json token_value(const spec_token& token);
 
@@ -52,6 +56,12 @@ std::optional<nlohmann::json> fault_spec_to_json(std::string_view spec, error_li
 /// A one-line action "ACTION [POSITIONAL...] [param=value ...]" (the `actions` entries of rule
 /// files may be written this way) -> {"type": ACTION, params...}. Rule keys are not allowed here.
 std::optional<nlohmann::json> action_spec_to_json(std::string_view text, error_list& errors);
+
+/// A rule's definition (as rule::definition holds it) written back as one `--fault` spec that
+/// builds the same definition: `truncate at=50% name=cut op=GetObject part=2 first=3`. nullopt
+/// when one line cannot say it: several actions, or a value that is a list or an object where a
+/// spec word holds one scalar.
+std::optional<std::string> fault_spec_of(const nlohmann::json& definition);
 
 /// The keys a `--fault` spec takes besides action parameters, for help texts and messages.
 const std::vector<std::string_view>& fault_spec_keys();

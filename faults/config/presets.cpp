@@ -12,21 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-/// A value as a spec token: as is when it has no blanks or quotes, else double-quoted.
-std::string spec_value(std::string_view value) {
-  if (!value.empty() && value.find_first_of(" \t\"'\\") == std::string_view::npos) {
-    return std::string(value);
-  }
-  std::string quoted = "\"";
-  for (const char c : value) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-    }
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
 /// Replaces every {NAME} in `spec` with the spec token of that parameter's value.
 std::string fill_placeholders(std::string_view spec,
                               const std::map<std::string, std::string, std::less<>>& values) {
@@ -41,7 +26,7 @@ std::string fill_placeholders(std::string_view spec,
     }
     filled += spec.substr(i, open - i);
     const auto found = values.find(spec.substr(open + 1, close - open - 1));
-    filled += found == values.end() ? "" : spec_value(found->second);
+    filled += found == values.end() ? "" : spec_word(found->second);
     i = close + 1;
   }
   return filled;
@@ -211,7 +196,7 @@ std::optional<std::vector<json>> expand_preset(std::string_view text, error_list
       const auto value = values.find(common);
       const std::string placeholder = "{" + std::string(common) + "}";
       if (value != values.end() && spec.find(placeholder) == std::string_view::npos) {
-        filled += " " + std::string(common) + "=" + spec_value(value->second);
+        filled += " " + std::string(common) + "=" + spec_word(value->second);
       }
     }
     auto rule = fault_spec_to_json(filled, errors);

@@ -4,9 +4,13 @@
 
 #include "config_test_support.hpp"
 #include "faults/config/build_rules.hpp"
+#include "faults/config/presets.hpp"
 #include "faults/config/rule_file.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
 
 namespace s3fault::faults::config {
 namespace {
@@ -334,3 +338,73 @@ TEST(fault_spec, unknown_names_come_with_the_nearest) {
 
 } // namespace
 } // namespace s3fault::faults::config
+
+namespace s3fault::faults::config::round_trip {
+
+/// Rules written back as one line and read again: the same definition, or no line at all.
+std::size_t expect_round_trips(const rule_build& build, std::size_t& without_line) {
+  EXPECT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  std::size_t checked = 0;
+  for (const auto& r : build.rules) {
+    const auto spec = fault_spec_of(r.definition);
+    if (!spec) {
+      ++without_line;
+      EXPECT_NE(r.definition["actions"].size(), 1u) << "one action, yet no line: "
+                                                     << r.definition.dump();
+      continue;
+    }
+    SCOPED_TRACE(*spec);
+    const auto again = build_rules({*spec}, {}, {});
+    EXPECT_TRUE(again.ok()) << ::testing::PrintToString(again.errors);
+    if (again.rules.size() != 1u) {
+      ADD_FAILURE() << "not one rule";
+      continue;
+    }
+    EXPECT_EQ(again.rules[0].definition, r.definition);
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(fault_spec_of, every_preset_and_example_rule_reads_back_as_itself) {
+  std::size_t checked = 0, without_line = 0;
+  for (const auto& p : presets()) {
+    SCOPED_TRACE(std::string(p.name));
+    checked += expect_round_trips(build_rules({}, {}, {std::string(p.name)}), without_line);
+  }
+  const std::filesystem::path dir = std::filesystem::path(S3FAULT_SOURCE_DIR) / "examples/faults";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".yaml") {
+      SCOPED_TRACE(entry.path().string());
+      checked += expect_round_trips(build_rules({}, {entry.path().string()}, {}), without_line);
+    }
+  }
+  EXPECT_GE(checked, 20u);
+  std::cout << checked << " rules read back as themselves, " << without_line
+            << " had several actions\n";
+}
+
+TEST(fault_spec_of, quotes_what_would_read_back_as_something_else) {
+  const auto build = build_rules(
+      {"error SlowDown name=it.1 key=\"a b\" op=GetObject,HeadObject query=x=1 p=0.5 "
+       "header='range~^bytes=\\d'",
+       "strip-header strip-header.name=x-amz-mp-parts-count name=n2 disabled per-key"},
+      {}, {});
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  EXPECT_EQ(fault_spec_of(build.rules[0].definition),
+            "error code=SlowDown name=it.1 header=\"range~^bytes=\\\\d\" key=\"a b\" "
+            "op=GetObject op=HeadObject query=x=1 p=0.5");
+  std::size_t without_line = 0;
+  EXPECT_EQ(expect_round_trips(build, without_line), 2u);
+}
+
+TEST(fault_spec_of, says_nothing_for_several_actions_or_a_list_value) {
+  EXPECT_EQ(fault_spec_of(json::parse(
+                R"({"name":"x","actions":[{"type":"delay","ms":1},{"type":"delay","ms":2}]})")),
+            std::nullopt);
+  EXPECT_EQ(fault_spec_of(json::parse(R"({"actions":[{"type":"delay","ms":[1,2]}]})")),
+            std::nullopt);
+  EXPECT_EQ(fault_spec_of(json::parse(R"({"actions":[{"type":"no-such"}]})")), std::nullopt);
+}
+
+} // namespace s3fault::faults::config::round_trip
