@@ -97,7 +97,9 @@ bool looks_like_json(std::string_view body) {
 
 // Rules from a request body: a rule object, a list, {"seed","rules"}, {"fault": "spec"} (with
 // an optional "seed" beside it), {"faults": [...], "presets": [...]}, or a YAML rules document.
-std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& failure) {
+// A single rule (an object, or "fault") without a name is called `name_if_absent`, if given.
+std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& failure,
+                                          std::string_view name_if_absent = {}) {
   if (!looks_like_json(body)) {
     return rules_from_yaml(body, failure);
   }
@@ -121,12 +123,18 @@ std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& fa
       failure = error_reply(400, "invalid_rules", "the one-line rule is not valid", errors);
       return std::nullopt;
     }
+    if (!name_if_absent.empty() && !rule_json->contains("name")) {
+      (*rule_json)["name"] = name_if_absent;
+    }
     rules_document = {{"rules", nlohmann::json::array({*rule_json})}};
     if (document.contains("seed")) {
       rules_document["seed"] = document["seed"];
     }
   } else if (document.is_object() && !document.contains("rules")) {
     rules_document = nlohmann::json::array({document});
+    if (!name_if_absent.empty() && !document.contains("name")) {
+      rules_document[0]["name"] = name_if_absent;
+    }
   }
   auto built = config::parse_rule_document(rules_document, "request body");
   if (!built.ok()) {
@@ -154,6 +162,37 @@ const rule* find_rule(const rule_set& rules, std::string_view name) {
   return nullptr;
 }
 
+/// PUT /rules/NAME: the body's one rule in the place of NAME's.
+admin_reply replace_rule(rule_store& store, std::string_view name, std::string_view body) {
+  admin_reply failure;
+  auto given = rules_from_body(body, failure, name);
+  if (!given) {
+    return failure;
+  }
+  if (given->rules.size() != 1) {
+    return error_reply(400, "one_rule_expected",
+                       "PUT /rules/NAME takes one rule, the body has " +
+                           std::to_string(given->rules.size()) + "; nothing was changed");
+  }
+  if (given->rules[0].name != name) {
+    return error_reply(400, "name_differs",
+                       "the body names its rule '" + given->rules[0].name + "', the path '" +
+                           std::string(name) +
+                           "': leave the name out or give the same; nothing was changed");
+  }
+  if (given->seed && *given->seed != store.seed()) {
+    return error_reply(400, "seed_differs",
+                       "a seed belongs to the whole rule set: PUT /rules to reseed; nothing "
+                       "was changed");
+  }
+  if (store.replace_one(name, std::move(given->rules[0])) == rule_store::change_error::no_such_rule) {
+    return error_reply(404, "no_such_rule",
+                       "no rule named '" + std::string(name) + "' (POST /rules adds one)");
+  }
+  const auto snapshot = store.current();
+  return {200, describe_rule(*find_rule(*snapshot, name))};
+}
+
 } // namespace
 
 nlohmann::json describe_rule(const rule& r) {
@@ -166,9 +205,12 @@ nlohmann::json describe_rule(const rule& r) {
     counters["peak_in_flight"] = r.state->peak_in_flight.load();
     counters["refusals"] = r.state->refusals.load();
   }
+  // The rule as one --fault line, or null when one line cannot say it (several actions).
+  const auto spec = config::fault_spec_of(r.definition);
   return {{"name", r.name},
           {"enabled", r.enabled},
           {"definition", r.definition},
+          {"fault", spec ? nlohmann::json(*spec) : nlohmann::json()},
           {"counters", std::move(counters)}};
 }
 
@@ -231,6 +273,9 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
       }
       return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
     }
+    if (verb.empty() && method == "PUT") {
+      return replace_rule(store, name, body);
+    }
     if (verb.empty() && method == "DELETE") {
       if (store.remove(name) == rule_store::change_error::no_such_rule) {
         return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
@@ -245,7 +290,7 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
       return {200, describe_rule(*find_rule(*snapshot, name))};
     }
     return error_reply(405, "method_not_allowed",
-                       "use GET or DELETE on /rules/NAME, POST on /rules/NAME/enable|disable");
+                       "use GET, PUT or DELETE on /rules/NAME, POST on /rules/NAME/enable|disable");
   }
   return error_reply(404, "not_found", "no such endpoint: " + std::string(path));
 }

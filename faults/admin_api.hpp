@@ -11,6 +11,9 @@
 //                                  (a "seed" beside them must be the one in force)
 //   PUT    /rules                  replace all (same bodies; a "seed" reseeds the rule set)
 //   DELETE /rules                  remove all
+//   PUT    /rules/NAME             replace one in its place: one rule (a rule object or
+//                                  {"fault":"ONE-LINE"}), named NAME or unnamed; unchanged it
+//                                  keeps its counters, changed it starts anew
 //   DELETE /rules/NAME             remove one
 //   POST   /rules/NAME/enable      enable one
 //   POST   /rules/NAME/disable     disable one
@@ -43,8 +46,9 @@ std::string admin_body_text(const nlohmann::json& body);
 admin_reply error_reply(unsigned status, std::string_view code, std::string message,
                         const error_list& details = {});
 
-/// A rule as the admin API shows it: definition plus counters (matched, injected, skipped; and
-/// in_flight, peak_in_flight, refusals for a load-shaped rule).
+/// A rule as the admin API shows it: definition, the same as one `--fault` line ("fault"; null
+/// when one line cannot say it), and counters (matched, injected, skipped; and in_flight,
+/// peak_in_flight, refusals for a load-shaped rule).
 nlohmann::json describe_rule(const rule& r);
 
 } // namespace s3fault::faults

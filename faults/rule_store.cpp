@@ -51,6 +51,19 @@ rule_store::change_error rule_store::remove(std::string_view name) {
   return change_error::none;
 }
 
+rule_store::change_error rule_store::replace_one(std::string_view name, rule replacement) {
+  std::lock_guard lock(change_mutex_);
+  auto next = current_.load()->rules();
+  const auto it =
+      std::find_if(next.begin(), next.end(), [&](const rule& r) { return r.name == name; });
+  if (it == next.end()) {
+    return change_error::no_such_rule;
+  }
+  *it = std::move(replacement);
+  publish(std::move(next));
+  return change_error::none;
+}
+
 rule_store::change_error rule_store::set_enabled(std::string_view name, bool enabled) {
   std::lock_guard lock(change_mutex_);
   auto next = current_.load()->rules();

@@ -41,6 +41,10 @@ public:
   change_error add(std::vector<rule> rules, std::string& taken_name,
                    std::optional<std::uint64_t> seed = std::nullopt);
   change_error remove(std::string_view name);
+  /// Puts `replacement` in the place of the rule called `name` (whatever it is called itself).
+  /// Unchanged (the same name and definition), it keeps the old rule's counters; changed, it
+  /// starts anew, as after a reload.
+  change_error replace_one(std::string_view name, rule replacement);
   change_error set_enabled(std::string_view name, bool enabled);
 
   /// The seed in force: the current snapshot's.

@@ -213,7 +213,8 @@ TEST(admin_api_errors, every_error_has_code_message_and_details) {
   ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
   const std::vector<std::tuple<std::string_view, std::string_view, std::string_view, unsigned>>
       requests = {{"GET", "/nope", "", 404},        {"PATCH", "/rules", "", 405},
-                  {"PUT", "/rules/slow", "", 405},  {"GET", "/rules/nope", "", 404},
+                  {"PATCH", "/rules/slow", "", 405}, {"PUT", "/rules/slow", "", 400},
+                  {"GET", "/rules/nope", "", 404},
                   {"POST", "/rules", "{bad", 400},  {"POST", "/rules", "rules: [\n", 400},
                   {"POST", "/rules", one_rule, 409}};
   for (const auto& [method, target, body, status] : requests) {
@@ -230,6 +231,66 @@ TEST(admin_api_errors, every_error_has_code_message_and_details) {
     EXPECT_FALSE(error.at("message").get<std::string>().empty()) << reply.body.dump();
     EXPECT_TRUE(error.at("details").is_array()) << reply.body.dump();
   }
+}
+
+} // namespace
+} // namespace s3fault::faults
+
+namespace s3fault::faults {
+namespace {
+
+admin_reply call_on(rule_store& store, std::string_view method, std::string_view target,
+                    std::string_view body = "") {
+  return handle_admin_request(store, method, target, body, "test");
+}
+
+/// A store with rules a, b, c, each matched once by a request.
+void three_matched_rules(rule_store& store) {
+  ASSERT_EQ(call_on(store, "PUT", "/rules",
+                    R"({"faults": ["delay 1ms name=a", "delay 2ms name=b", "delay 3ms name=c"]})")
+                .status,
+            200u);
+  const auto request = classify_request({"GET", "/b/k", "127.0.0.1", {}});
+  store.current()->decide(request, "GET", {}, clock::now());
+}
+
+TEST(admin_api_put_one, a_changed_rule_takes_its_place_and_starts_anew) {
+  rule_store store(1, clock::now());
+  three_matched_rules(store);
+  const auto reply = call_on(store, "PUT", "/rules/b", R"({"fault": "delay 5ms op=GetObject"})");
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(reply.body["name"], "b");
+  EXPECT_EQ(reply.body["fault"], "delay duration=5ms name=b op=GetObject");
+  EXPECT_EQ(reply.body["counters"]["matched"], 0u);
+  EXPECT_EQ(rule_names(store), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(call_on(store, "GET", "/rules/a").body["counters"]["matched"], 1u);
+}
+
+TEST(admin_api_put_one, an_unchanged_rule_keeps_its_counters) {
+  rule_store store(1, clock::now());
+  three_matched_rules(store);
+  const auto reply = call_on(store, "PUT", "/rules/b", R"({"fault": "delay 2ms name=b"})");
+  ASSERT_EQ(reply.status, 200u) << reply.body.dump();
+  EXPECT_EQ(reply.body["counters"]["matched"], 1u);
+}
+
+TEST(admin_api_put_one, mistakes_change_nothing) {
+  rule_store store(1, clock::now());
+  three_matched_rules(store);
+  const auto version = store.version();
+  const auto expect_refused = [&](std::string_view target, std::string_view body,
+                                  unsigned status, std::string_view code) {
+    const auto reply = call_on(store, "PUT", target, body);
+    EXPECT_EQ(reply.status, status) << reply.body.dump();
+    EXPECT_EQ(reply.body["error"]["code"], code) << reply.body.dump();
+  };
+  expect_refused("/rules/b", R"({"fault": "delay 5ms name=other"})", 400, "name_differs");
+  expect_refused("/rules/zz", R"({"fault": "delay 5ms"})", 404, "no_such_rule");
+  expect_refused("/rules/b", R"({"fault": "delya 5ms"})", 400, "invalid_rules");
+  expect_refused("/rules/b", R"({"faults": ["delay 1ms name=b", "delay 1ms name=d"]})", 400,
+                 "one_rule_expected");
+  EXPECT_EQ(store.version(), version);
+  EXPECT_EQ(call_on(store, "GET", "/rules/b").body["fault"], "delay duration=2ms name=b");
 }
 
 } // namespace
