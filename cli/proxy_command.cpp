@@ -418,12 +418,15 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     }
     if (!options->admin.empty()) {
       block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
+      config.inspector = std::make_shared<proxy::exchange_inspector>();
 
       try {
         admin = std::make_unique<proxy::admin_server>(
             proxy::parse_listen_address(options->admin), config.faults, config.metrics,
             std::string(runtime::build_version()), logger,
-            proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit)});
+            proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit),
+                                 config.upstream.scheme() + "://" + config.upstream.authority(),
+                                 config.inspector});
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";
         return 2;
@@ -458,6 +461,9 @@ std::function<int()> add_proxy_command(CLI::App& app) {
         [&](proxy::proxy_server& served) {
           logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
                        config.upstream.authority());
+          if (admin) {
+            admin->set_proxy_url(served.listen_url());
+          }
           const auto active = config.faults->current();
           logger->info("fault rules: {} active, seed {}", active->rules().size(), seed);
           warn_about_unsigned_edits(*active, config, *logger);

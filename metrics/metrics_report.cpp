@@ -1,9 +1,8 @@
 #include "metrics/metrics_report.hpp"
 
-#include "runtime/http_date.hpp"
-#include "runtime/log_redaction.hpp"
-
+#include <array>
 #include <cstdio>
+#include <map>
 
 namespace s3fault::metrics {
 namespace {
@@ -107,28 +106,6 @@ nlohmann::json quantiles_since_ms(const latency_histogram& h, const bucket_count
           {"p50", ms(0.50)},
           {"p90", ms(0.90)},
           {"p99", ms(0.99)}};
-}
-
-nlohmann::json recent_json(const std::vector<recent_exchange>& exchanges) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& e : exchanges) {
-    nlohmann::json one = {{"time", runtime::format_iso8601(e.at)},
-                          {"method", e.method},
-                          {"target", runtime::redact_target(e.target)},
-                          {"operation", e.operation},
-                          {"status", e.status},
-                          {"bytes_in", e.bytes_in},
-                          {"bytes_out", e.bytes_out},
-                          {"duration_ms", e.duration_ms}};
-    if (!e.error_code.empty()) {
-      one["error_code"] = e.error_code;
-    }
-    if (!e.faults.empty()) {
-      one["faults"] = e.faults;
-    }
-    list.push_back(std::move(one));
-  }
-  return list;
 }
 
 } // namespace
@@ -256,9 +233,46 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
           {"operations", operations},
           {"faults_by_rule", metrics.faults_by_rule()},
           {"errors_by_code", metrics.errors_by_code()},
-          {"recent", recent_json(metrics.recent())},
           {"active_connections", metrics.active_connections()},
           {"upstream", {{"new", metrics.upstream_new()}, {"reused", metrics.upstream_reused()}}}};
+}
+
+nlohmann::json history_json(const traffic_history& history) {
+  const auto intervals = history.rates();
+  nlohmann::json seconds = nlohmann::json::array();
+  std::map<std::string, std::array<nlohmann::json, 3>> columns; // per operation
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    seconds.push_back(intervals[i].ended_at);
+    for (const auto& [operation, rates] : intervals[i].by_operation) {
+      auto& column = columns[operation];
+      for (auto& values : column) {
+        if (values.is_null()) {
+          values = nlohmann::json::array();
+        }
+        while (values.size() < i) {
+          values.push_back(0.0); // the intervals before its first request
+        }
+      }
+      column[0].push_back(rates.requests_per_s);
+      column[1].push_back(rates.errors_per_s);
+      column[2].push_back(rates.mib_per_s);
+    }
+  }
+  nlohmann::json operations = nlohmann::json::object();
+  for (auto& [operation, column] : columns) {
+    for (auto& values : column) {
+      while (values.size() < intervals.size()) {
+        values.push_back(0.0);
+      }
+    }
+    operations[operation] = {{"requests_per_s", std::move(column[0])},
+                             {"errors_per_s", std::move(column[1])},
+                             {"mib_per_s", std::move(column[2])}};
+  }
+  return {{"interval_s", 1},
+          {"kept_s", history.seconds_kept()},
+          {"seconds", std::move(seconds)},
+          {"operations", std::move(operations)}};
 }
 
 std::string summary_table(const traffic_metrics& metrics) {

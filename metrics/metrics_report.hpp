@@ -40,14 +40,20 @@ std::string prometheus_rule_load(const std::vector<rule_load>& rules);
 /// "operations": [{"operation", "status_class", "requests", "bytes_in", "bytes_out", "retries",
 /// "requests_per_s", "throughput_mib_s", "latency_ms": {p50,p90,p99,max,mean}, "ttfb_ms": {...},
 /// "store_ttfb_ms": {...}, "recent_latency_ms": {count,p50,p90,p99}, "recent_ttfb_ms": {...},
-/// "recent_store_ttfb_ms": {...}}], "faults_by_rule", "errors_by_code", "recent": [last
-/// exchanges], "active_connections", "upstream": {...}}.
+/// "recent_store_ttfb_ms": {...}}], "faults_by_rule", "errors_by_code", "active_connections",
+/// "upstream": {...}}.
 /// Counts, bytes and latency_ms/ttfb_ms/store_ttfb_ms are since the start; the rates are over the
 /// last `window_seconds` of `history` (rate_window_s says over how long) and the recent_ quantiles
 /// over the last `percentile_window_seconds` (percentile_window_s), or both since the start
 /// without a history (--report at exit).
 nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history* history = nullptr,
                           double window_seconds = 10, double percentile_window_seconds = 60);
+
+/// GET /history: {"interval_s", "kept_s", "seconds": [when each interval ended, seconds since
+/// the start], "operations": {NAME: {"requests_per_s": [...], "errors_per_s": [...],
+/// "mib_per_s": [...]}}}, one value per interval in every list (0 where the operation did not
+/// move).
+nlohmann::json history_json(const traffic_history& history);
 
 /// One line per (operation, status class) with requests, p50/p90/p99/max latency and TTFB,
 /// bytes, retries; then faults per rule.

@@ -52,4 +52,43 @@ std::pair<double, totals_by_series> traffic_history::baseline(double now, double
   return {0.0, {}};
 }
 
+namespace {
+
+bool is_error_class(const std::string& status_class) {
+  return status_class == "4xx" || status_class == "5xx" || status_class == "none";
+}
+
+/// What moved from `before` to `after`, per operation, over `seconds`.
+interval_rates rates_between(const totals_by_series& before, const totals_by_series& after,
+                             double ended_at, double seconds) {
+  interval_rates rates{ended_at, {}};
+  for (const auto& [series, now] : after) {
+    const auto then = before.find(series);
+    const std::uint64_t requests = now.requests - (then == before.end() ? 0 : then->second.requests);
+    const std::uint64_t bytes = now.bytes - (then == before.end() ? 0 : then->second.bytes);
+    if (requests == 0 && bytes == 0) {
+      continue;
+    }
+    auto& rate = rates.by_operation[series.first];
+    rate.requests_per_s += static_cast<double>(requests) / seconds;
+    rate.errors_per_s += is_error_class(series.second) ? static_cast<double>(requests) / seconds : 0;
+    rate.mib_per_s += static_cast<double>(bytes) / (1024.0 * 1024.0) / seconds;
+  }
+  return rates;
+}
+
+} // namespace
+
+std::vector<interval_rates> traffic_history::rates() const {
+  std::lock_guard lock(mutex_);
+  std::vector<interval_rates> out;
+  for (std::size_t i = 1; i < looks_.size(); ++i) {
+    const double seconds = looks_[i].at - looks_[i - 1].at;
+    if (seconds > 0) {
+      out.push_back(rates_between(looks_[i - 1].totals, looks_[i].totals, looks_[i].at, seconds));
+    }
+  }
+  return out;
+}
+
 } // namespace s3fault::metrics

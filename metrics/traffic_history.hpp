@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace s3fault::metrics {
 
@@ -27,11 +28,23 @@ using totals_by_series = std::map<std::pair<std::string, std::string>, series_to
 /// The totals of every series of `metrics` now.
 totals_by_series totals_of(const traffic_metrics& metrics);
 
+/// What moved between two consecutive looks, per operation, divided by the time between them.
+struct operation_rates {
+  double requests_per_s = 0;
+  double errors_per_s = 0; // answers of class 4xx or 5xx, and exchanges that got no answer
+  double mib_per_s = 0;    // body bytes both ways
+};
+/// The rates of one interval between looks, and when it ended (seconds since the start).
+struct interval_rates {
+  double ended_at = 0;
+  std::map<std::string, operation_rates> by_operation; // only operations that moved
+};
+
 class traffic_history {
 public:
   /// Keeps the looks of the last `seconds_kept` seconds, and their histograms for the last
   /// `histograms_kept` seconds.
-  explicit traffic_history(double seconds_kept = 300, double histograms_kept = 70)
+  explicit traffic_history(double seconds_kept = 900, double histograms_kept = 70)
       : seconds_kept_(seconds_kept), histograms_kept_(histograms_kept) {}
 
   /// One look: `at` in seconds since the proxy started (traffic_metrics::seconds_running).
@@ -41,6 +54,12 @@ public:
   /// zero): its time and totals. With `with_histograms`, only a look that still has them.
   std::pair<double, totals_by_series> baseline(double now, double window,
                                                bool with_histograms = false) const;
+
+  /// The rates between each look kept and the one before it, oldest first: the dashboard's
+  /// charts, full from the first load.
+  std::vector<interval_rates> rates() const;
+
+  double seconds_kept() const { return seconds_kept_; }
 
 private:
   double seconds_kept_;

@@ -159,23 +159,6 @@ void traffic_metrics::record(const exchange_sample& sample) {
     std::lock_guard lock(faults_mutex_);
     ++error_codes_[std::string(sample.error_code)];
   }
-  // Last: an exchange in the recent list has every counter and histogram recorded.
-  remember(sample, operations_[operation]);
-}
-
-void traffic_metrics::remember(const exchange_sample& sample, std::string_view operation) {
-  recent_.add([&](recent_exchange& slot) {
-    slot.at = std::chrono::system_clock::now();
-    slot.method.assign(sample.method);
-    slot.target.assign(sample.target);
-    slot.operation.assign(operation);
-    slot.error_code.assign(sample.error_code);
-    slot.faults.assign(sample.faults);
-    slot.status = sample.status;
-    slot.bytes_in = sample.bytes_in;
-    slot.bytes_out = sample.bytes_out;
-    slot.duration_ms = static_cast<double>(sample.duration_us) / 1000.0;
-  });
 }
 
 std::map<std::string, std::uint64_t> traffic_metrics::errors_by_code() const {

@@ -10,7 +10,6 @@
 // of counters cost a 4 KiB exchange about 1.4 us of its 5.5 at 2 workers); reading sums the
 // shards. Counters may move while a report is written; each is read once.
 #include "metrics/latency_histogram.hpp"
-#include "metrics/recent_exchanges.hpp"
 
 #include <array>
 #include <atomic>
@@ -36,7 +35,6 @@ struct exchange_sample {
   bool failed = false;             // error status, no answer, cut or reset body
   std::string_view faults;         // "rule:action,rule:action" (empty: none)
   std::string_view error_code;     // the answer's S3 error code (empty: none or unknown)
-  std::string_view method, target; // for the list of recent exchanges
   std::uint64_t bytes_in = 0;      // request body bytes from the client
   std::uint64_t bytes_out = 0;     // response body bytes to the client
   std::uint64_t duration_us = 0;
@@ -75,7 +73,6 @@ public:
   std::map<std::string, std::uint64_t> faults_by_rule() const;
   /// Error answers by S3 error code (those whose code was known).
   std::map<std::string, std::uint64_t> errors_by_code() const;
-  std::vector<recent_exchange> recent() const { return recent_.newest_first(); }
   std::int64_t active_connections() const { return active_connections_.load(); }
   std::uint64_t upstream_new() const;
   std::uint64_t upstream_reused() const;
@@ -95,7 +92,6 @@ private:
   static std::size_t shard_of_this_thread();
   series& series_for(shard& own, std::size_t operation, std::size_t status_class);
   bool is_retry(const exchange_sample& sample);
-  void remember(const exchange_sample& sample, std::string_view operation);
 
   std::vector<std::string> operations_;
   std::array<shard, shard_count> shards_;
@@ -105,7 +101,6 @@ private:
   mutable std::mutex faults_mutex_;
   std::map<std::string, std::uint64_t> faults_;
   std::map<std::string, std::uint64_t> error_codes_; // guarded by faults_mutex_ too
-  recent_exchanges recent_;
   std::mutex retry_mutex_;
   // request signature -> when its last attempt failed (steady clock, microseconds)
   std::unordered_map<std::string, std::int64_t> failed_recently_;

@@ -19,6 +19,8 @@
 #include <spdlog/logger.h>
 
 #include <array>
+#include <charconv>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -105,10 +107,19 @@ struct admin_server::impl {
   admin_options options;
   metrics::traffic_history history; // a look a second, for the recent rates of /stats
   std::thread thread;
+  mutable std::mutex proxy_url_mutex;
+  std::string proxy_url_text; // set once the proxy listens
+
+  std::string proxy_url() const {
+    std::lock_guard lock(proxy_url_mutex);
+    return proxy_url_text;
+  }
 
   /// Takes a look at the traffic's totals once a second, for as long as the server runs.
   asio::awaitable<void> look_every_second() {
     asio::steady_timer timer(context);
+    // The first look now, so that the first second's traffic is in the first interval.
+    history.add(traffic->seconds_running(), metrics::totals_of(*traffic));
     for (;;) {
       timer.expires_after(std::chrono::seconds(1));
       error_code ec;
@@ -173,6 +184,66 @@ struct admin_server::impl {
     co_return !ec && response.keep_alive();
   }
 
+  /// Who this proxy is, for the dashboard's header.
+  nlohmann::json proxy_identity() const {
+    return {{"version", version},
+            {"listen", proxy_url()},
+            {"upstream", options.upstream_url},
+            {"seed", store->seed()},
+            {"exchanges_kept", options.inspector ? options.inspector->kept() : 0}};
+  }
+
+  /// The answer to a GET of traffic data (/metrics, /stats, /history, /exchanges[/ID]), or
+  /// none when `target` is not one (the admin API's router answers it).
+  std::optional<http::response<http::string_body>> data_response(std::string_view target) const {
+    http::response<http::string_body> response{http::status::ok, 11};
+    response.set(http::field::content_type, "application/json");
+    const std::string_view path = target.substr(0, target.find('?'));
+    if (traffic && path == "/metrics") {
+      response.set(http::field::content_type, "text/plain; version=0.0.4");
+      response.body() = metrics::prometheus_text(*traffic) +
+                        metrics::prometheus_rule_load(rule_loads(*store->current()));
+    } else if (traffic && path == "/stats") {
+      auto stats = metrics::stats_json(*traffic, &history);
+      stats["proxy"] = proxy_identity();
+      response.body() = faults::admin_body_text(stats);
+    } else if (traffic && path == "/history") {
+      response.body() = faults::admin_body_text(metrics::history_json(history));
+    } else if (path == "/exchanges" || path.starts_with("/exchanges/")) {
+      const auto reply = exchanges_reply(path);
+      response.result(reply.status);
+      response.body() = faults::admin_body_text(reply.body);
+    } else {
+      return std::nullopt;
+    }
+    return response;
+  }
+
+  /// GET /exchanges (newest first) and /exchanges/ID.
+  faults::admin_reply exchanges_reply(std::string_view path) const {
+    if (!options.inspector) {
+      return faults::error_reply(404, "not_found", "this proxy keeps no exchanges");
+    }
+    if (path == "/exchanges") {
+      return {200, options.inspector->summaries(options.inspector->kept())};
+    }
+    const std::string_view id_text = path.substr(std::string_view("/exchanges/").size());
+    std::uint64_t id = 0;
+    const auto [end, problem] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    if (problem != std::errc() || end != id_text.data() + id_text.size()) {
+      return faults::error_reply(400, "bad_id",
+                                 "an exchange's id is a whole number, got '" +
+                                     std::string(id_text) + "'");
+    }
+    if (auto detail = options.inspector->detail(id)) {
+      return {200, std::move(*detail)};
+    }
+    return faults::error_reply(404, "no_such_exchange",
+                               "exchange " + std::to_string(id) +
+                                   " is not kept (the proxy keeps the last " +
+                                   std::to_string(options.inspector->kept()) + ")");
+  }
+
   asio::awaitable<void> serve(beast::tcp_stream stream) {
     beast::flat_buffer buffer;
     for (;;) {
@@ -214,24 +285,17 @@ struct admin_server::impl {
           co_return;
         }
       }
-      if (request.method() == http::verb::get && traffic &&
-          (target == "/metrics" || target == "/stats")) {
-        http::response<http::string_body> response{http::status::ok, request.version()};
-        if (target == "/metrics") {
-          response.set(http::field::content_type, "text/plain; version=0.0.4");
-          response.body() = metrics::prometheus_text(*traffic) +
-                            metrics::prometheus_rule_load(rule_loads(*store->current()));
-        } else {
-          response.set(http::field::content_type, "application/json");
-          response.body() = faults::admin_body_text(metrics::stats_json(*traffic, &history));
+      if (request.method() == http::verb::get) {
+        if (auto data = data_response(target)) {
+          data->version(request.version());
+          data->keep_alive(request.keep_alive());
+          data->prepare_payload();
+          co_await http::async_write(stream, *data, use_ec(ec));
+          if (ec || !data->keep_alive()) {
+            co_return;
+          }
+          continue;
         }
-        response.keep_alive(request.keep_alive());
-        response.prepare_payload();
-        co_await http::async_write(stream, response, use_ec(ec));
-        if (ec || !response.keep_alive()) {
-          co_return;
-        }
-        continue;
       }
       const auto reply = faults::handle_admin_request(
           *store, std::string_view(request.method_string().data(), request.method_string().size()),
@@ -302,6 +366,11 @@ admin_server::~admin_server() {
   if (impl_->thread.joinable()) {
     impl_->thread.join();
   }
+}
+
+void admin_server::set_proxy_url(std::string url) {
+  std::lock_guard lock(impl_->proxy_url_mutex);
+  impl_->proxy_url_text = std::move(url);
 }
 
 std::string admin_server::url() const {

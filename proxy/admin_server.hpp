@@ -2,10 +2,13 @@
 // The admin API over HTTP: a small server on its own thread that reads a JSON request, lets
 // faults::handle_admin_request decide, and writes the JSON answer. Loopback addresses only,
 // unless a bearer token guards it (admin_token.hpp).
-// GET /metrics (Prometheus text) and GET /stats (JSON with quantiles) show the traffic metrics.
+// GET /metrics (Prometheus text), GET /stats (JSON with quantiles) and GET /history (rates a
+// second for the last 15 minutes) show the traffic metrics; GET /exchanges and /exchanges/ID
+// the last exchanges, whole.
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
+#include "proxy/exchange_inspector.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -23,6 +26,11 @@ struct admin_options {
   std::string token;
   /// Larger request bodies are answered 413 with the limit named.
   std::size_t body_limit = 1024 * 1024;
+  /// What the dashboard's header names: the store's address (the proxy's own comes later,
+  /// set_proxy_url).
+  std::string upstream_url;
+  /// The last exchanges, for GET /exchanges and /exchanges/ID; null: those answer 404.
+  std::shared_ptr<exchange_inspector> inspector;
 };
 
 class admin_server {
@@ -37,6 +45,9 @@ public:
   ~admin_server(); // stops and joins
 
   std::string url() const;
+
+  /// The proxy's own address, once it listens: the dashboard's header and curl lines name it.
+  void set_proxy_url(std::string url);
 
 private:
   struct impl;

@@ -154,7 +154,7 @@ asio::awaitable<bool> client_session::serve_exchange() {
   if (const auto host = request.get().find(http::field::host); host != request.get().end()) {
     record.host = std::string(host->value());
   }
-  if (config.journal) {
+  if (config.keeps_heads()) {
     record.request_headers = redacted_fields(request); // as received, before any fault
   }
   for (const auto name : faults::distinguishing_headers()) {
@@ -747,6 +747,7 @@ asio::awaitable<client_session::exchange_end> client_session::relay_response(exc
   }
   ex.record.status = ex.store_status();
   note_answer(ex.record, head, body_with_head ? framing.length : 0);
+  keep_response_head(ex.record, head);
   if (body_with_head) {
     ex.record.response_bytes = framing.length;
   } else if (get_for_head) {
@@ -875,6 +876,7 @@ asio::awaitable<bool> client_session::send_local_response(const faults::local_re
     co_return false;
   }
   record.status = response.status;
+  keep_response_head(record, out);
   record.response_bytes =
       head_request || status_forbids_body(response.status) ? 0 : response.body.size();
   record.request_id = std::string(field_in_head_text(out, "x-amz-request-id"));
@@ -908,6 +910,12 @@ void client_session::note_answer(exchange_record& record, std::string_view answe
   }
 }
 
+void client_session::keep_response_head(exchange_record& record, std::string_view answer) const {
+  if (owner_.config.keeps_heads()) {
+    record.response_headers = redacted_fields_in_head_text(answer);
+  }
+}
+
 asio::awaitable<void> client_session::send_local_error(unsigned status, std::string_view code,
                                                        std::string_view message,
                                                        std::string_view resource, bool head_request,
@@ -934,7 +942,7 @@ void client_session::log_exchange(const exchange_record& record,
   const auto& config = owner_.config;
   const bool logged = owner_.logger->should_log(spdlog::level::info);
   std::optional<faults::s3_request> classified_here;
-  if (classified == nullptr && (logged || config.metrics || config.journal)) {
+  if (classified == nullptr && (logged || config.metrics || config.keeps_heads())) {
     classified = &classified_here.emplace(
         faults::classify_request(request_line_of(record), config.s3_domains));
   }
@@ -945,6 +953,9 @@ void client_session::log_exchange(const exchange_record& record,
   }
   if (config.journal) {
     config.journal->write(record, *classified);
+  }
+  if (config.inspector) {
+    config.inspector->add(record, *classified);
   }
   if (config.on_exchange) {
     config.on_exchange(record);

@@ -141,6 +141,9 @@ private:
   /// `body_bytes` of `answer`), its S3 error code.
   static void note_answer(exchange_record& record, std::string_view answer,
                           std::uint64_t body_bytes);
+  /// Keeps the fields of the head the client was sent (`answer` starts with it), redacted,
+  /// when the journal or the dashboard shows them.
+  void keep_response_head(exchange_record& record, std::string_view answer) const;
 
   worker& owner_;
   std::unique_ptr<byte_stream> client_;

@@ -46,8 +46,9 @@ struct exchange_record {
   std::string faults;         // injected faults, "rule:action,..." (empty: none)
   std::string error_code;     // the S3 error code of an error answer, when known
   std::string request_id;     // the answer's x-amz-request-id (empty: none)
-  /// The request's fields, secrets redacted; kept only for the journal (traffic_journal.hpp).
-  std::vector<std::pair<std::string, std::string>> request_headers;
+  /// The request's fields as received and the response's as sent to the client (after any
+  /// fault), secrets redacted; kept only for the journal and the dashboard (keep_heads).
+  std::vector<std::pair<std::string, std::string>> request_headers, response_headers;
 };
 
 /// Adds `ttfb_ms` and `store_ttfb_ms` to a JSON line, each only when it was measured.

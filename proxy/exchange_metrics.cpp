@@ -33,8 +33,6 @@ void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& re
   sample.failed = record.status == 0 || record.status >= 400 || record.outcome != "ok";
   sample.faults = record.faults;
   sample.error_code = record.error_code;
-  sample.method = record.method;
-  sample.target = record.target;
   sample.bytes_in = record.request_bytes;
   sample.bytes_out = record.response_bytes;
   sample.duration_us = static_cast<std::uint64_t>(std::max(0.0, record.duration_ms) * 1000.0);

@@ -317,29 +317,59 @@ bool expects_continue(const request_parser& parser) {
   return it != head.end() && boost::beast::iequals(it->value(), "100-continue");
 }
 
-std::string_view field_in_head_text(std::string_view head, std::string_view name) {
+namespace {
+
+/// Calls `visit(name, value)` for each field of a head as text until it returns true.
+template <class Visit> void visit_fields_in_head_text(std::string_view head, Visit&& visit) {
   std::size_t at = head.find("\r\n"); // past the start line
   while (at != std::string_view::npos && at + 2 < head.size()) {
     const std::size_t start = at + 2;
     at = head.find("\r\n", start);
     const auto line = head.substr(start, at == std::string_view::npos ? head.npos : at - start);
-    const auto colon = line.find(':');
     if (line.empty()) {
-      break;
+      return;
     }
-    if (colon != std::string_view::npos && text::iequal(line.substr(0, colon), name)) {
-      return text::trim(line.substr(colon + 1));
+    const auto colon = line.find(':');
+    if (colon != std::string_view::npos &&
+        visit(line.substr(0, colon), text::trim(line.substr(colon + 1)))) {
+      return;
     }
   }
-  return {};
+}
+
+std::string redacted_value(std::string_view name, std::string_view value) {
+  return runtime::is_secret_field(name) ? "REDACTED" : std::string(value);
+}
+
+} // namespace
+
+std::string_view field_in_head_text(std::string_view head, std::string_view name) {
+  std::string_view found;
+  visit_fields_in_head_text(head, [&](std::string_view field, std::string_view value) {
+    if (text::iequal(field, name)) {
+      found = value;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+std::vector<std::pair<std::string, std::string>> redacted_fields_in_head_text(std::string_view head) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  visit_fields_in_head_text(head, [&](std::string_view name, std::string_view value) {
+    fields.emplace_back(std::string(name), redacted_value(name, value));
+    return false;
+  });
+  return fields;
 }
 
 std::vector<std::pair<std::string, std::string>> redacted_fields(const request_parser& parser) {
   std::vector<std::pair<std::string, std::string>> fields;
   for (const auto& field : parser.get()) {
-    std::string name(field.name_string());
-    std::string value = runtime::is_secret_field(name) ? "REDACTED" : std::string(field.value());
-    fields.emplace_back(std::move(name), std::move(value));
+    const std::string_view name(field.name_string().data(), field.name_string().size());
+    fields.emplace_back(std::string(name),
+                        redacted_value(name, {field.value().data(), field.value().size()}));
   }
   return fields;
 }

@@ -37,9 +37,18 @@ void add_optional_fields(nlohmann::json& line, const exchange_record& r,
   }
 }
 
+/// [[name, value], ...]
+nlohmann::json field_pairs(const std::vector<std::pair<std::string, std::string>>& fields) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [name, value] : fields) {
+    pairs.push_back({name, value});
+  }
+  return pairs;
+}
+
 } // namespace
 
-std::string journal_line(const exchange_record& r, const faults::s3_request& request) {
+nlohmann::json journal_json(const exchange_record& r, const faults::s3_request& request) {
   nlohmann::json line = {{"time", runtime::format_iso8601(r.started_at)},
                          {"client", r.client},
                          {"method", r.method},
@@ -51,12 +60,13 @@ std::string journal_line(const exchange_record& r, const faults::s3_request& req
                          {"duration_ms", r.duration_ms},
                          {"outcome", r.outcome}};
   add_optional_fields(line, r, request);
-  nlohmann::json headers = nlohmann::json::array();
-  for (const auto& [name, value] : r.request_headers) {
-    headers.push_back({name, value});
-  }
-  line["request_headers"] = std::move(headers);
-  return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line["request_headers"] = field_pairs(r.request_headers);
+  line["response_headers"] = field_pairs(r.response_headers);
+  return line;
+}
+
+std::string journal_line(const exchange_record& r, const faults::s3_request& request) {
+  return journal_json(r, request).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace s3fault::proxy

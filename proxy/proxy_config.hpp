@@ -6,6 +6,7 @@
 #include "proxy/exchange_gauge.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/request_edits.hpp"
+#include "proxy/exchange_inspector.hpp"
 #include "proxy/traffic_journal.hpp"
 
 #include <chrono>
@@ -67,8 +68,14 @@ struct proxy_config {
   std::shared_ptr<exchange_gauge> exchanges;
   /// Traffic measurements (GET /metrics, /stats, --report); null: nothing is measured.
   std::shared_ptr<metrics::traffic_metrics> metrics;
-  /// The traffic journal (--journal); null: none is written, and request fields are not kept.
+  /// The traffic journal (--journal); null: none is written.
   std::shared_ptr<traffic_journal> journal;
+  /// The last exchanges for the dashboard (with --admin); null: none are kept.
+  std::shared_ptr<exchange_inspector> inspector;
+
+  /// Whether exchanges keep their request and response heads: only for the journal or the
+  /// dashboard, which show them.
+  bool keeps_heads() const { return journal != nullptr || inspector != nullptr; }
 };
 
 } // namespace s3fault::proxy

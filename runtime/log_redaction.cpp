@@ -26,11 +26,13 @@ bool is_secret_name(std::string_view raw_name) {
   return false;
 }
 
-// Request fields whose values are secrets, or let one be checked (the key's MD5).
-constexpr std::array<std::string_view, 8> secret_field_names = {
+// Fields whose values are secrets, or let one be checked (the key's MD5): a request's, and
+// Set-Cookie of a response.
+constexpr std::array<std::string_view, 9> secret_field_names = {
     "Authorization",
     "Proxy-Authorization",
     "Cookie",
+    "Set-Cookie",
     "X-Amz-Security-Token",
     "x-amz-server-side-encryption-customer-key",
     "x-amz-server-side-encryption-customer-key-MD5",
