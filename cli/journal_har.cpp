@@ -14,8 +14,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string header_value(const journal_entry& entry, std::string_view name) {
-  for (const auto& [field, value] : entry.request_headers) {
+std::string header_value(const std::vector<std::pair<std::string, std::string>>& fields,
+                         std::string_view name) {
+  for (const auto& [field, value] : fields) {
     if (text::iequal(field, name)) {
       return value;
     }
@@ -55,8 +56,10 @@ ordered_json har_response(const journal_entry& entry) {
           {"statusText", reason_phrase(entry.status)},
           {"httpVersion", "HTTP/1.1"},
           {"cookies", ordered_json::array()},
-          {"headers", ordered_json::array()},
-          {"content", {{"size", entry.response_bytes}, {"mimeType", ""}}},
+          {"headers", name_value_pairs(entry.response_headers)},
+          {"content",
+           {{"size", entry.response_bytes},
+            {"mimeType", header_value(entry.response_headers, "content-type")}}},
           {"redirectURL", ""},
           {"headersSize", -1},
           {"bodySize", entry.response_bytes}};
@@ -146,7 +149,7 @@ std::string har_url(const journal_entry& entry) {
   if (!entry.target.starts_with("/") && entry.target.find("://") != std::string::npos) {
     return entry.target;
   }
-  const std::string host = header_value(entry, "Host");
+  const std::string host = header_value(entry.request_headers, "Host");
   return "http://" + (host.empty() ? std::string("localhost") : host) + entry.target;
 }
 

@@ -139,6 +139,7 @@ journal_entry entry_from_fields(journal_field_reader& fields) {
   entry.outcome = fields.text("outcome");
   entry.client = fields.optional_text("client");
   entry.request_headers = fields.header_pairs("request_headers");
+  entry.response_headers = fields.header_pairs("response_headers");
   entry.ttfb_ms = fields.optional_milliseconds("ttfb_ms");
   entry.store_ttfb_ms = fields.optional_milliseconds("store_ttfb_ms");
   entry.bucket = fields.optional_text("bucket");

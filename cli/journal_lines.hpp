@@ -25,7 +25,8 @@ struct journal_entry {
   std::string outcome; // "ok", or what went wrong
 
   std::string client;
-  std::vector<std::pair<std::string, std::string>> request_headers; // in order, redacted
+  std::vector<std::pair<std::string, std::string>> request_headers;  // in order, redacted
+  std::vector<std::pair<std::string, std::string>> response_headers; // as sent; none in old lines
   std::optional<double> ttfb_ms;       // to the first response byte sent to the client
   std::optional<double> store_ttfb_ms; // request sent to the store -> its response head
   std::string bucket;

@@ -185,7 +185,8 @@ admin_reply replace_rule(rule_store& store, std::string_view name, std::string_v
                        "a seed belongs to the whole rule set: PUT /rules to reseed; nothing "
                        "was changed");
   }
-  if (store.replace_one(name, std::move(given->rules[0])) == rule_store::change_error::no_such_rule) {
+  if (store.replace_one(name, std::move(given->rules[0])) ==
+      rule_store::change_error::no_such_rule) {
     return error_reply(404, "no_such_rule",
                        "no rule named '" + std::string(name) + "' (POST /rules adds one)");
   }

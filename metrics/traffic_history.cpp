@@ -64,14 +64,16 @@ interval_rates rates_between(const totals_by_series& before, const totals_by_ser
   interval_rates rates{ended_at, {}};
   for (const auto& [series, now] : after) {
     const auto then = before.find(series);
-    const std::uint64_t requests = now.requests - (then == before.end() ? 0 : then->second.requests);
+    const std::uint64_t requests =
+        now.requests - (then == before.end() ? 0 : then->second.requests);
     const std::uint64_t bytes = now.bytes - (then == before.end() ? 0 : then->second.bytes);
     if (requests == 0 && bytes == 0) {
       continue;
     }
     auto& rate = rates.by_operation[series.first];
     rate.requests_per_s += static_cast<double>(requests) / seconds;
-    rate.errors_per_s += is_error_class(series.second) ? static_cast<double>(requests) / seconds : 0;
+    rate.errors_per_s +=
+        is_error_class(series.second) ? static_cast<double>(requests) / seconds : 0;
     rate.mib_per_s += static_cast<double>(bytes) / (1024.0 * 1024.0) / seconds;
   }
   return rates;

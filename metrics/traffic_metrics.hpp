@@ -28,15 +28,15 @@ namespace s3fault::metrics {
 
 /// One finished exchange, as the proxy saw it.
 struct exchange_sample {
-  int operation = 0;               // index into operation_names()
-  std::string_view bucket, key;    // for retry detection
-  std::string_view part_or_range;  // "part 2", "bytes=0-99" or empty
-  unsigned status = 0;             // 0: no response was sent
-  bool failed = false;             // error status, no answer, cut or reset body
-  std::string_view faults;         // "rule:action,rule:action" (empty: none)
-  std::string_view error_code;     // the answer's S3 error code (empty: none or unknown)
-  std::uint64_t bytes_in = 0;      // request body bytes from the client
-  std::uint64_t bytes_out = 0;     // response body bytes to the client
+  int operation = 0;              // index into operation_names()
+  std::string_view bucket, key;   // for retry detection
+  std::string_view part_or_range; // "part 2", "bytes=0-99" or empty
+  unsigned status = 0;            // 0: no response was sent
+  bool failed = false;            // error status, no answer, cut or reset body
+  std::string_view faults;        // "rule:action,rule:action" (empty: none)
+  std::string_view error_code;    // the answer's S3 error code (empty: none or unknown)
+  std::uint64_t bytes_in = 0;     // request body bytes from the client
+  std::uint64_t bytes_out = 0;    // response body bytes to the client
   std::uint64_t duration_us = 0;
   std::optional<std::uint64_t> ttfb_us;       // first response byte sent to the client
   std::optional<std::uint64_t> store_ttfb_us; // request sent -> store's response head

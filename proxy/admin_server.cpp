@@ -229,11 +229,11 @@ struct admin_server::impl {
     }
     const std::string_view id_text = path.substr(std::string_view("/exchanges/").size());
     std::uint64_t id = 0;
-    const auto [end, problem] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    const auto [end, problem] =
+        std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
     if (problem != std::errc() || end != id_text.data() + id_text.size()) {
-      return faults::error_reply(400, "bad_id",
-                                 "an exchange's id is a whole number, got '" +
-                                     std::string(id_text) + "'");
+      return faults::error_reply(
+          400, "bad_id", "an exchange's id is a whole number, got '" + std::string(id_text) + "'");
     }
     if (auto detail = options.inspector->detail(id)) {
       return {200, std::move(*detail)};

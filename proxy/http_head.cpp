@@ -355,7 +355,8 @@ std::string_view field_in_head_text(std::string_view head, std::string_view name
   return found;
 }
 
-std::vector<std::pair<std::string, std::string>> redacted_fields_in_head_text(std::string_view head) {
+std::vector<std::pair<std::string, std::string>>
+redacted_fields_in_head_text(std::string_view head) {
   std::vector<std::pair<std::string, std::string>> fields;
   visit_fields_in_head_text(head, [&](std::string_view name, std::string_view value) {
     fields.emplace_back(std::string(name), redacted_value(name, value));

@@ -114,7 +114,8 @@ std::string_view field_in_head_text(std::string_view head, std::string_view name
 /// The fields of a head as text (a start line then `Name: value` lines, up to the blank line), in
 /// order, values trimmed, secret ones (runtime::is_secret_field) "REDACTED": what the journal
 /// and the dashboard keep of the head a client was sent.
-std::vector<std::pair<std::string, std::string>> redacted_fields_in_head_text(std::string_view head);
+std::vector<std::pair<std::string, std::string>>
+redacted_fields_in_head_text(std::string_view head);
 
 /// The request's fields in order, with the values of secret ones (runtime::is_secret_field)
 /// replaced by "REDACTED": what the journal keeps of a request.

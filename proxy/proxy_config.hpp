@@ -4,9 +4,9 @@
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/endpoint.hpp"
 #include "proxy/exchange_gauge.hpp"
+#include "proxy/exchange_inspector.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/request_edits.hpp"
-#include "proxy/exchange_inspector.hpp"
 #include "proxy/traffic_journal.hpp"
 
 #include <chrono>

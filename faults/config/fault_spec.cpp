@@ -308,7 +308,8 @@ std::optional<std::string> fault_spec_of(const json& definition) {
 }
 
 std::string spec_word(std::string_view text, bool always_quoted) {
-  if (!always_quoted && !text.empty() && text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos) {
+  if (!always_quoted && !text.empty() &&
+      text.find_first_of(" \t\r\n\"'\\") == std::string_view::npos) {
     return std::string(text);
   }
   std::string quoted = "\"";

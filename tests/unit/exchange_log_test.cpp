@@ -90,8 +90,12 @@ TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   r.faults = "slow:error";
   r.ttfb_ms = 0.25; // the proxy's own answer
   r.request_headers = {{"Host", "127.0.0.1:8080"}, {"Authorization", "REDACTED"}};
+  r.response_headers = {{"Content-Type", "application/xml"}, {"Content-Length", "230"}};
   const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1:8080", {}});
   const auto line = nlohmann::json::parse(journal_line(r, request));
+  EXPECT_EQ(
+      line["response_headers"],
+      nlohmann::json::parse(R"([["Content-Type","application/xml"],["Content-Length","230"]])"));
   EXPECT_EQ(line["time"], "2025-12-03T14:30:00.123Z");
   EXPECT_EQ(line["target"], "/photos/cat.jpg?partNumber=2&X-Amz-Signature=REDACTED");
   EXPECT_EQ(line["operation"], "GetObject");

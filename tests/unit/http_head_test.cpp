@@ -136,3 +136,14 @@ TEST(EditedBodyFraming, AnEditedBodyGoesOutWithItsLengthAndWithoutTheStoresDiges
   EXPECT_EQ(serialize_response_head(parser, false),
             "HTTP/1.1 200 OK\r\nx-amz-checksum: kept\r\nETag: \"e\"\r\nContent-Length: 42\r\n\r\n");
 }
+
+TEST(HeadText, FieldsInOrderTrimmedAndSecretsRedactedUpToTheBlankLine) {
+  const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type:  text/csv \r\nSet-Cookie: s=1\r\n"
+                             "x-amz-request-id: R1\r\n\r\nbody: not a field\r\n";
+  EXPECT_EQ(redacted_fields_in_head_text(answer),
+            (std::vector<std::pair<std::string, std::string>>{{"Content-Type", "text/csv"},
+                                                              {"Set-Cookie", "REDACTED"},
+                                                              {"x-amz-request-id", "R1"}}));
+  EXPECT_EQ(field_in_head_text(answer, "X-AMZ-REQUEST-ID"), "R1");
+  EXPECT_EQ(field_in_head_text(answer, "body"), "");
+}

@@ -332,6 +332,21 @@ TEST(JournalHar, RedactedHeaderValuesPassThroughUnchanged) {
   EXPECT_EQ(entry["request"]["url"], "http://h:1/b/k?X-Amz-Signature=REDACTED");
 }
 
+TEST(JournalHar, TheResponseHeadIsTheHarResponsesHeadersAndMimeType) {
+  auto line = journal_line("GetObject", 200, 1);
+  line["response_headers"] = json::array(
+      {json::array({"Content-Type", "text/csv"}), json::array({"Set-Cookie", "REDACTED"})});
+  const json entry = har_entry(parsed(line));
+  EXPECT_EQ(entry["response"]["headers"],
+            json::parse(R"([{"name":"Content-Type","value":"text/csv"},
+                            {"name":"Set-Cookie","value":"REDACTED"}])"));
+  EXPECT_EQ(entry["response"]["content"]["mimeType"], "text/csv");
+  line["response_headers"] = json::array({json::array({"Content-Type"})});
+  std::string why;
+  EXPECT_FALSE(parse_journal_line(line.dump(), why));
+  EXPECT_NE(why.find("response_headers"), std::string::npos) << why;
+}
+
 TEST(JournalHar, DocumentIsHar12WithTheCreatorGiven) {
   const json document = har_document({parsed(journal_line("GetObject", 200, 1))}, "9.9.9");
   EXPECT_EQ(document["log"]["version"], "1.2");

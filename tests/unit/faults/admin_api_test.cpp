@@ -212,10 +212,13 @@ TEST(admin_api_errors, every_error_has_code_message_and_details) {
   rule_store store(1, clock::now());
   ASSERT_EQ(call(store, "POST", one_rule).status, 201u);
   const std::vector<std::tuple<std::string_view, std::string_view, std::string_view, unsigned>>
-      requests = {{"GET", "/nope", "", 404},        {"PATCH", "/rules", "", 405},
-                  {"PATCH", "/rules/slow", "", 405}, {"PUT", "/rules/slow", "", 400},
+      requests = {{"GET", "/nope", "", 404},
+                  {"PATCH", "/rules", "", 405},
+                  {"PATCH", "/rules/slow", "", 405},
+                  {"PUT", "/rules/slow", "", 400},
                   {"GET", "/rules/nope", "", 404},
-                  {"POST", "/rules", "{bad", 400},  {"POST", "/rules", "rules: [\n", 400},
+                  {"POST", "/rules", "{bad", 400},
+                  {"POST", "/rules", "rules: [\n", 400},
                   {"POST", "/rules", one_rule, 409}};
   for (const auto& [method, target, body, status] : requests) {
     const auto reply = handle_admin_request(store, method, target, body, "test");
@@ -278,8 +281,8 @@ TEST(admin_api_put_one, mistakes_change_nothing) {
   rule_store store(1, clock::now());
   three_matched_rules(store);
   const auto version = store.version();
-  const auto expect_refused = [&](std::string_view target, std::string_view body,
-                                  unsigned status, std::string_view code) {
+  const auto expect_refused = [&](std::string_view target, std::string_view body, unsigned status,
+                                  std::string_view code) {
     const auto reply = call_on(store, "PUT", target, body);
     EXPECT_EQ(reply.status, status) << reply.body.dump();
     EXPECT_EQ(reply.body["error"]["code"], code) << reply.body.dump();

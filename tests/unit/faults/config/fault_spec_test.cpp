@@ -349,8 +349,8 @@ std::size_t expect_round_trips(const rule_build& build, std::size_t& without_lin
     const auto spec = fault_spec_of(r.definition);
     if (!spec) {
       ++without_line;
-      EXPECT_NE(r.definition["actions"].size(), 1u) << "one action, yet no line: "
-                                                     << r.definition.dump();
+      EXPECT_NE(r.definition["actions"].size(), 1u)
+          << "one action, yet no line: " << r.definition.dump();
       continue;
     }
     SCOPED_TRACE(*spec);
@@ -385,11 +385,11 @@ TEST(fault_spec_of, every_preset_and_example_rule_reads_back_as_itself) {
 }
 
 TEST(fault_spec_of, quotes_what_would_read_back_as_something_else) {
-  const auto build = build_rules(
-      {"error SlowDown name=it.1 key=\"a b\" op=GetObject,HeadObject query=x=1 p=0.5 "
-       "header='range~^bytes=\\d'",
-       "strip-header strip-header.name=x-amz-mp-parts-count name=n2 disabled per-key"},
-      {}, {});
+  const auto build =
+      build_rules({"error SlowDown name=it.1 key=\"a b\" op=GetObject,HeadObject query=x=1 p=0.5 "
+                   "header='range~^bytes=\\d'",
+                   "strip-header strip-header.name=x-amz-mp-parts-count name=n2 disabled per-key"},
+                  {}, {});
   ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
   EXPECT_EQ(fault_spec_of(build.rules[0].definition),
             "error code=SlowDown name=it.1 header=\"range~^bytes=\\\\d\" key=\"a b\" "
