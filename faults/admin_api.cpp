@@ -89,6 +89,13 @@ std::optional<body_rules> rules_from_yaml(std::string_view body, admin_reply& fa
   return std::nullopt;
 }
 
+/// Whether a one-line rule gives its name (`name=...`).
+bool spec_names_its_rule(std::string_view spec) {
+  error_list errors;
+  const auto rule_json = config::fault_spec_to_json(spec, errors);
+  return rule_json && rule_json->contains("name");
+}
+
 /// Whether a body is JSON: its first character that is not white space opens an object or array.
 bool looks_like_json(std::string_view body) {
   const auto first = body.find_first_not_of(" \t\r\n");
@@ -117,19 +124,15 @@ std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& fa
       failure = error_reply(400, "invalid_rules", "fault: must be a one-line rule (a string)");
       return std::nullopt;
     }
-    error_list errors;
-    auto rule_json = config::fault_spec_to_json(document["fault"].get<std::string>(), errors);
-    if (!rule_json) {
-      failure = error_reply(400, "invalid_rules", "the one-line rule is not valid", errors);
-      return std::nullopt;
+    // Built as `--fault` is, so that its mistakes read exactly as `--check` prints them.
+    std::string spec = document["fault"].get<std::string>();
+    if (!name_if_absent.empty() && !spec_names_its_rule(spec)) {
+      spec += " name=" + config::spec_word(name_if_absent);
     }
-    if (!name_if_absent.empty() && !rule_json->contains("name")) {
-      (*rule_json)["name"] = name_if_absent;
-    }
-    rules_document = {{"rules", nlohmann::json::array({*rule_json})}};
-    if (document.contains("seed")) {
-      rules_document["seed"] = document["seed"];
-    }
+    nlohmann::json sources = document;
+    sources.erase("fault");
+    sources["faults"] = nlohmann::json::array({spec});
+    return rules_from_sources(sources, failure);
   } else if (document.is_object() && !document.contains("rules")) {
     rules_document = nlohmann::json::array({document});
     if (!name_if_absent.empty() && !document.contains("name")) {

@@ -134,8 +134,9 @@ TEST(admin_api_counters, a_bad_load_schedule_is_refused_with_its_reason) {
   const auto reply = call(store, "POST", R"({"fault": "error SlowDown rate-per=prefix"})");
   EXPECT_EQ(reply.status, 400u);
   EXPECT_EQ(reply.body["error"]["details"],
-            nlohmann::json::array({"request body: rule 1 (error-1): schedule.rate_per: needs "
-                                   "schedule.rate (the rate it divides)"}));
+            nlohmann::json::array({"--fault 1 ('error SlowDown rate-per=prefix'): "
+                                   "schedule.rate_per: needs schedule.rate (the rate it divides)"}))
+      << "the same words as `s3fault proxy --check --fault ...`";
 }
 
 } // namespace
