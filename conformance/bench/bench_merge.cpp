@@ -260,6 +260,7 @@ run_result merge_run(const std::vector<const run_result*>& shards) {
     if (merged.first_error.empty()) {
       merged.first_error = run->first_error;
     }
+    merged.cut_short = merged.cut_short || run->cut_short;
   }
   merged.bytes = merged.counts.bytes;
   merged.seconds = static_cast<double>(merged.ended_unix_us - merged.started_unix_us) / 1e6;

@@ -1,4 +1,5 @@
 #include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/bench_verdict.hpp"
 #include "conformance/bench/comparison_text.hpp"
 
 #include <algorithm>
@@ -134,6 +135,7 @@ std::string run_line(const run_position& position, const run_result& result) {
       "[" + std::to_string(position.cell_index + 1) + "/" + std::to_string(position.cell_count) +
       "] round " + std::to_string(position.round) + "/" + std::to_string(position.rounds) +
       (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) +
+      (result.cut_short ? " (cut short)" : "") +
       (result.workers != 0 && result.workers != result.measured.concurrency
            ? " (" + std::to_string(result.workers) +
                  (result.workers == 1 ? " client here)" : " clients here)")
@@ -180,14 +182,8 @@ std::string sharding_caption(const bench_report& report) {
 
 void print_summary(std::ostream& out, const bench_report& report) {
   const auto& settings = *report.settings;
-  const unsigned legs = settings.control ? 2 : 1;
-  const unsigned runs = settings.rounds * legs;
   out << "\n"
-      << (runs == 1 ? "Figures of 1 run per cell"
-                    : "Medians of " + std::to_string(runs) + " runs per cell")
-      << (settings.control ? " (" + std::to_string(settings.rounds) + " rounds x 2 control runs)"
-                           : "")
-      << "; throughput [min..max]; latency and TTFB in ms"
+      << medians_heading(report) << "; throughput [min..max]; latency and TTFB in ms"
       << (settings.mix.empty() ? "" : "; mix: " + describe_mix(settings.mix))
       << sharding_caption(report) << "\n";
   row header = cell_titles(report);
@@ -288,27 +284,16 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << seconds_text(report.seconds) << "; "
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed")
       << "; " << verification_text(settings);
-  if (!report.baseline_source.empty()) {
-    const auto slower = regressions(report.summaries);
-    const auto untold = unjudged(report.summaries);
-    out << "; "
-        << (slower.empty() ? (untold.empty() ? "no regression against the baseline"
-                                             : "no regression among the judged figures")
-                           : std::to_string(slower.size()) + " regressions: ");
-    for (std::size_t i = 0; i < slower.size(); ++i) {
-      out << (i == 0 ? "" : ", ") << slower[i];
-    }
-    if (!untold.empty()) {
-      out << "; " << untold.size() << " not judged (so the bench does not pass): ";
-      for (std::size_t i = 0; i < untold.size(); ++i) {
-        out << (i == 0 ? "" : "; ") << untold[i];
-      }
-    }
-  }
   if (report.interrupted) {
     out << "; interrupted";
   }
   out << "\n";
+  // Last, where a terminal leaves the eye; the HTML page opens with the same lines.
+  const auto verdict = verdict_of(report);
+  out << verdict.headline << "\n";
+  for (const auto& line : verdict.details) {
+    out << "  " << line << "\n";
+  }
 }
 
 } // namespace s3fault::bench

@@ -10,7 +10,8 @@
 
 namespace s3fault::bench {
 
-/// One finished run, one line: "[2/6] round 1/3 get 10MiB c=32: 1234.57 MiB/s, ...".
+/// One finished run, one line: "[2/6] round 1/3 get 10MiB c=32: 1234.57 MiB/s, ..." (with
+/// "(cut short)" after the cell when a stop signal ended it early).
 std::string run_line(const run_position& position, const run_result& result);
 /// The progress line of a run in progress (for a terminal; no newline).
 std::string progress_line(const run_position& position, const run_progress& progress,
@@ -21,7 +22,8 @@ std::string verification_text(const bench_settings& settings);
 
 /// The tables after the last run: medians with the throughput range, store usage (with
 /// --store-pid), noise bands (with --control), the baseline comparison (with --baseline), the
-/// first error of each cell with errors, and a closing line.
+/// first error of each cell with errors, a closing line, and last the verdict (verdict_of: the
+/// lines the HTML page opens with).
 void print_summary(std::ostream& out, const bench_report& report);
 
 /// The JSON report's "format": 2 added what `bench merge` reads (each run's counts, histogram

@@ -93,6 +93,9 @@ json run_record_json(const run_result& run) {
   if (!run.first_error.empty()) {
     entry["first_error"] = run.first_error;
   }
+  if (run.cut_short) {
+    entry["cut_short"] = true;
+  }
   return entry;
 }
 
@@ -127,6 +130,7 @@ std::optional<run_result> read_run_record(const json& record, std::string& why) 
     }
   }
   run.first_error = record.value("first_error", "");
+  run.cut_short = record.value("cut_short", false);
   return run;
 }
 

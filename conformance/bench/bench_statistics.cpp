@@ -99,6 +99,7 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   comparison result;
   result.baseline_rounds = baseline_rounds.size();
   result.current_rounds = current_rounds.size();
+  result.noise_band_percent = rules.noise_band;
   if (!baseline_rounds.empty()) {
     result.baseline = summarize(baseline_rounds).median;
   }

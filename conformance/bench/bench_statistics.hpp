@@ -59,6 +59,9 @@ struct comparison {
   /// control band and --min-change together): changes under them cannot be told apart.
   double detectable_drop_percent = 0;
   double detectable_rise_percent = 0;
+  /// The control band it was judged with (judging_rules::noise_band): a change within it is
+  /// noise. The HTML page draws it around the baseline.
+  std::optional<double> noise_band_percent;
   bool flagged = false;    // significant, beyond the control band and --min-change
   bool regression = false; // flagged and in the worse direction
 };

@@ -236,6 +236,7 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
   for (auto& thread : threads) {
     thread.join();
   }
+  result.cut_short = stop_requested();
   // Up to the last answer, not to when this thread noticed.
   result.seconds = static_cast<double>(tally->last_finish_ns.load()) / 1e9;
   result.ended_unix_us = result.started_unix_us + tally->last_finish_ns.load() / 1000;

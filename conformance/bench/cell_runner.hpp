@@ -30,6 +30,8 @@ struct run_result {
   std::string first_error; // the first failure, when there were errors
   std::string store_error; // a store process that could not be sampled
   std::string note;        // the first operation_outcome::note
+  /// Ended early by a stop signal (Ctrl-C): fewer operations or a shorter window than asked.
+  bool cut_short = false;
 };
 
 /// What the caller sees while a run is in progress.

@@ -140,7 +140,10 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(row["latency_p50_ms_change"], "worse", run.stdout)
         self.assertLess(float(row["mib_per_second_p_value"]), 0.01)
         self.assertEqual(len(row["mib_per_second_rounds"].split(";")), 3)
-        self.assertRegex(run.stdout, r"5 regressions: get 256KiB c=2 MiB/s -\d+\.\d%")
+        # The verdict, last: the count, then each regression with baseline -> now and its change.
+        self.assertRegex(run.stdout, r"\nVerdict: 5 regressions against the baseline \S+fast\.json "
+                                     r"\(5 figures of 1 cell\)\n  get 256KiB c=2 MiB/s: "
+                                     r"1000000\.00 → \d+\.\d\d \(-\d+\.\d %, slower; p [<\d.]+\)\n")
         report = json.loads((self.tmp / "slow.json").read_text())
         self.assertEqual(report["statistics"]["alpha"], 0.01)
         self.assertEqual(report["baseline_mismatches"], [])
@@ -155,7 +158,8 @@ class BenchOriginTest(unittest.TestCase):
         run = run_bench("--endpoint", self.origin.url, *self.COMMON, "--baseline", str(base),
                         "--csv", str(self.tmp / "fast.csv"))
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        self.assertIn("no regression against the baseline", run.stdout)
+        self.assertIn("\nVerdict: no regressions: 5 figures of 1 cell compared with the baseline ",
+                      run.stdout)
         row = next(csv.DictReader(io.StringIO((self.tmp / "fast.csv").read_text())))
         self.assertEqual(row["mib_per_second_change"], "faster", run.stdout)
         self.assertEqual(row["latency_p99_ms_change"], "better", run.stdout)
@@ -167,7 +171,8 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("not judged: the baseline has no value (every operation of the cell "
                       "failed)", run.stdout)
-        self.assertIn("not judged (so the bench does not pass)", run.stdout)
+        self.assertIn("\nVerdict: not judged, so the bench does not pass: 5 of 5 figures of 1 "
+                      "cell compared with the baseline ", run.stdout)
         self.assertNotIn("+100", run.stdout)
         report = json.loads((self.tmp / "unjudged.json").read_text())
         self.assertEqual(len(report["not_judged"]), 5, report["not_judged"])

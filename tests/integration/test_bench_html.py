@@ -1,13 +1,18 @@
-"""The HTML page of `s3fault bench`, rendered by headless Chromium: its tables carry exactly the
-figures of the JSON file (through the page's data-cell / data-figure / data-column hooks), its
-charts overlay the baseline's cells and only those, it has no script, and it fits a window
-1280 pixels wide. A page made without a baseline has no overlay, and an altered figure is caught,
-so neither check can pass by finding nothing.
+"""The HTML page of `s3fault bench`, rendered by headless Chromium: it opens with the verdict
+the terminal ends with, word for word; it says how many rounds ran (after Ctrl-C, fewer than were
+asked for); its tables carry exactly the figures of the JSON file (through the page's data-cell /
+data-figure / data-column hooks); it has one chart of each kind per operation and size, with a
+log axis exactly where the medians' spread calls for it, the baseline's cells overlaid (only
+those) and the control noise band drawn; it has no script, and it fits a window 1280 pixels
+wide. A page made without a baseline has no overlay and no verdict, and an altered figure is
+caught, so no check can pass by finding nothing.
 
-    s3fault bench --json base.json --html base.html          (no baseline)
-    base.json minus one cell ----------------------------.
-    s3fault bench --control --baseline base.json --json now.json --html now.html
-    chromium --headless --dump-dom / --screenshot now.html  ->  parsed and compared with now.json
+    s3fault bench --json base.json --html base.html                    (no baseline)
+    base.json minus one cell, its get cells 20 times faster -> fast.json (a forced regression)
+    s3fault bench --control --baseline fast.json --json now.json --html now.html
+    base.json 20 times slower -> slow.json; s3fault bench --baseline slow.json    (no regression)
+    s3fault bench ... --duration 1s --rounds 3, Ctrl-C in round 2       (rounds that ran)
+    chromium --headless --dump-dom / --screenshot now.html  ->  parsed and compared with the JSON
 
 Needs the `chromium` package (tests/deps.sh); fails, does not skip, when it is missing."""
 
@@ -17,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import unittest
 from pathlib import Path
@@ -44,6 +50,14 @@ DECIMALS = {
 COMPARED = ["mib_per_second", "ops_per_second", "latency_p50_ms", "latency_p99_ms", "ttfb_p50_ms"]
 # The cell left out of the baseline, so that the overlay must tell cells apart.
 DROPPED_CELL = "put 1MiB c=2"
+# The baseline's get cells are made this many times better than measured: every get chart then
+# needs a log axis, and the verdict has regressions to list.
+FASTER = 20
+# The page's rule (bench_report_html.cpp, docs/bench.md): a chart whose largest median is at
+# least this many times its smallest has a log y axis.
+LOG_AXIS_SPREAD = 10
+# The figures the latency charts show.
+LATENCY_CHARTED = ["latency_p50_ms", "latency_p90_ms", "latency_p99_ms"]
 BENCH_ARGS = ["--ops", "get,put", "--sizes", "256KiB,1MiB", "--concurrency", "1,2", "--count",
               "10", "--rounds", "3"]
 # Chromium must reach nothing but the page's file: no DNS, every HTTP(S) request to a closed
@@ -58,6 +72,52 @@ def run_bench(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(harness.proxy_binary()), "bench", "--progress", "never", *args],
                           capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL, env=harness.clean_client_env())
+
+
+def scaled(report: dict, keep, factor: float) -> dict:
+    """The report's cells for which keep(cell) holds, each figure `factor` times better (higher
+    throughput, lower latency and TTFB): medians, ranges and per-round values."""
+    def better(key: str, value: float) -> float:
+        return value * factor if key in ("mib_per_second", "ops_per_second") else value / factor
+    cells = []
+    for cell in report["cells"]:
+        if not keep(cell):
+            continue
+        cell = json.loads(json.dumps(cell))
+        if factor != 1:
+            for key, spread in cell["figures"].items():
+                if key.startswith(("mib_", "ops_", "latency_", "ttfb_")):
+                    low, high = sorted((better(key, spread["min"]), better(key, spread["max"])))
+                    spread.update(median=better(key, spread["median"]), min=low, max=high)
+            for key, rounds in cell.get("rounds", {}).items():
+                cell["rounds"][key] = [better(key, v) for v in rounds]
+        cells.append(cell)
+    return dict(report, cells=cells)
+
+
+def terminal_verdict(stdout: str) -> list[str]:
+    """The verdict the bench printed last: the "Verdict:" line and the indented lines after it."""
+    lines = stdout.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("Verdict:"))
+    verdict = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("  "):
+            break
+        verdict.append(line[2:])
+    return verdict
+
+
+def terminal_heading(stdout: str) -> str:
+    """The medians table's heading as printed, before "; throughput [min..max]; ..."."""
+    line = next(line for line in stdout.splitlines()
+                if line.startswith(("Medians of", "Figures of")))
+    return line[:line.index("; throughput [min..max]")]
+
+
+def chart_medians(cells: list[dict], key: tuple[str, str], figures: list[str]) -> list[float]:
+    """The positive medians of `figures` of the cells of one chart (operation, size)."""
+    return [c["figures"][f]["median"] for c in cells if (c["operation"], c["size"]) == key
+            for f in figures if f in c["figures"] and c["figures"][f]["median"] > 0]
 
 
 def cell_name(cell: dict) -> str:
@@ -94,24 +154,46 @@ class Chromium:
 
 class Page(html.parser.HTMLParser):
     """A rendered page: its tables (rows of cells with attributes and text), its charts (the
-    classes of the elements inside each <svg>), its scripts and the attributes of <body>."""
+    classes of the elements inside each <svg>), its verdict (the text of the headline and of
+    each list item), the text of its elements of class "rounds" and "medians-heading", its
+    scripts, the attributes of <body>, and the order of the first verdict and chart."""
+
+    TEXT_CLASSES = ("rounds", "medians-heading")
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
         self.tables: list[dict] = []
         self.charts: list[dict] = []
+        self.verdict: list[str] = []
+        self.verdict_class: list[str] = []
+        self.texts: dict[str, str] = {}
         self.scripts = 0
         self.body: dict[str, str] = {}
+        self.order: list[str] = []  # "verdict" and "chart", as they come
         self._table = self._row = self._cell = self._chart = None
+        self._in_verdict = False
+        self._capture = None  # (tag, key in texts) or (tag, None) for a verdict line
         self.feed(text)
         self.close()
 
     def handle_starttag(self, tag, attrs):
         a = {k: v or "" for k, v in attrs}
+        classes = a.get("class", "").split()
         if tag == "script":
             self.scripts += 1
         elif tag == "body":
             self.body = a
+        elif tag == "section" and "verdict" in classes:
+            self._in_verdict = True
+            self.verdict_class = classes
+            self.order.append("verdict")
+        elif self._in_verdict and tag in ("p", "li"):
+            self.verdict.append("")
+            self._capture = (tag, None)
+        elif any(c in self.TEXT_CLASSES for c in classes):
+            key = next(c for c in classes if c in self.TEXT_CLASSES)
+            self.texts[key] = ""
+            self._capture = (tag, key)
         elif tag == "table":
             self._table = {"class": a.get("class", ""), "rows": []}
             self.tables.append(self._table)
@@ -122,14 +204,20 @@ class Page(html.parser.HTMLParser):
             self._cell = {"tag": tag, "attrs": a, "text": ""}
             self._row.append(self._cell)
         elif tag == "svg":
-            self._chart = {"class": a.get("class", "").split(),
-                           "operation": a.get("data-operation"), "inside": collections.Counter()}
+            self._chart = {"class": classes, "operation": a.get("data-operation"),
+                           "size": a.get("data-size"), "scale": a.get("data-scale"),
+                           "inside": collections.Counter()}
             self.charts.append(self._chart)
+            self.order.append("chart")
         elif self._chart is not None:
-            self._chart["inside"].update(a.get("class", "").split())
+            self._chart["inside"].update(classes)
 
     def handle_endtag(self, tag):
-        if tag in ("td", "th"):
+        if self._capture is not None and tag == self._capture[0]:
+            self._capture = None
+        elif tag == "section":
+            self._in_verdict = False
+        elif tag in ("td", "th"):
             self._cell = None
         elif tag == "tr":
             self._row = None
@@ -139,7 +227,12 @@ class Page(html.parser.HTMLParser):
             self._chart = None
 
     def handle_data(self, data):
-        if self._cell is not None:
+        if self._capture is not None:
+            if self._capture[1] is None:
+                self.verdict[-1] += data
+            else:
+                self.texts[self._capture[1]] += data
+        elif self._cell is not None:
             self._cell["text"] += data
 
     def tables_of(self, css_class: str) -> list[dict]:
@@ -156,8 +249,12 @@ class Page(html.parser.HTMLParser):
                                       c["attrs"].get("data-column"), c["text"].strip()))
         return found
 
-    def charts_of(self, kind: str) -> dict[str, collections.Counter]:
-        return {c["operation"]: c["inside"] for c in self.charts if kind in c["class"]}
+    def charts_of(self, kind: str) -> list[dict]:
+        return [c for c in self.charts if kind in c["class"]]
+
+    def chart_keys(self, kind: str) -> list[tuple[str, str]]:
+        """(operation, size) of each chart of that kind, in page order."""
+        return [(c["operation"], c["size"]) for c in self.charts_of(kind)]
 
 
 def median_mismatches(page: Page, report: dict) -> list[str]:
@@ -270,6 +367,30 @@ def drop_first_hook(dom: str, table_class: str, column: str) -> str:
     return dom[:match.start()] + dom[match.end():]
 
 
+def interrupted_bench(endpoint: str, json_path: Path, html_path: Path) -> tuple[str, int]:
+    """A bench of 3 rounds of one cell, Ctrl-C (SIGINT) as soon as round 1 has ended: its
+    stdout and exit status."""
+    command = [str(harness.proxy_binary()), "bench", "--progress", "never", "--endpoint",
+               endpoint, "--ops", "get", "--sizes", "256KiB", "--concurrency", "1", "--duration",
+               "1s", "--rounds", "3", "--json", str(json_path), "--html", str(html_path)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, text=True,
+                          env=harness.clean_client_env()) as bench:
+        printed = []
+        for line in bench.stdout:
+            printed.append(line)
+            if "] round 1/3 " in line:
+                bench.send_signal(signal.SIGINT)
+                break
+        # The rest through the same buffered reader (communicate() would skip what it holds).
+        rest, errors = bench.stdout.read(), bench.stderr.read()
+        bench.wait(timeout=120)
+    if bench.returncode != 130:
+        raise AssertionError(f"the interrupted bench exited {bench.returncode}, not 130:\n"
+                             f"{''.join(printed)}{rest}{errors}")
+    return "".join(printed) + rest, bench.returncode
+
+
 class BenchHtmlTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -286,23 +407,45 @@ class BenchHtmlTest(unittest.TestCase):
                           "--html", str(cls.base_html))
         if first.returncode != 0:
             raise AssertionError(f"the baseline run failed:\n{first.stdout}{first.stderr}")
+        cls.base_stdout = first.stdout
         cls.base = json.loads(base_json.read_text())
-        base = dict(cls.base)
-        base["cells"] = [c for c in base["cells"] if cell_name(c) != DROPPED_CELL]
-        base_json.write_text(json.dumps(base))
-        cls.base_cells = {cell_name(c) for c in base["cells"]}
+        # The baseline: one cell fewer, and the get cells FASTER times better than measured.
+        faster = dict(scaled(cls.base, lambda c: c["operation"] == "get", FASTER))
+        faster["cells"] += scaled(cls.base, lambda c: c["operation"] != "get"
+                                  and cell_name(c) != DROPPED_CELL, 1)["cells"]
+        cls.fast = faster
+        fast_json = cls.tmp / "fast.json"
+        fast_json.write_text(json.dumps(faster))
+        cls.base_cells = {cell_name(c) for c in faster["cells"]}
 
         now_json, cls.now_html = cls.tmp / "now.json", cls.tmp / "now.html"
-        # A timing comparison: its exit status (0, or 1 when a figure moved) is not the point.
+        # Exit status 1 (the regressions) is not the point.
         second = run_bench("--endpoint", origin.url, *BENCH_ARGS, "--control", "--baseline",
-                           str(base_json), "--json", str(now_json), "--html", str(cls.now_html))
+                           str(fast_json), "--json", str(now_json), "--html", str(cls.now_html))
         if not now_json.is_file() or not cls.now_html.is_file():
             raise AssertionError(f"the run against the baseline wrote no JSON or HTML "
                                  f"(exit {second.returncode}):\n{second.stdout}{second.stderr}")
+        cls.now_stdout = second.stdout
         cls.now = json.loads(now_json.read_text())
         cls.now_dom = cls.chromium.dump_dom(cls.now_html)
         cls.now_page = Page(cls.now_dom)
         cls.base_page = Page(cls.chromium.dump_dom(cls.base_html))
+
+        # No regression: a run against the first one made FASTER times slower.
+        slow_json, cls.clean_html = cls.tmp / "slow.json", cls.tmp / "clean.html"
+        slow_json.write_text(json.dumps(scaled(cls.base, lambda c: True, 1 / FASTER)))
+        clean = run_bench("--endpoint", origin.url, *BENCH_ARGS, "--baseline", str(slow_json),
+                          "--html", str(cls.clean_html))
+        if clean.returncode != 0:
+            raise AssertionError(f"the run against a slow baseline failed (exit "
+                                 f"{clean.returncode}):\n{clean.stdout}{clean.stderr}")
+        cls.clean_stdout = clean.stdout
+        cls.clean_page = Page(cls.chromium.dump_dom(cls.clean_html))
+
+        cut_json, cut_html = cls.tmp / "cut.json", cls.tmp / "cut.html"
+        cls.cut_stdout, _ = interrupted_bench(origin.url, cut_json, cut_html)
+        cls.cut = json.loads(cut_json.read_text())
+        cls.cut_page = Page(cls.chromium.dump_dom(cut_html))
 
     def test_the_medians_tables_carry_the_json_figures(self):
         self.assertTrue(self.now_page.tables_of("medians"))
@@ -333,30 +476,116 @@ class BenchHtmlTest(unittest.TestCase):
         self.assertEqual(noise_mismatches(self.now_page, self.now), [])
         self.assertEqual(self.base_page.tables_of("noise"), [], "no --control, no noise table")
 
-    def test_every_chart_overlays_the_baseline_cells(self):
-        throughput = self.now_page.charts_of("throughput")
-        latency = self.now_page.charts_of("latency")
-        self.assertEqual(set(throughput), {"get", "put"})
-        self.assertEqual(set(latency), {"get", "put"})
-        for op in ("get", "put"):
-            cells = [cell_name(c) for c in self.now["cells"] if c["operation"] == op]
-            in_base = [name for name in cells if name in self.base_cells]
-            with self.subTest(operation=op):
+    def test_the_page_opens_with_the_terminals_verdict(self):
+        pages = {"forced regression": (self.now_stdout, self.now_page, "regressed"),
+                 "no baseline": (self.base_stdout, self.base_page, "no-verdict"),
+                 "no regression": (self.clean_stdout, self.clean_page, "passed")}
+        for name, (stdout, page, look) in pages.items():
+            with self.subTest(page=name):
+                printed = terminal_verdict(stdout)
+                self.assertEqual(page.verdict, printed)
+                self.assertIn(look, page.verdict_class)
+                # First on the page, before any chart.
+                self.assertEqual(page.order[0], "verdict")
+        # What each says. The baseline's get cells were 20 times better: regressions, each
+        # with the baseline's and this run's medians and the change; as many as the JSON has.
+        headline, *details = self.now_page.verdict
+        self.assertRegex(headline, rf"^Verdict: {len(self.now['regressions'])} regressions "
+                                   r"against the baseline \S+fast\.json \(\d+ figures of 7 cells; "
+                                   r"1 cell not in the baseline\)")
+        regressions = [line for line in details if ": not judged: " not in line]
+        self.assertEqual(len(regressions), len(self.now["regressions"]))
+        for line in regressions:
+            self.assertRegex(line, r"^(get|put) \S+ c=\d \S+( p\d\d)?: [\d.]+ → [\d.]+( ms)? "
+                                   r"\([-+]\d+\.\d %, (slower|worse); p [<\d.]+\)$")
+        self.assertTrue(any(line.startswith("get ") for line in regressions), details)
+        self.assertEqual(self.base_page.verdict,
+                         ["Verdict: none, there was no baseline to compare with (--baseline FILE)"])
+        self.assertRegex(self.clean_page.verdict[0],
+                         r"^Verdict: no regressions: 40 figures of 8 cells compared with the "
+                         r"baseline \S+slow\.json$")
+        # A verdict that says otherwise than the terminal is caught.
+        altered = Page(self.now_dom.replace(" regressions against", " regression against", 1))
+        self.assertNotEqual(altered.verdict, terminal_verdict(self.now_stdout))
+
+    def test_the_page_says_the_rounds_that_ran(self):
+        # All 3 rounds ran: said as such, and the medians heading is the terminal's.
+        for stdout, page in ((self.base_stdout, self.base_page), (self.now_stdout, self.now_page)):
+            self.assertEqual(page.texts["rounds"], "3 rounds")
+            self.assertEqual(page.texts["medians-heading"], terminal_heading(stdout))
+        self.assertEqual(self.base_page.texts["medians-heading"], "Medians of 3 runs per cell")
+        self.assertEqual(self.now_page.texts["medians-heading"],
+                         "Medians of 6 runs per cell (3 rounds x 2 control runs)")
+        # Ctrl-C after round 1: the rounds the JSON has runs of, and the run the signal cut
+        # short (round 2's, when it had begun), never "Medians of 3 runs".
+        ran = len({run["round"] for run in self.cut["runs"]})
+        cut = sum(run.get("cut_short", False) for run in self.cut["runs"])
+        self.assertTrue(self.cut["interrupted"])
+        self.assertLess(ran, 3)
+        said = f"{ran} of 3 rounds ran" + (f", {cut} run cut short" if cut else "")
+        self.assertEqual(self.cut_page.texts["rounds"], said)
+        runs = "Figures of 1 run" if ran == 1 else f"Medians of {ran} runs"
+        self.assertEqual(self.cut_page.texts["medians-heading"],
+                         f"{runs} per cell ({said}, interrupted)")
+        self.assertEqual(self.cut_page.texts["medians-heading"], terminal_heading(self.cut_stdout))
+        self.assertEqual(self.cut_page.verdict, terminal_verdict(self.cut_stdout))
+
+    def test_one_chart_of_each_kind_per_operation_and_size(self):
+        for page, report in ((self.now_page, self.now), (self.base_page, self.base),
+                             (self.cut_page, self.cut)):
+            sizes = sorted({(c["operation"], c["size"]) for c in report["cells"]})
+            for kind in ("throughput", "latency"):
+                self.assertEqual(sorted(page.chart_keys(kind)), sizes, kind)
+
+    def test_a_log_axis_exactly_where_the_spread_needs_it(self):
+        logs = 0
+        for chart in self.now_page.charts:
+            key = (chart["operation"], chart["size"])
+            figures = (["mib_per_second"] if "throughput" in chart["class"] else LATENCY_CHARTED)
+            medians = (chart_medians(self.now["cells"], key, figures)
+                       + chart_medians(self.fast["cells"], key, figures))
+            spread_needs_log = max(medians) >= LOG_AXIS_SPREAD * min(medians)
+            with self.subTest(chart=chart["class"], cell=key):
+                self.assertEqual(chart["scale"], "log" if spread_needs_log else "linear",
+                                 medians)
+            logs += chart["scale"] == "log"
+        # The get charts, 20 times apart from their baseline, are among them.
+        self.assertGreaterEqual(logs, 4)
+
+    def test_every_chart_overlays_the_baseline_cells_and_the_noise_band(self):
+        for kind in ("throughput", "latency"):
+            self.assertEqual(len(self.now_page.charts_of(kind)), 4)
+        marks_per_cell = {"throughput": 1, "latency": 3}
+        for chart in self.now_page.charts:
+            kind = "throughput" if "throughput" in chart["class"] else "latency"
+            cells = [c for c in self.now["cells"]
+                     if (c["operation"], c["size"]) == (chart["operation"], chart["size"])]
+            in_base = [c for c in cells if cell_name(c) in self.base_cells]
+            # The compared figures the chart shows that have a control band.
+            banded = ["mib_per_second"] if kind == "throughput" else ["latency_p50_ms",
+                                                                      "latency_p99_ms"]
+            bands = sum(key in c.get("noise_percent", {}) for c in cells for key in banded)
+            with self.subTest(chart=kind, operation=chart["operation"], size=chart["size"]):
                 # One dot per cell and one hollow dot per cell of the baseline; three bars
-                # (p50, p90, p99) per cell and three light ones per cell of the baseline.
-                self.assertEqual(throughput[op]["mark"], len(cells))
-                self.assertEqual(throughput[op]["baseline-mark"], len(in_base))
-                self.assertEqual(latency[op]["mark"], 3 * len(cells))
-                self.assertEqual(latency[op]["baseline-mark"], 3 * len(in_base))
-        # The dropped cell really is one of the charts' cells: put has one mark fewer.
-        self.assertEqual(throughput["put"]["baseline-mark"], throughput["put"]["mark"] - 1)
+                # (p50, p90, p99) per cell and three hollow ones per cell of the baseline.
+                self.assertEqual(chart["inside"]["mark"], marks_per_cell[kind] * len(cells))
+                self.assertEqual(chart["inside"]["baseline-mark"],
+                                 marks_per_cell[kind] * len(in_base))
+                self.assertEqual(chart["inside"]["noise-band"], bands)
+        # The dropped cell really is one of the charts' cells: its chart has one mark fewer.
+        dropped = next(c for c in self.now_page.charts_of("throughput")
+                       if (c["operation"], c["size"]) == ("put", "1MiB"))
+        self.assertEqual(dropped["inside"]["baseline-mark"], dropped["inside"]["mark"] - 1)
+        self.assertGreater(sum(c["inside"]["noise-band"] for c in self.now_page.charts), 0,
+                           "--control drew no noise band")
 
     def test_a_page_without_baseline_has_no_overlay(self):
-        self.assertEqual(len(self.base_page.charts), 4)
+        self.assertEqual(len(self.base_page.charts), 8)
         for chart in self.base_page.charts:
             self.assertGreater(chart["inside"]["mark"], 0)
             self.assertEqual(chart["inside"]["baseline-mark"], 0)
             self.assertEqual(chart["inside"]["baseline-line"], 0)
+            self.assertEqual(chart["inside"]["noise-band"], 0, "no --control, no band")
         self.assertEqual(self.base_page.tables_of("baseline"), [])
         self.assertNotIn("(baseline)", self.base_html.read_text())
 

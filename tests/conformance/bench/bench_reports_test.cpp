@@ -1,6 +1,8 @@
 // The files of a bench carry the figures the terminal shows, digit for digit, and read back as
 // a baseline with the same medians; bad baseline files are refused with the line or entry.
 #include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/bench_run_record.hpp"
+#include "conformance/bench/bench_verdict.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -146,6 +148,224 @@ TEST(BenchReports, TheHtmlIsOneFileWithChartsAndNoScripts) {
   const auto mixed = html_report(sample.report);
   EXPECT_NE(mixed.find("; mix get=70,put=30"), std::string::npos);
   EXPECT_NE(mixed.find("content NOT verified, lengths only (--no-verify)"), std::string::npos);
+}
+
+/// The sample report against a baseline read back from its own JSON, every compared figure
+/// `factor` times better there (throughput higher, latency lower): 20 makes every compared
+/// figure of the sample a regression, 1/20 none.
+struct judged_sample : sample_report {
+  baseline earlier;
+
+  explicit judged_sample(double factor) {
+    std::string error;
+    earlier = *parse_baseline(json_report(report), "fast.json", error);
+    for (auto& c : earlier.cells) {
+      for (std::size_t i = 0; i < figure_count; ++i) {
+        const double by = info(figure_at(i)).direction == better::higher ? factor : 1 / factor;
+        if (c.figures[i]) {
+          c.figures[i]->median *= by;
+        }
+        for (auto& value : c.rounds[i]) {
+          value *= by;
+        }
+      }
+    }
+    report.earlier = &earlier;
+    report.baseline_source = earlier.source;
+    report.summaries = summarize_cells(report.cells, report.runs, &earlier);
+  }
+};
+
+/// The terminal's verdict: the "Verdict:" line and the indented lines after it.
+std::vector<std::string> printed_verdict(const bench_report& report) {
+  std::ostringstream out;
+  print_summary(out, report);
+  std::istringstream lines(out.str());
+  std::vector<std::string> verdict;
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("Verdict:") || (!verdict.empty() && line.starts_with("  "))) {
+      verdict.push_back(verdict.empty() ? line : line.substr(2));
+    }
+  }
+  return verdict;
+}
+
+std::string unescaped(std::string text) {
+  for (const auto& [entity, c] :
+       {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}) {
+    for (auto at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1)) {
+      text.replace(at, std::string_view(entity).size(), c);
+    }
+  }
+  return text;
+}
+
+/// The page's verdict: the text of its headline and of each list item, in order.
+std::vector<std::string> page_verdict(const std::string& html) {
+  const auto start = html.find("<section class=\"verdict");
+  const auto end = html.find("</section>", start);
+  std::vector<std::string> lines;
+  for (auto at = html.find('>', start) + 1; at < end;) {
+    const auto open = html.find('<', at);
+    const auto close = html.find('>', open);
+    const std::string tag = html.substr(open, close - open + 1);
+    if (tag.starts_with("<p") || tag.starts_with("<li")) {
+      const auto ends = html.find('<', close);
+      lines.push_back(unescaped(html.substr(close + 1, ends - close - 1)));
+      at = ends;
+    } else {
+      at = close + 1;
+    }
+  }
+  return lines;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(BenchReports, ThePageOpensWithTheTerminalsVerdict) {
+  judged_sample slower(20);
+  const auto printed = printed_verdict(slower.report);
+  // 5 compared figures of each of the 2 cells, all 20 times worse.
+  ASSERT_EQ(printed.size(), 11u);
+  EXPECT_EQ(printed[0], "Verdict: 10 regressions against the baseline fast.json (10 figures of 2 "
+                        "cells)");
+  // The figures of the comparison table's baseline and now columns.
+  const auto& judged = *slower.report.summaries[0].versus_baseline[0];
+  EXPECT_EQ(printed[1],
+            "get 1MiB c=4 MiB/s: " + format_figure(figure::mib_per_second, judged.baseline) +
+                " → " + format_figure(figure::mib_per_second, judged.current) +
+                " (-95.0 %, slower; p <0.001)");
+  EXPECT_EQ(printed[3], "get 1MiB c=4 lat p50: " +
+                            format_figure(figure::latency_p50_ms,
+                                          slower.report.summaries[0].versus_baseline[2]->baseline) +
+                            " → " +
+                            format_figure(figure::latency_p50_ms,
+                                          slower.report.summaries[0].versus_baseline[2]->current) +
+                            " ms (+1900.0 %, worse; p <0.001)");
+  const auto html = html_report(slower.report);
+  EXPECT_EQ(page_verdict(html), printed);
+  // First on the page: before the first chart.
+  EXPECT_LT(html.find("class=\"verdict regressed\""), html.find("<svg"));
+
+  judged_sample faster(1.0 / 20);
+  EXPECT_EQ(printed_verdict(faster.report),
+            std::vector<std::string>{
+                "Verdict: no regressions: 10 figures of 2 cells compared with the baseline "
+                "fast.json"});
+  EXPECT_EQ(page_verdict(html_report(faster.report)), printed_verdict(faster.report));
+
+  sample_report alone;
+  EXPECT_EQ(printed_verdict(alone.report),
+            std::vector<std::string>{
+                "Verdict: none, there was no baseline to compare with (--baseline FILE)"});
+  EXPECT_EQ(page_verdict(html_report(alone.report)), printed_verdict(alone.report));
+}
+
+TEST(BenchReports, AFigureNotJudgedIsInTheVerdictWithWhy) {
+  judged_sample failed(1);
+  for (auto& c : failed.earlier.cells) {
+    c.rounds[static_cast<std::size_t>(figure::mib_per_second)].clear();
+  }
+  failed.report.summaries =
+      summarize_cells(failed.report.cells, failed.report.runs, &failed.earlier);
+  const auto printed = printed_verdict(failed.report);
+  ASSERT_EQ(printed.size(), 3u);
+  EXPECT_EQ(printed[0], "Verdict: not judged, so the bench does not pass: 2 of 10 figures of 2 "
+                        "cells compared with the baseline fast.json could not be judged");
+  EXPECT_EQ(printed[1], "get 1MiB c=4 MiB/s: not judged: the baseline has no value (every "
+                        "operation of the cell failed)");
+  EXPECT_EQ(page_verdict(html_report(failed.report)), printed);
+}
+
+TEST(BenchReports, AfterAnInterruptionTheReportsSayTheRoundsThatRan) {
+  sample_report sample;
+  EXPECT_EQ(rounds_text(sample.report), "2 rounds");
+  EXPECT_EQ(medians_heading(sample.report), "Medians of 2 runs per cell");
+  // Ctrl-C after round 1: the runs of round 2 never happened.
+  std::erase_if(sample.report.runs, [](const run_result& run) { return run.round == 2; });
+  sample.report.interrupted = true;
+  sample.report.summaries = summarize_cells(sample.report.cells, sample.report.runs, nullptr);
+  EXPECT_EQ(rounds_text(sample.report), "1 of 2 rounds ran");
+  const std::string heading = "Figures of 1 run per cell (1 of 2 rounds ran, interrupted)";
+  EXPECT_EQ(medians_heading(sample.report), heading);
+  std::ostringstream printed;
+  print_summary(printed, sample.report);
+  EXPECT_NE(printed.str().find("\n" + heading + "; throughput"), std::string::npos)
+      << printed.str();
+  const auto html = html_report(sample.report);
+  EXPECT_NE(html.find("<h2 class=\"medians-heading\">" + heading + "</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"rounds\">1 of 2 rounds ran</span>"), std::string::npos);
+  EXPECT_EQ(html.find("Medians of 2"), std::string::npos);
+  // The run in progress when the signal came was cut short: said, and kept in the JSON.
+  sample.report.runs.back().cut_short = true;
+  EXPECT_EQ(medians_heading(sample.report),
+            "Figures of 1 run per cell (1 of 2 rounds ran, 1 run cut short, interrupted)");
+  const auto runs = nlohmann::json::parse(json_report(sample.report))["runs"];
+  EXPECT_EQ(runs.back().value("cut_short", false), true);
+  EXPECT_EQ(runs.front().contains("cut_short"), false);
+  std::string why;
+  EXPECT_TRUE(read_run_record(runs.back(), why)->cut_short) << why;
+  // Cut off within round 1: the cells differ.
+  sample.report.runs.pop_back();
+  sample.report.summaries = summarize_cells(sample.report.cells, sample.report.runs, nullptr);
+  EXPECT_EQ(rounds_text(sample.report), "1 of 2 rounds ran for 1 cell, none for 1 cell");
+  EXPECT_EQ(medians_heading(sample.report),
+            "Figures of 0 to 1 run per cell (1 of 2 rounds ran for 1 cell, none for 1 cell, "
+            "interrupted)");
+}
+
+TEST(BenchReports, EachSizeHasItsOwnChartsWithALogAxisWhereTheSpreadNeedsIt) {
+  judged_sample slower(20);
+  const auto html = html_report(slower.report);
+  // get and put of one size: one throughput and one latency chart each.
+  EXPECT_EQ(occurrences(html, "class=\"chart throughput\""), 2u);
+  EXPECT_EQ(occurrences(html, "class=\"chart latency\""), 2u);
+  // A baseline 20 times faster is 20 times this run's medians: a log axis, said in the title.
+  EXPECT_EQ(occurrences(html, "data-scale=\"log\""), 4u);
+  EXPECT_NE(html.find("get 1MiB: throughput (log scale)"), std::string::npos);
+  // Without a baseline the sample's medians lie within a few percent: linear.
+  sample_report alone;
+  EXPECT_EQ(occurrences(html_report(alone.report), "data-scale=\"linear\""), 4u);
+
+  // Two sizes: a chart of each kind per operation and size.
+  sample_report sized;
+  sized.settings.sizes = {1 << 20, 10 << 20};
+  sized.report.cells = plan_cells(sized.settings);
+  sized.report.summaries = summarize_cells(sized.report.cells, {}, nullptr);
+  const auto two = html_report(sized.report);
+  EXPECT_EQ(occurrences(two, "class=\"chart throughput\""), 4u);
+  EXPECT_NE(two.find("data-operation=\"put\" data-size=\"10MiB\""), std::string::npos);
+}
+
+TEST(BenchReports, BaselineBarsAndNoiseBandsAreDrawn) {
+  judged_sample slower(20);
+  for (auto& c : slower.earlier.cells) {
+    c.noise_percent[static_cast<std::size_t>(figure::mib_per_second)] = 8.0;
+  }
+  slower.report.summaries =
+      summarize_cells(slower.report.cells, slower.report.runs, &slower.earlier);
+  const auto html = html_report(slower.report);
+  // One band per cell around the baseline's throughput (the only figure with a band here).
+  EXPECT_EQ(occurrences(html, "class=\"noise-band\""), 2u);
+  EXPECT_NE(html.find("control noise band ±8.0 % around the baseline"), std::string::npos);
+  // Every baseline bar is at least a few pixels tall and wide, with a solid outline.
+  std::size_t bars = 0;
+  for (auto at = html.find("<rect class=\"baseline-mark\""); at != std::string::npos;
+       at = html.find("<rect class=\"baseline-mark\"", at + 1), ++bars) {
+    const auto bar = html.substr(at, html.find('>', at) - at);
+    EXPECT_GE(std::stod(bar.substr(bar.find("height=\"") + 8)), 3.0) << bar;
+    EXPECT_GE(std::stod(bar.substr(bar.find("width=\"") + 7)), 5.0) << bar;
+    EXPECT_NE(bar.find("stroke-width=\"2\""), std::string::npos) << bar;
+    EXPECT_EQ(bar.find("dasharray"), std::string::npos) << bar;
+  }
+  EXPECT_EQ(bars, 6u); // p50, p90 and p99 of 2 cells
 }
 
 TEST(BenchReports, AnUnknownBaselineOperationComesWithTheNearest) {
