@@ -1,10 +1,13 @@
 """The dashboard at the admin port's GET /: loaded in headless Chromium (Debian `chromium`)
-after real boto3 traffic through a proxy with fault rules, its numbers must equal /stats and
-/rules: per operation and status the requests, bytes, retries and latency/TTFB percentiles,
-the errors by S3 code, each rule's counters and switch, the last exchanges, the totals. The
-page must have been filled from a /stats read while Chromium ran (its `seconds`), and reach
-nothing but the admin port. A screenshot is written (S3FAULT_DASHBOARD_SCREENSHOT, or the test's
-scratch directory). Fails, does not skip, without Chromium."""
+after real boto3 traffic through a proxy with fault rules, its numbers must equal /stats,
+/rules, /history and /exchanges: per operation and status the requests, bytes, retries and
+latency/TTFB percentiles (exact in data-value, human units in the text), the errors by S3 code,
+each rule's one-line form, counters and switch, the last exchanges, the totals, who the proxy
+is, and charts with points on a fresh load. Worked as a person would (puppeteer-core), an
+opened exchange equals its journal line, a rule added in the page acts on the wire, a bad one
+shows `--check`'s words, an edit and a delete go through. The page must reach nothing but the
+admin port. Screenshots are written (S3FAULT_DASHBOARD_SCREENSHOT, or the test's scratch
+directory). Fails, does not skip, without Chromium."""
 
 import decimal
 import html.parser
@@ -41,14 +44,36 @@ def to_fixed(value: float, digits: int) -> str:
     return str(decimal.Decimal(value).quantize(step, rounding=decimal.ROUND_HALF_UP))
 
 
+def human_bytes(n: int) -> str:
+    """The page's humanBytes: B below 1 KiB, else KiB/MiB/GiB with 2 decimals below 10."""
+    value, unit = float(n), 0
+    units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    while value >= 1024 and unit < len(units) - 1:
+        value /= 1024
+        unit += 1
+    if unit == 0:
+        return f"{n} B"
+    return f"{to_fixed(value, 2 if value < 10 else 1)} {units[unit]}"
+
+
+def human_ms(ms: float) -> str:
+    """The page's humanMs: ms below a second (2 decimals below 10), else seconds."""
+    if ms >= 1000:
+        return f"{to_fixed(ms / 1000, 2)} s"
+    return f"{to_fixed(ms, 2 if ms < 10 else 1)} ms"
+
+
 class KeyedText(html.parser.HTMLParser):
-    """The text of every element with a data-key, the checkboxes of the rules, and <body>'s
-    attributes."""
+    """The text and data-value of every element with a data-key, the checkboxes of the rules,
+    the chart lines, the header's identity and <body>'s attributes."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
         self.values: dict[str, str] = {}
+        self.exact: dict[str, str] = {}
         self.switches: dict[str, bool] = {}
+        self.lines: list[dict[str, str]] = []
+        self.identity: dict[str, str] = {}
         self.body: dict[str, str] = {}
         self._open: list[str] = []
         self.feed(text)
@@ -59,9 +84,16 @@ class KeyedText(html.parser.HTMLParser):
             self.body = a
         if tag == "input" and "data-rule" in a:
             self.switches[a["data-rule"]] = "checked" in a
+        if tag == "polyline":
+            self.lines.append(a)
+        if "data-identity" in a:
+            self._open.append("identity/" + a["data-identity"])
+            self.values.setdefault("identity/" + a["data-identity"], "")
         if "data-key" in a:
             self._open.append(a["data-key"])
             self.values.setdefault(a["data-key"], "")
+            if "data-value" in a:
+                self.exact[a["data-key"]] = a["data-value"]
 
     def handle_endtag(self, tag):
         if tag in ("td", "div", "span") and self._open:
@@ -70,6 +102,10 @@ class KeyedText(html.parser.HTMLParser):
     def handle_data(self, data):
         if self._open:
             self.values[self._open[-1]] += data
+
+
+def journal_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 class DashboardTest(unittest.TestCase):
@@ -84,8 +120,9 @@ class DashboardTest(unittest.TestCase):
         self.store = self.origin.store()
         self.tmp = harness.scratch_root() / harness.unique_bucket_name("dashboard")
         self.tmp.mkdir(parents=True)
+        self.journal = self.tmp / "journal.jsonl"
         self.proxy = harness.ProxyProcess(self.origin.url, [
-            "--admin", "127.0.0.1:0", "--admin-token", TOKEN,
+            "--admin", "127.0.0.1:0", "--admin-token", TOKEN, "--journal", str(self.journal),
             "--fault", "error SlowDown op=GetObject key=slow name=slow",
             "--fault", "delay 1ms op=PutObject name=put-delay",
             "--fault", "error InternalError op=DeleteObject name=off"])
@@ -94,36 +131,36 @@ class DashboardTest(unittest.TestCase):
         self.admin = next(line.split()[-1] for line in self.proxy.stdout_lines
                           if line.startswith("admin on "))
 
-    def admin_call(self, method: str, path: str):
-        request = urllib.request.Request(self.admin + path, method=method,
+    def admin_call(self, method: str, path: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.admin + path, method=method, data=data,
                                          headers={"Authorization": f"Bearer {TOKEN}"})
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)
 
     def drive_traffic(self) -> int:
         client = harness.boto3_client(self.proxy.url, self.store)
-        bucket = harness.unique_bucket_name("dashboard")
-        client.create_bucket(Bucket=bucket)
+        self.bucket = harness.unique_bucket_name("dashboard")
+        client.create_bucket(Bucket=self.bucket)
         for i in range(PUTS):
-            client.put_object(Bucket=bucket, Key=f"k{i}", Body=b"d" * (1000 + i))
+            client.put_object(Bucket=self.bucket, Key=f"k{i}", Body=b"d" * (1000 + i))
         for i in range(GETS):
-            client.get_object(Bucket=bucket, Key=f"k{i % PUTS}")["Body"].read()
+            client.get_object(Bucket=self.bucket, Key=f"k{i % PUTS}")["Body"].read()
         for key, count in (("slow", SLOW), ("missing", MISSING)):
             for _ in range(count):
                 with self.assertRaises(botocore.exceptions.ClientError):
-                    client.get_object(Bucket=bucket, Key=key)
+                    client.get_object(Bucket=self.bucket, Key=key)
         return 1 + PUTS + GETS + SLOW + MISSING
 
-    def settled_stats(self, requests: int) -> dict:
-        """/stats once every exchange is counted (each is, once its last write completed) and
-        recorded whole: an exchange's request count goes up before its histograms, and it joins
-        the recent list last, so the list's length is what says it is all there."""
+    def settled(self, requests: int) -> dict:
+        """/exchanges once every exchange is in it: an exchange joins the list after its
+        counters, histograms and journal line."""
         deadline = time.monotonic() + 30
         while True:
-            stats = self.admin_call("GET", "/stats")
-            if len(stats["recent"]) >= requests:
-                return stats
-            self.assertLess(time.monotonic(), deadline, stats)
+            listed = self.admin_call("GET", "/exchanges")
+            if len(listed["exchanges"]) >= requests:
+                return listed
+            self.assertLess(time.monotonic(), deadline, listed)
             time.sleep(0.05)
 
     def chromium(self, url: str, *args: str) -> str:
@@ -132,44 +169,29 @@ class DashboardTest(unittest.TestCase):
                    "--virtual-time-budget=4000", *CHROMIUM_ISOLATION, *args, url]
         return harness.run_command(command, env=harness.clean_client_env(), timeout=180).stdout
 
-    def test_the_page_shows_what_stats_and_rules_say(self):
+    def screenshot_path(self, name: str) -> Path:
+        folder = os.environ.get("S3FAULT_DASHBOARD_SCREENSHOT")
+        return Path(folder).parent / name if folder else self.tmp / name
+
+    def test_the_page_shows_what_stats_rules_history_and_exchanges_say(self):
         requests = self.drive_traffic()
         self.admin_call("POST", "/rules/off/disable")
-        before = self.settled_stats(requests)
+        listed = self.settled(requests)
+        time.sleep(2.2)  # two looks of the proxy's history after the traffic
+        before = self.admin_call("GET", "/stats")
         page_url = f"{self.admin}/#token={TOKEN}"
         dom = self.chromium(page_url, "--dump-dom")
-        screenshot = Path(os.environ.get("S3FAULT_DASHBOARD_SCREENSHOT")
-                          or self.tmp / "dashboard.png")
+        screenshot = self.screenshot_path("dashboard.png")
         self.chromium(page_url, f"--screenshot={screenshot}")
         stats = self.admin_call("GET", "/stats")
         rules = self.admin_call("GET", "/rules")["rules"]
+        history = self.admin_call("GET", "/history")
         page = KeyedText(dom)
 
         refreshed_at = float(page.body.get("data-stats-seconds", "-1"))
         self.assertTrue(before["seconds"] <= refreshed_at <= stats["seconds"],
                         (before["seconds"], refreshed_at, stats["seconds"], page.body))
-        checked = 0
-        for s in stats["operations"]:
-            key = f"{s['operation']}/{s['status_class']}/"
-            for field in ("requests", "bytes_in", "bytes_out", "retries"):
-                self.assertEqual(page.values[key + field], str(s[field]), key + field)
-                checked += 1
-            shown = {"recent_latency_ms": ("p50", "p90", "p99"), "recent_ttfb_ms": ("p50",),
-                     "recent_store_ttfb_ms": ("p50",), "latency_ms": ("p99",),
-                     "ttfb_ms": ("p99",)}
-            for histogram, quantiles in shown.items():
-                for q in quantiles:
-                    # The store's column is "-" where the store sent no head (a fault answered).
-                    none = histogram == "recent_store_ttfb_ms" and s[histogram]["count"] == 0
-                    self.assertEqual(page.values[f"{key}{histogram}.{q}"],
-                                     "-" if none else to_fixed(s[histogram][q], 2),
-                                     key + histogram + q)
-                    checked += 1
-            self.assertEqual(page.values[key + "recent_latency_ms.count"],
-                             str(s["recent_latency_ms"]["count"]))
-            # The proxy has run for seconds: its last minute is the whole run.
-            self.assertEqual(s["recent_latency_ms"]["count"], s["requests"])
-            checked += 1
+        checked = self.check_operations(page, stats)
         self.assertEqual({k.split("/")[1]: int(v) for k, v in page.values.items()
                           if k.startswith("errors/")}, stats["errors_by_code"])
         self.assertEqual(stats["errors_by_code"], {"SlowDown": SLOW, "NoSuchKey": MISSING})
@@ -177,25 +199,174 @@ class DashboardTest(unittest.TestCase):
             for counter in ("matched", "injected", "skipped"):
                 self.assertEqual(page.values[f"rule/{r['name']}/{counter}"],
                                  str(r["counters"][counter]), r["name"] + counter)
-            self.assertEqual(page.values[f"rule/{r['name']}/faults_applied"],
-                             str(stats["faults_by_rule"].get(r["name"], 0)))
+            self.assertEqual(page.values[f"rule/{r['name']}/fault"], r["fault"])
             checked += 4
+        self.assertEqual(rules[0]["fault"], "error code=SlowDown name=slow key=slow op=GetObject")
         self.assertEqual(page.switches, {"slow": True, "put-delay": True, "off": False})
         self.assertEqual(rules[0]["counters"]["injected"], SLOW)
-        for i, e in enumerate(stats["recent"]):
-            for field in ("status", "bytes_in", "bytes_out"):
-                self.assertEqual(page.values[f"recent/{i}/{field}"], str(e[field]))
-                checked += 1
-        self.assertEqual(len(stats["recent"]), requests)
+        for e in listed["exchanges"]:
+            key = f"recent/{e['id']}/"
+            self.assertEqual(page.exact[key + "status"], str(e["status"]))
+            self.assertEqual(page.exact[key + "request_bytes"], str(e["request_bytes"]))
+            self.assertEqual(page.values[key + "response_bytes"], human_bytes(e["response_bytes"]))
+            self.assertEqual(float(page.exact[key + "duration_ms"]), e["duration_ms"])
+            checked += 4
+        self.assertEqual(len(listed["exchanges"]), requests)
+        self.assertIn(f"the proxy keeps the last {listed['kept']}", dom)
         totals = {"requests": sum(s["requests"] for s in stats["operations"]),
                   "bytes_in": sum(s["bytes_in"] for s in stats["operations"]),
                   "bytes_out": sum(s["bytes_out"] for s in stats["operations"])}
         for field, value in totals.items():
-            self.assertEqual(page.values[field], str(value), field)
+            self.assertEqual(page.exact[field], str(value), field)
+        self.assertEqual(page.values["bytes_out"], human_bytes(totals["bytes_out"]))
         self.assertEqual(totals["requests"], requests)
+        checked += self.check_identity(page, stats)
+        checked += self.check_charts(page, history)
         self.assertTrue(screenshot.is_file() and screenshot.stat().st_size > 10_000, screenshot)
-        print(f"dashboard: {checked} numbers in the page equal /stats and /rules; "
-              f"screenshot {screenshot} ({screenshot.stat().st_size} bytes)")
+        print(f"dashboard: {checked} values in the page equal /stats, /rules, /history and "
+              f"/exchanges; screenshot {screenshot} ({screenshot.stat().st_size} bytes)")
+
+    def check_operations(self, page: KeyedText, stats: dict) -> int:
+        checked = 0
+        for s in stats["operations"]:
+            key = f"{s['operation']}/{s['status_class']}/"
+            for field in ("requests", "bytes_in", "bytes_out", "retries"):
+                self.assertEqual(page.exact[key + field], str(s[field]), key + field)
+                checked += 1
+            self.assertEqual(page.values[key + "bytes_out"], human_bytes(s["bytes_out"]))
+            shown = {"recent_latency_ms": ("p50", "p90", "p99"), "recent_ttfb_ms": ("p50",),
+                     "recent_store_ttfb_ms": ("p50",), "latency_ms": ("p99",)}
+            for histogram, quantiles in shown.items():
+                for q in quantiles:
+                    name = f"{key}{histogram}.{q}"
+                    # Empty where the store sent no head (a fault answered): not 0.
+                    if histogram.startswith("recent_") and s[histogram]["count"] == 0:
+                        self.assertEqual((page.values[name], page.exact[name]), ("", ""), name)
+                    else:
+                        self.assertEqual(float(page.exact[name]), s[histogram][q], name)
+                        self.assertEqual(page.values[name], human_ms(s[histogram][q]), name)
+                    checked += 1
+            self.assertEqual(page.values[key + "recent_latency_ms.count"],
+                             str(s["recent_latency_ms"]["count"]))
+            self.assertEqual(s["recent_latency_ms"]["count"], s["requests"])
+            checked += 1
+        slow = next(s for s in stats["operations"]
+                    if s["operation"] == "GetObject" and s["status_class"] == "5xx")
+        self.assertEqual(slow["recent_store_ttfb_ms"]["count"], 0, "the rule answered")
+        return checked
+
+    def check_identity(self, page: KeyedText, stats: dict) -> int:
+        version = self.admin_call("GET", "/version")["version"]
+        self.assertEqual(page.values["identity/proxy"], self.proxy.url)
+        self.assertEqual(page.values["identity/store"], self.origin.url)
+        self.assertEqual(page.values["identity/version"], version)
+        self.assertEqual(page.values["identity/seed"], str(stats["proxy"]["seed"]))
+        return 4
+
+    def check_charts(self, page: KeyedText, history: dict) -> int:
+        """Full on a fresh load: one line per operation in each chart, with the proxy's points,
+        not the one point a page that samples by itself would have."""
+        operations = set(history["operations"])
+        self.assertEqual(operations, {"CreateBucket", "PutObject", "GetObject"})
+        for figure in ("requests_per_s", "errors_per_s", "mib_per_s"):
+            lines = {line["data-operation"]: line for line in page.lines
+                     if line.get("data-figure") == figure}
+            self.assertEqual(set(lines), operations, figure)
+            for name, line in lines.items():
+                self.assertGreaterEqual(int(line["data-points"]), 3, (figure, name))
+        gets = {line["data-figure"]: float(line["data-sum"]) for line in page.lines
+                if line["data-operation"] == "GetObject"}
+        self.assertGreater(gets["requests_per_s"], 0)
+        self.assertGreater(gets["errors_per_s"], 0, "the SlowDown and NoSuchKey answers")
+        self.assertLess(gets["errors_per_s"], gets["requests_per_s"])
+        return len(operations) * 3
+
+    def test_a_person_opens_an_exchange_and_steers_the_rules(self):
+        requests = self.drive_traffic()
+        listed = self.settled(requests)
+        faulted = next(e for e in listed["exchanges"] if e.get("faults") == "slow:error")
+        add = "error AccessDenied op=GetObject key=added name=added"
+        bad = "truncate 150% op=GetObjekt"
+        edit = "error SlowDown op=GetObject key=edited name=slow"
+        shown = self.steer(str(faulted["id"]), add, bad, "slow", edit, "put-delay")
+        self.assertEqual(shown["outside"], [], "the page reached beyond the admin port")
+        checked = self.check_opened_exchange(shown["exchange"], faulted)
+
+        self.assertEqual((shown["added"]["status"], shown["added"]["className"]),
+                         (201, "message done"), shown["added"])
+        client = harness.boto3_client(self.proxy.url, self.store)
+        self.assertEqual(self.get_status(client, "added"), 403, "the added rule acts on the wire")
+
+        check = harness.run_command([str(harness.proxy_binary()), "proxy", "--check", "--fault",
+                                     bad], env=harness.clean_client_env(), check=False)
+        self.assertEqual(check.returncode, 2)
+        mistakes = [line.strip() for line in check.stderr.splitlines() if line.startswith("  ")]
+        self.assertEqual(len(mistakes), 2, check.stderr)
+        self.assertEqual(shown["refused"]["status"], 400)
+        self.assertEqual(shown["refused"]["className"], "message failed")
+        page_lines = [line.strip() for line in shown["refused"]["text"].splitlines()[1:]]
+        self.assertEqual(page_lines, mistakes, "the page shows --check's words")
+
+        self.assertEqual(shown["edit"]["status"], 200)
+        self.assertEqual(shown["edit"]["shownForEdit"],
+                         "error code=SlowDown name=slow key=slow op=GetObject")
+        rule = self.admin_call("GET", "/rules/slow")
+        self.assertEqual(shown["edit"]["shownAfter"], rule["fault"])
+        self.assertEqual(rule["fault"], "error code=SlowDown name=slow key=edited op=GetObject")
+        self.assertEqual(rule["counters"]["matched"], 0, "a changed rule starts anew")
+        self.assertEqual(self.get_status(client, "slow"), 404, "the old match is gone")
+        self.assertEqual(self.get_status(client, "edited"), 503, "the edited rule acts")
+
+        self.assertEqual(shown["deleteStatus"], 200)
+        names = [r["name"] for r in self.admin_call("GET", "/rules")["rules"]]
+        self.assertEqual(names, ["slow", "off", "added"])
+        self.assertEqual(shown["rulesShown"], names)
+        print(f"dashboard: the opened exchange equals its journal line ({checked} fields and "
+              f"heads); added, refused (as --check), edited and deleted rules as the wire saw")
+
+    def get_status(self, client, key: str) -> int:
+        try:
+            client.get_object(Bucket=self.bucket, Key=key)
+            return 200
+        except botocore.exceptions.ClientError as error:
+            return error.response["ResponseMetadata"]["HTTPStatusCode"]
+
+    def check_opened_exchange(self, shown: dict, summary: dict) -> int:
+        line = next(entry for entry in journal_lines(self.journal)
+                    if entry.get("request_id") == summary["request_id"])
+        fields = shown["fields"]
+        checked = 0
+        for field in ("time", "client", "operation", "outcome", "error_code", "request_id"):
+            self.assertEqual(fields[field], line[field], field)
+            checked += 1
+        for field in ("status", "request_bytes", "response_bytes"):
+            self.assertEqual(int(fields[field]), line[field], field)
+            checked += 1
+        for field in ("duration_ms", "ttfb_ms"):
+            self.assertEqual(float(fields[field]), line[field], field)
+            checked += 1
+        self.assertNotIn("store_ttfb_ms", line, "the rule answered, not the store")
+        self.assertEqual(fields["store_ttfb_ms"], "")
+        self.assertEqual(fields["fault:slow"], "error")
+        self.assertEqual(shown["heads"]["request"], line["request_headers"])
+        self.assertEqual(shown["heads"]["response"], line["response_headers"])
+        self.assertIn(["Authorization", "REDACTED"], line["request_headers"])
+        self.assertIn("x-amz-request-id", [name for name, _ in line["response_headers"]])
+        checked += len(line["request_headers"]) + len(line["response_headers"])
+        curl = shown["curl"]
+        self.assertTrue(curl.startswith(f"curl -X GET '{self.proxy.url}/"), curl)
+        self.assertNotIn("REDACTED", curl)
+        self.assertNotIn(self.store.secret_key, curl)
+        self.assertIn("--aws-sigv4", curl)
+        return checked
+
+    def steer(self, *args: str) -> dict:
+        script = Path(__file__).resolve().parents[1] / "node" / "dashboard-steer.mjs"
+        env = {**harness.clean_client_env(), "CHROMIUM": self.chromium_binary,
+               "HOME": str(self.tmp), "SCREENSHOT": str(self.screenshot_path("dashboard-exchange.png"))}
+        run = harness.run_command(["node", str(script), f"{self.admin}/#token={TOKEN}", *args],
+                                  env=env, timeout=180)
+        return json.loads(run.stdout.strip().splitlines()[-1])
 
     def test_a_switch_clicked_in_the_page_turns_its_rule_off_and_on(self):
         client = harness.boto3_client(self.proxy.url, self.store)
@@ -244,7 +415,10 @@ class DashboardTest(unittest.TestCase):
             urllib.request.urlopen(self.admin + "/stats", timeout=30)
         self.assertEqual(refused.exception.code, 401)
         dom = self.chromium(f"{self.admin}/", "--dump-dom")  # no #token=
-        self.assertIn("cannot read the admin API: GET /stats: 401", dom)
+        self.assertIn("This proxy's admin API needs its token. Open this page as "
+                      f"{self.admin}/#token=TOKEN", dom)
+        wrong = self.chromium(f"{self.admin}/#token=not-the-token-0123456789", "--dump-dom")
+        self.assertIn("The token in this page's address (#token=...) was refused", wrong)
 
 
 if __name__ == "__main__":
