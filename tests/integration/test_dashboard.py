@@ -292,6 +292,18 @@ class DashboardTest(unittest.TestCase):
         self.assertEqual(shown["outside"], [], "the page reached beyond the admin port")
         checked = self.check_opened_exchange(shown["exchange"], faulted)
 
+        def ids(keep) -> list[int]:
+            """The ids a filter must leave, newest first as the page lists them."""
+            return sorted((e["id"] for e in listed["exchanges"] if keep(e)), reverse=True)
+
+        filters = shown["filters"]
+        self.assertEqual(filters["faultedOnly"], ids(lambda e: "faults" in e))
+        self.assertEqual(len(filters["faultedOnly"]), PUTS + SLOW, "put-delay and slow")
+        self.assertEqual(filters["faultedUnderK1"],
+                         ids(lambda e: "faults" in e and e.get("key", "").startswith("k1")))
+        self.assertEqual(filters["underK1"], ids(lambda e: e.get("key", "").startswith("k1")))
+        self.assertGreater(len(filters["underK1"]), len(filters["faultedUnderK1"]), "GETs of k1*")
+
         self.assertEqual((shown["added"]["status"], shown["added"]["className"]),
                          (201, "message done"), shown["added"])
         client = harness.boto3_client(self.proxy.url, self.store)
@@ -322,7 +334,8 @@ class DashboardTest(unittest.TestCase):
         self.assertEqual(names, ["slow", "off", "added"])
         self.assertEqual(shown["rulesShown"], names)
         print(f"dashboard: the opened exchange equals its journal line ({checked} fields and "
-              f"heads); added, refused (as --check), edited and deleted rules as the wire saw")
+              f"heads); filters left {len(filters['faultedOnly'])} faulted, "
+              f"{len(filters['underK1'])} under k1; added, refused (as --check), edited and deleted rules as the wire saw")
 
     def get_status(self, client, key: str) -> int:
         try:

@@ -68,6 +68,16 @@ try {
   await page.goto(url);
   const exchange = await openedExchange(page, exchangeId);
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+  // The filters: "faulted only", then a key prefix as well; the rows left, by exchange id.
+  const rowsShown = () => page.$$eval("#recent tbody tr[data-exchange]", (rows) => rows.map((r) => Number(r.dataset.exchange)));
+  await page.$eval("#filter-faulted", (box) => { box.checked = true; box.dispatchEvent(new Event("input")); });
+  const faultedOnly = await rowsShown();
+  await page.$eval("#filter-key", (input) => { input.value = "k1"; input.dispatchEvent(new Event("input")); });
+  const faultedUnderK1 = await rowsShown();
+  await page.$eval("#filter-faulted", (box) => { box.checked = false; box.dispatchEvent(new Event("input")); });
+  const underK1 = await rowsShown();
+  await page.$eval("#filter-key", (input) => { input.value = ""; input.dispatchEvent(new Event("input")); });
+  const filters = { faultedOnly, faultedUnderK1, underK1 };
   const added = await addRule(page, addSpec);
   const refused = await addRule(page, badSpec);
 
@@ -93,7 +103,7 @@ try {
   await page.waitForFunction((name) => !document.querySelector(`input[data-rule="${name}"]`),
     { timeout: 10000 }, deleteRule);
   const rulesShown = await page.$$eval("input[data-rule]", (boxes) => boxes.map((b) => b.dataset.rule));
-  console.log(JSON.stringify({ exchange, added, refused, edit, deleteStatus, rulesShown, outside }));
+  console.log(JSON.stringify({ exchange, filters, added, refused, edit, deleteStatus, rulesShown, outside }));
 } finally {
   await browser.close();
 }
