@@ -30,8 +30,13 @@ export S3FAULT_SANITIZED=1
 # - scale.*: the examples' commands against --help, and the mpirun example, whose shards and
 #   merge bench.shard (run here) drives the same way.
 # - package.*: the Debian package holds the normal build's binary, not this one.
+# - bench.html: four benches to compare a page with the terminal and the JSON; the page is
+#   rendered here by the bench report unit tests, and bench.shard and the other bench tests run
+#   the same bench code.
+# - profile.s3rver: the audit and profile code it runs is run here by profile.rgw and
+#   audit.s3rver.
 if [ $# -eq 0 ]; then
-  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*)|package\..*)$'
+  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*|bench\.html)|integration\.profile\.s3rver|package\..*)$'
 fi
 bash "$root/tests/run-ctest.sh" "$build" "$@"
 bash "$root/tests/fuzz/run-smoke.sh" "$build"
