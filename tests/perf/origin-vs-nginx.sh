@@ -2,8 +2,9 @@
 # The embedded origin against nginx serving the same files: wrk reads one object from
 # `s3fault origin --anonymous` (memory storage) and the same bytes from an nginx with 1 worker
 # and sendfile, on the loads of bench-ceiling.sh (GET 4 KiB at 64 connections, GET 10 MiB at
-# 32). Prints one line per load with both rates and the ratio; a benchmark that prints figures,
-# not a pass/fail test. Debian 12, as root (installs wrk and nginx through deps-perf.sh).
+# 32). Prints per load and side the rate, p50, p99, wrk's timeouts and errors, and the ratio of
+# the rates; it runs to the end whatever they are (a timeout is a figure). A benchmark that
+# prints figures, not a pass/fail test. Debian 12, as root (installs wrk and nginx through deps-perf.sh).
 #
 #   tests/perf/origin-vs-nginx.sh [SECONDS]     each run lasts SECONDS (default 5), 3 runs per side
 #
@@ -67,18 +68,14 @@ if [ "${WITH_RGW:-}" = 1 ]; then
   rgw_aws create-bucket --bucket same
 fi
 
-wrk_rate() { # URL CONCURRENCY
-  local run out
+wrk_runs() { # URL CONCURRENCY OUT: three wrk runs with --latency, their outputs in OUT
+  local run
+  : >"$3"
   for run in 1 2 3; do
-    out=$(wrk -t2 -c"$2" -d"${seconds}s" "$1")
-    # A rate of error answers or broken connections is not the server's rate.
-    if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
-      echo "origin-vs-nginx: $1 at c=$2, run $run: not every answer was a success:" >&2
-      echo "$out" >&2
-      exit 1
-    fi
-    sed -n 's/^Requests\/sec: *//p' <<<"$out"
-  done | median
+    echo "=== run $run" >>"$3"
+    # A timeout or an error answer is a figure to report, not a reason to stop.
+    wrk -t2 -c"$2" -d"${seconds}s" --latency "$1" >>"$3" 2>&1 || true
+  done
 }
 
 measure() { # SIZE_BYTES SIZE_NAME CONCURRENCY
@@ -99,23 +96,18 @@ measure() { # SIZE_BYTES SIZE_NAME CONCURRENCY
       exit 1
     }
   done
-  local rate
+  local index=0 outputs=()
   for server in "${servers[@]}"; do
-    rate=$(wrk_rate "$server/same/obj-$name" "$conc")
-    rates+=("$rate")
+    wrk_runs "$server/same/obj-$name" "$conc" "$work/wrk-$name-$index.txt"
+    outputs+=("$work/wrk-$name-$index.txt")
+    index=$((index + 1))
   done
-  /usr/bin/python3 - "$name" "$conc" "${rates[@]}" <<'EOF'
-import sys
-name, conc, origin, nginx, *rgw = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
-line = (f"GET {name:6} c={conc:<3} s3fault origin {origin:10.1f} req/s   nginx {nginx:10.1f} req/s "
-        f"({origin / nginx:.2f}x)")
-if rgw:
-    line += f"   RGW {rgw[0]:10.1f} req/s ({origin / rgw[0]:.2f}x)"
-print(line)
-EOF
+  /usr/bin/python3 "$root/tests/perf/wrk_figures.py" "GET $name c=$conc" "${outputs[@]}"
 }
 
-echo "origin-vs-nginx: wrk -t2, medians of 3 runs of ${seconds}s per side; nginx 1 worker, sendfile;" \
-  "(Nx): the origin's rate over that side's"
+echo "origin-vs-nginx: wrk -t2 --latency, 3 runs of ${seconds}s per side; nginx 1 worker, sendfile."
+echo "  req/s, p50 and p99 are medians over the runs; timeouts (requests wrk gave up on after 2 s," \
+  "left out of its percentiles) and errors (non-2xx, broken connections) are totals;" \
+  "(Nx): the origin's req/s over nginx's"
 measure 4096 4KiB 64
 measure $((10 * 1024 * 1024)) 10MiB 32
