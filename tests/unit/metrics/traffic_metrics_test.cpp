@@ -289,3 +289,42 @@ TEST(LatencyHistogramLooks, QuantilesBetweenTwoLooksCountOnlyWhatCameBetween) {
 }
 
 } // namespace s3fault::metrics
+
+namespace s3fault::metrics {
+namespace {
+
+// GET /history: what moved between consecutive looks over the time between them, per
+// operation, with 0 where an operation did not move, and errors counted apart.
+TEST(TrafficHistory, RatesPerIntervalAndOperation) {
+  traffic_metrics metrics({"GetObject", "PutObject"});
+  traffic_history history;
+  history.add(10, totals_of(metrics));
+  auto ok = get("k", 200);
+  ok.bytes_out = 1024 * 1024;
+  metrics.record(ok);
+  metrics.record(ok);
+  metrics.record(get("missing", 404)); // 1000 bytes out
+  history.add(12, totals_of(metrics)); // 2 s: 3 GETs, 1 an error
+  auto put = get("k", 200);
+  put.operation = 1;
+  put.bytes_out = 0;
+  put.bytes_in = 512 * 1024;
+  metrics.record(put);
+  history.add(12.5, totals_of(metrics)); // 0.5 s: 1 PUT
+  history.add(13.5, totals_of(metrics)); // 1 s: nothing
+
+  const auto json = history_json(history);
+  EXPECT_EQ(json["seconds"], nlohmann::json::array({12.0, 12.5, 13.5}));
+  const auto& gets = json["operations"]["GetObject"];
+  EXPECT_EQ(gets["requests_per_s"], nlohmann::json::array({1.5, 0.0, 0.0}));
+  EXPECT_EQ(gets["errors_per_s"], nlohmann::json::array({0.5, 0.0, 0.0}));
+  EXPECT_DOUBLE_EQ(gets["mib_per_s"][0].get<double>(), (2.0 * 1024 * 1024 + 1000) / 1048576.0 / 2);
+  const auto& puts = json["operations"]["PutObject"];
+  EXPECT_EQ(puts["requests_per_s"], nlohmann::json::array({0.0, 2.0, 0.0}));
+  EXPECT_EQ(puts["mib_per_s"], nlohmann::json::array({0.0, 1.0, 0.0}));
+  EXPECT_EQ(json["operations"].size(), 2u);
+  EXPECT_EQ(json["kept_s"], 900.0);
+}
+
+} // namespace
+} // namespace s3fault::metrics
