@@ -39,19 +39,26 @@ rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& t
 }
 
 rule_store::change_error rule_store::remove(std::string_view name) {
-  std::lock_guard lock(change_mutex_);
-  auto next = current_.load()->rules();
-  const auto it =
-      std::find_if(next.begin(), next.end(), [&](const rule& r) { return r.name == name; });
-  if (it == next.end()) {
-    return change_error::no_such_rule;
-  }
-  next.erase(it);
-  publish(std::move(next));
-  return change_error::none;
+  return change_named(
+      name, [](std::vector<rule>& rules, std::vector<rule>::iterator it) { rules.erase(it); });
 }
 
 rule_store::change_error rule_store::replace_one(std::string_view name, rule replacement) {
+  return change_named(name, [&](std::vector<rule>&, std::vector<rule>::iterator it) {
+    *it = std::move(replacement);
+  });
+}
+
+rule_store::change_error rule_store::set_enabled(std::string_view name, bool enabled) {
+  return change_named(name, [&](std::vector<rule>&, std::vector<rule>::iterator it) {
+    it->enabled = enabled; // a copy of the current rule: it keeps its counters
+    it->definition["enabled"] = enabled;
+  });
+}
+
+rule_store::change_error rule_store::change_named(
+    std::string_view name,
+    const std::function<void(std::vector<rule>&, std::vector<rule>::iterator)>& change) {
   std::lock_guard lock(change_mutex_);
   auto next = current_.load()->rules();
   const auto it =
@@ -59,23 +66,9 @@ rule_store::change_error rule_store::replace_one(std::string_view name, rule rep
   if (it == next.end()) {
     return change_error::no_such_rule;
   }
-  *it = std::move(replacement);
+  change(next, it);
   publish(std::move(next));
   return change_error::none;
-}
-
-rule_store::change_error rule_store::set_enabled(std::string_view name, bool enabled) {
-  std::lock_guard lock(change_mutex_);
-  auto next = current_.load()->rules();
-  for (auto& r : next) {
-    if (r.name == name) {
-      r.enabled = enabled; // a copy of the current rule: it keeps its counters
-      r.definition["enabled"] = enabled;
-      publish(std::move(next));
-      return change_error::none;
-    }
-  }
-  return change_error::no_such_rule;
 }
 
 void rule_store::publish(std::vector<rule> rules) {

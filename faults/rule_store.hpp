@@ -51,6 +51,11 @@ public:
   std::uint64_t seed() const { return current()->seed(); }
 
 private:
+  /// Applies `change` to a copy of the rules at the rule called `name` and publishes the
+  /// result; no_such_rule (and nothing published) when there is none.
+  change_error
+  change_named(std::string_view name,
+               const std::function<void(std::vector<rule>&, std::vector<rule>::iterator)>& change);
   /// Builds and publishes a snapshot; call with `change_mutex_` held.
   void publish(std::vector<rule> rules);
 

@@ -1,8 +1,7 @@
 #include "metrics/metrics_report.hpp"
 
-#include <array>
 #include <cstdio>
-#include <map>
+#include <set>
 
 namespace s3fault::metrics {
 namespace {
@@ -239,35 +238,29 @@ nlohmann::json stats_json(const traffic_metrics& metrics, const traffic_history*
 
 nlohmann::json history_json(const traffic_history& history) {
   const auto intervals = history.rates();
+  std::set<std::string> names; // every operation that moved in some interval
   nlohmann::json seconds = nlohmann::json::array();
-  std::map<std::string, std::array<nlohmann::json, 3>> columns; // per operation
-  for (std::size_t i = 0; i < intervals.size(); ++i) {
-    seconds.push_back(intervals[i].ended_at);
-    for (const auto& [operation, rates] : intervals[i].by_operation) {
-      auto& column = columns[operation];
-      for (auto& values : column) {
-        if (values.is_null()) {
-          values = nlohmann::json::array();
-        }
-        while (values.size() < i) {
-          values.push_back(0.0); // the intervals before its first request
-        }
-      }
-      column[0].push_back(rates.requests_per_s);
-      column[1].push_back(rates.errors_per_s);
-      column[2].push_back(rates.mib_per_s);
+  for (const auto& interval : intervals) {
+    seconds.push_back(interval.ended_at);
+    for (const auto& [operation, rates] : interval.by_operation) {
+      names.insert(operation);
     }
   }
   nlohmann::json operations = nlohmann::json::object();
-  for (auto& [operation, column] : columns) {
-    for (auto& values : column) {
-      while (values.size() < intervals.size()) {
-        values.push_back(0.0);
-      }
+  for (const auto& name : names) {
+    nlohmann::json requests = nlohmann::json::array(), errors = nlohmann::json::array(),
+                   mib = nlohmann::json::array();
+    for (const auto& interval : intervals) {
+      const auto found = interval.by_operation.find(name);
+      const operation_rates rates =
+          found == interval.by_operation.end() ? operation_rates{} : found->second;
+      requests.push_back(rates.requests_per_s);
+      errors.push_back(rates.errors_per_s);
+      mib.push_back(rates.mib_per_s);
     }
-    operations[operation] = {{"requests_per_s", std::move(column[0])},
-                             {"errors_per_s", std::move(column[1])},
-                             {"mib_per_s", std::move(column[2])}};
+    operations[name] = {{"requests_per_s", std::move(requests)},
+                        {"errors_per_s", std::move(errors)},
+                        {"mib_per_s", std::move(mib)}};
   }
   return {{"interval_s", 1},
           {"kept_s", history.seconds_kept()},

@@ -3,7 +3,7 @@
 // reports as one JSON line what the page showed at each step.
 //   node dashboard-steer.mjs URL EXCHANGE_ID ADD_SPEC BAD_SPEC EDIT_RULE EDIT_SPEC DELETE_RULE
 // URL is the dashboard's address with its #token=...; the caller checks the proxy's side.
-import puppeteer from "puppeteer-core";
+import { launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
 
 const [url, exchangeId, addSpec, badSpec, editRule, editSpec, deleteRule] = process.argv.slice(2);
 if (!deleteRule) {
@@ -12,16 +12,7 @@ if (!deleteRule) {
   process.exit(2);
 }
 
-// The admin port and nothing else: no DNS, every other address to a closed local port.
-const isolation = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-  "--proxy-server=127.0.0.1:9", "--disable-background-networking", "--disable-component-update",
-  "--disable-sync", "--no-first-run", "--no-default-browser-check"];
-
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", ...isolation],
-});
+const browser = await launchIsolated();
 
 /// Clicks in the page itself: the tables are redrawn every second, so an element handle taken
 /// outside may be gone by the time a click through the protocol reaches it.
@@ -61,10 +52,7 @@ async function openedExchange(page, id) {
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1800 });
-  const outside = [];
-  page.on("request", (request) => {
-    if (!request.url().startsWith(new URL(url).origin)) outside.push(request.url());
-  });
+  const outside = requestsOutside(page, url);
   await page.goto(url);
   const exchange = await openedExchange(page, exchangeId);
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });

@@ -2,7 +2,7 @@
 // browser download) and reports, as one JSON line, what the page showed before and after.
 //   node dashboard-switch.mjs URL RULE
 // URL is the dashboard's address with its #token=...; the caller checks the proxy's side.
-import puppeteer from "puppeteer-core";
+import { launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
 
 const [url, rule] = process.argv.slice(2);
 if (!url || !rule) {
@@ -10,22 +10,10 @@ if (!url || !rule) {
   process.exit(2);
 }
 
-// The admin port and nothing else: no DNS, every other address to a closed local port.
-const isolation = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-  "--proxy-server=127.0.0.1:9", "--disable-background-networking", "--disable-component-update",
-  "--disable-sync", "--no-first-run", "--no-default-browser-check"];
-
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", ...isolation],
-});
+const browser = await launchIsolated();
 try {
   const page = await browser.newPage();
-  const outside = [];
-  page.on("request", (request) => {
-    if (!request.url().startsWith(new URL(url).origin)) outside.push(request.url());
-  });
+  const outside = requestsOutside(page, url);
   await page.goto(url);
   const box = `input[data-rule="${rule}"]`;
   await page.waitForSelector(box);
