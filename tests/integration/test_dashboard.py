@@ -146,10 +146,14 @@ class DashboardTest(unittest.TestCase):
             client.put_object(Bucket=self.bucket, Key=f"k{i}", Body=b"d" * (1000 + i))
         for i in range(GETS):
             client.get_object(Bucket=self.bucket, Key=f"k{i % PUTS}")["Body"].read()
+        # The heads the client got, by request id: what the journal's response_headers must say.
+        self.heads_received = {}
         for key, count in (("slow", SLOW), ("missing", MISSING)):
             for _ in range(count):
-                with self.assertRaises(botocore.exceptions.ClientError):
+                with self.assertRaises(botocore.exceptions.ClientError) as refused:
                     client.get_object(Bucket=self.bucket, Key=key)
+                metadata = refused.exception.response["ResponseMetadata"]
+                self.heads_received[metadata["RequestId"]] = metadata["HTTPHeaders"]
         return 1 + PUTS + GETS + SLOW + MISSING
 
     def settled(self, requests: int) -> dict:
@@ -363,6 +367,9 @@ class DashboardTest(unittest.TestCase):
         self.assertEqual(fields["fault:slow"], "error")
         self.assertEqual(shown["heads"]["request"], line["request_headers"])
         self.assertEqual(shown["heads"]["response"], line["response_headers"])
+        # Against the client's own reading of the same answer (boto3 lower-cases the names).
+        self.assertEqual({name.lower(): value for name, value in line["response_headers"]},
+                         self.heads_received[line["request_id"]])
         self.assertIn(["Authorization", "REDACTED"], line["request_headers"])
         self.assertIn("x-amz-request-id", [name for name, _ in line["response_headers"]])
         checked += len(line["request_headers"]) + len(line["response_headers"])

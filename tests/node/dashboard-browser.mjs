@@ -23,3 +23,11 @@ export function requestsOutside(page, url) {
   });
   return outside;
 }
+
+/// Finds and clicks in one task of the page: the dashboard redraws its tables every second, so an
+/// element found in one round trip (as page.click and $eval do) may be a detached copy by the
+/// next, and a click on it would act on a row no longer shown.
+export async function click(page, selector) {
+  await page.waitForSelector(selector);
+  await page.evaluate((sel) => document.querySelector(sel).click(), selector);
+}

@@ -3,7 +3,7 @@
 // reports as one JSON line what the page showed at each step.
 //   node dashboard-steer.mjs URL EXCHANGE_ID ADD_SPEC BAD_SPEC EDIT_RULE EDIT_SPEC DELETE_RULE
 // URL is the dashboard's address with its #token=...; the caller checks the proxy's side.
-import { launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
+import { click, launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
 
 const [url, exchangeId, addSpec, badSpec, editRule, editSpec, deleteRule] = process.argv.slice(2);
 if (!deleteRule) {
@@ -13,13 +13,6 @@ if (!deleteRule) {
 }
 
 const browser = await launchIsolated();
-
-/// Clicks in the page itself: the tables are redrawn every second, so an element handle taken
-/// outside may be gone by the time a click through the protocol reaches it.
-async function click(page, selector) {
-  await page.waitForSelector(selector);
-  await page.$eval(selector, (element) => element.click());
-}
 
 /// Types `spec` into the add box and clicks "Add rule"; the message the page then shows.
 async function addRule(page, spec) {

@@ -2,7 +2,7 @@
 // browser download) and reports, as one JSON line, what the page showed before and after.
 //   node dashboard-switch.mjs URL RULE
 // URL is the dashboard's address with its #token=...; the caller checks the proxy's side.
-import { launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
+import { click, launchIsolated, requestsOutside } from "./dashboard-browser.mjs";
 
 const [url, rule] = process.argv.slice(2);
 if (!url || !rule) {
@@ -20,7 +20,7 @@ try {
   const before = await page.$eval(box, (b) => b.checked);
   const switched = page.waitForResponse((r) => r.request().method() === "POST" &&
     r.url().includes(`/rules/${encodeURIComponent(rule)}/`));
-  await page.click(box);
+  await click(page, box);
   const answer = await switched;
   // The next refresh draws the rule from /rules again.
   const refreshes = await page.$eval("body", (b) => Number(b.dataset.refreshes || 0));
