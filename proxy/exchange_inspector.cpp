@@ -25,6 +25,8 @@ nlohmann::json exchange_inspector::summaries(std::size_t limit) const {
   }
   nlohmann::json list = nlohmann::json::array();
   for (auto& kept : newest) {
+    kept.record.request_headers.clear(); // a list shows no heads: none rendered, none sent
+    kept.record.response_headers.clear();
     auto line = journal_json(kept.record, kept.request);
     line.erase("request_headers");
     line.erase("response_headers");
