@@ -9,6 +9,7 @@ would abort it) and end the drain with a line naming how many exchanges it cut.
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import socket
@@ -68,6 +69,12 @@ class DrainingProxy:
         match = re.search(r"^s3fault_active_connections (\d+)", text, re.MULTILINE)
         return int(match.group(1)) if match else -1
 
+    def rules_matched(self) -> int:
+        """Exchanges the rules have decided on: the request head was read and judged."""
+        with urllib.request.urlopen(self.admin + "/rules", timeout=DEADLINE) as answer:
+            rules = json.load(answer)["rules"]
+        return sum(r["counters"]["matched"] for r in rules)
+
     def stop(self, signum: int) -> tuple[int, str]:
         self.process.send_signal(signum)
         try:
@@ -124,6 +131,10 @@ class ShutdownTest(unittest.TestCase):
                 # In flight: the proxy holds the connection (and the store has the request,
                 # unless the rule keeps it from the store).
                 self.assertTrue(wait_until(lambda: proxy.active_connections() == 1))
+                # A connection counts from its accept; the exchange is open once its head is
+                # judged (a signal before that finds an idle connection, and nothing to cut).
+                if rule is not None:
+                    self.assertTrue(wait_until(lambda: proxy.rules_matched() == 1))
                 if rule is None or "throttle" in rule:
                     self.assertTrue(wait_until(lambda: len(store.received) == 1))
                 code, log = proxy.stop(signum)
