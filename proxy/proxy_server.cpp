@@ -7,7 +7,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <csignal>
 #include <vector>
 
 namespace s3fault::proxy {
@@ -71,11 +70,7 @@ proxy_server::impl::impl(proxy_config config_in, std::shared_ptr<spdlog::logger>
 }
 
 proxy_server::proxy_server(proxy_config config, std::shared_ptr<spdlog::logger> logger)
-    : impl_(std::make_unique<impl>(std::move(config), std::move(logger))) {
-  // splice(2) into a socket the peer has closed raises SIGPIPE (it has no MSG_NOSIGNAL); the
-  // relay takes EPIPE as the write error it is, so the signal must not end the process.
-  ::signal(SIGPIPE, SIG_IGN);
-}
+    : impl_(std::make_unique<impl>(std::move(config), std::move(logger))) {}
 
 proxy_server::~proxy_server() = default;
 

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -106,6 +108,10 @@ struct server_runtime::impl {
 server_runtime::server_runtime(server_runtime_options options, server_hooks hooks,
                                std::shared_ptr<spdlog::logger> logger)
     : impl_(std::make_unique<impl>()) {
+  // splice(2) and sendfile(2) into a socket the peer has closed raise SIGPIPE (they have no
+  // MSG_NOSIGNAL); the servers take EPIPE as the write error it is, so the signal must not
+  // end the process.
+  ::signal(SIGPIPE, SIG_IGN);
   impl_->options = std::move(options);
   impl_->hooks = std::move(hooks);
   impl_->logger = std::move(logger);

@@ -76,6 +76,8 @@ public:
     }
   }
 
+  file_location location() const override { return {fd_, 0}; }
+
 private:
   int fd_;
 };

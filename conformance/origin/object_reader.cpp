@@ -53,4 +53,36 @@ std::string_view object_reader::next(std::span<char> scratch, std::size_t max_pi
   return {};
 }
 
+std::optional<object_reader::file_range> object_reader::next_file_range(std::size_t max_piece) {
+  while (remaining_ > 0 && segment_ < object_->segments.size() &&
+         offset_in_segment_ >= object_->segments[segment_]->size()) {
+    ++segment_;
+    offset_in_segment_ = 0;
+  }
+  if (remaining_ == 0 || segment_ >= object_->segments.size()) {
+    return std::nullopt;
+  }
+  const blob& current = *object_->segments[segment_];
+  if (current.in_memory()) {
+    return std::nullopt;
+  }
+  if (file_segment_ != segment_) {
+    file_ = current.open();
+    file_segment_ = segment_;
+  }
+  const auto file = file_->location();
+  if (file.fd < 0) {
+    return std::nullopt;
+  }
+  const std::uint64_t in_segment = current.size() - offset_in_segment_;
+  return file_range{file.fd, file.offset + offset_in_segment_,
+                    static_cast<std::size_t>(std::min<std::uint64_t>(
+                        {in_segment, remaining_, static_cast<std::uint64_t>(max_piece)}))};
+}
+
+void object_reader::advance(std::size_t sent) {
+  offset_in_segment_ += sent;
+  remaining_ -= sent;
+}
+
 } // namespace s3fault::origin

@@ -6,6 +6,7 @@
 #include "conformance/origin/object_record.hpp"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -21,6 +22,15 @@ public:
   /// std::system_error (a file vanished, an I/O error).
   std::string_view next(std::span<char> scratch, std::size_t max_piece);
   std::uint64_t remaining() const { return remaining_; }
+  /// The next piece as a range of an open file, when the bytes are in one: sendfile(2) sends it
+  /// without copying. Call advance() with what was sent.
+  struct file_range {
+    int fd;
+    std::uint64_t offset;
+    std::size_t length;
+  };
+  std::optional<file_range> next_file_range(std::size_t max_piece);
+  void advance(std::size_t sent);
 
 private:
   std::shared_ptr<const object_record> object_;

@@ -21,7 +21,14 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/status.hpp>
 
+#include <boost/asio/steady_timer.hpp>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/sendfile.h>
+
 #include <array>
+#include <cerrno>
 #include <limits>
 
 namespace s3fault::origin {
@@ -39,6 +46,8 @@ constexpr std::size_t read_buffer_size = 64 * 1024;
 constexpr std::size_t memory_piece = 4 * 1024 * 1024;
 // A body nobody wants is read and dropped, keeping the connection, when at most this long.
 constexpr std::uint64_t drop_body_limit = 1024 * 1024;
+// TCP_NOTSENT_LOWAT: the socket is writable again once less than this is queued unsent.
+constexpr int not_sent_low_water = 128 * 1024;
 constexpr auto linger_time = std::chrono::seconds(5);
 
 auto use_ec(error_code& ec) {
@@ -127,6 +136,13 @@ origin_session::origin_session(origin_worker& worker, tcp::socket socket, std::s
   // Beast reads at most the buffer's free capacity (at least 512 bytes) per system call: give
   // it room, or a body arrives 512 bytes at a time.
   buffer_.reserve(read_buffer_size);
+  // Little unsent data per connection: a body is written in slices as the client reads it,
+  // so a client draining one connection to the end does not keep it full while its other
+  // connections wait (docs/performance.md, "Why some connections starved").
+  ::setsockopt(stream_.socket().native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT,
+               &not_sent_low_water, sizeof not_sent_low_water);
+  error_code ignored;
+  stream_.socket().non_blocking(true, ignored); // send_file's sendfile(2) must not block
 }
 
 origin_session::~origin_session() {
@@ -321,6 +337,17 @@ asio::awaitable<bool> origin_session::write_response(exchange& current,
   auto& buffer = scratch();
   object_reader reader(response.slice->object, response.slice->offset, response.slice->length);
   while (reader.remaining() > 0) {
+    if (const auto range = reader.next_file_range(memory_piece)) {
+      const file_sent sent = co_await send_file(*range);
+      reader.advance(sent.bytes);
+      record.response_bytes += sent.bytes;
+      if (!sent.outcome.empty()) {
+        record.outcome = sent.outcome;
+        cut_connection();
+        co_return false;
+      }
+      continue;
+    }
     std::string_view piece;
     try {
       piece = reader.next(buffer, memory_piece);
@@ -328,8 +355,7 @@ asio::awaitable<bool> origin_session::write_response(exchange& current,
       // The head promised a length that can no longer be met: cut the connection so the
       // short body cannot look complete.
       record.outcome = std::string("storage read failed mid-body: ") + error.what();
-      stream_.socket().set_option(asio::socket_base::linger(true, 0), ec);
-      stream_.socket().close(ec);
+      cut_connection();
       co_return false;
     }
     stream_.expires_after(worker_.config.io_timeout);
@@ -341,6 +367,62 @@ asio::awaitable<bool> origin_session::write_response(exchange& current,
     record.response_bytes += piece.size();
   }
   co_return true;
+}
+
+asio::awaitable<origin_session::file_sent>
+origin_session::send_file(const object_reader::file_range& range) {
+  auto& socket = stream_.socket();
+  off_t offset = static_cast<off_t>(range.offset);
+  file_sent sent;
+  while (sent.bytes < range.length) {
+    const ssize_t n =
+        ::sendfile(socket.native_handle(), range.fd, &offset, range.length - sent.bytes);
+    if (n > 0) {
+      sent.bytes += static_cast<std::size_t>(n);
+    } else if (n == 0) {
+      sent.outcome = "storage read failed mid-body: the file is shorter than recorded";
+      break;
+    } else if (errno == EAGAIN) {
+      if (const auto failure = co_await wait_writable(); !failure.empty()) {
+        sent.outcome = failure;
+        break;
+      }
+    } else if (errno != EINTR) {
+      sent.outcome = "sending the body failed mid-body: " +
+                     error_code(errno, boost::system::system_category()).message();
+      break;
+    }
+  }
+  co_return sent;
+}
+
+asio::awaitable<std::string> origin_session::wait_writable() {
+  auto& socket = stream_.socket();
+  // The io timeout applies as it does to every other write: a reader that stops reading for
+  // that long is cut.
+  bool timed_out = false;
+  asio::steady_timer deadline(socket.get_executor(), worker_.config.io_timeout);
+  deadline.async_wait([&socket, &timed_out](const error_code& e) {
+    if (!e) {
+      timed_out = true;
+      error_code ignored;
+      socket.cancel(ignored);
+    }
+  });
+  error_code ec;
+  co_await socket.async_wait(tcp::socket::wait_write, use_ec(ec));
+  deadline.cancel();
+  if (timed_out) {
+    co_return "client went away mid-body: it read nothing for the io timeout";
+  }
+  co_return ec ? "client went away mid-body: " + ec.message() : std::string();
+}
+
+void origin_session::cut_connection() {
+  // Reset, not close: a short body after a promised length must not look complete.
+  error_code ignored;
+  stream_.socket().set_option(asio::socket_base::linger(true, 0), ignored);
+  stream_.socket().close(ignored);
 }
 
 asio::awaitable<void> origin_session::discard_rest_of_body(exchange& current) {

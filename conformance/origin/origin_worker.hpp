@@ -3,6 +3,7 @@
 // runtime/server_runtime runs on that thread) and the session that serves one connection. Each
 // connection lives on exactly one worker, so none of this needs a lock; shared state is in the
 // origin_service.
+#include "conformance/origin/object_reader.hpp"
 #include "conformance/origin/origin_server.hpp"
 #include "conformance/origin/origin_service.hpp"
 
@@ -63,6 +64,18 @@ private:
   asio::awaitable<bool> write_response(exchange& current, const origin_response& response,
                                        bool close);
   asio::awaitable<void> discard_rest_of_body(exchange& current);
+  /// What send_file sent, and why it stopped short (empty: it sent the whole range).
+  struct file_sent {
+    std::size_t bytes = 0;
+    std::string outcome;
+  };
+  /// Sends a file range with sendfile(2), without copying it through the process, waiting
+  /// whenever the socket has enough queued.
+  asio::awaitable<file_sent> send_file(const object_reader::file_range& range);
+  /// Waits until the socket takes more; empty, or why it will not (timeout, closed).
+  asio::awaitable<std::string> wait_writable();
+  /// Ends the connection with a reset, so a body cut short cannot look complete.
+  void cut_connection();
   void log_request(exchange& current);
   std::vector<char>& scratch();
 
