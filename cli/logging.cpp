@@ -1,8 +1,9 @@
 #include "cli/logging.hpp"
 
+#include "cli/batched_stderr_sink.hpp"
+
 #include <nlohmann/json.hpp>
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
 
 #include <stdexcept>
 
@@ -48,7 +49,7 @@ std::shared_ptr<spdlog::logger> make_logger(proxy::log_format format, const std:
     throw std::invalid_argument("--log-level '" + level +
                                 "': must be one of trace, debug, info, warn, error, off");
   }
-  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  auto sink = std::make_shared<batched_stderr_sink>();
   auto logger = std::make_shared<spdlog::logger>("s3fault", sink);
   if (format == proxy::log_format::json) {
     logger->set_formatter(std::make_unique<json_line_formatter>());
@@ -56,7 +57,7 @@ std::shared_ptr<spdlog::logger> make_logger(proxy::log_format format, const std:
     logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
   }
   logger->set_level(parsed);
-  logger->flush_on(spdlog::level::info);
+  logger->flush_on(spdlog::level::warn);
   return logger;
 }
 

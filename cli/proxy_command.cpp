@@ -477,6 +477,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
     // The traffic as measured, for people (stderr: stdout carries only the listening line)
     // and, with --report, for tools.
     logger->info("traffic through the proxy:\n{}", metrics::summary_table(*config.metrics));
+    logger->flush();
     if (!options->report.empty()) {
       std::ofstream report(options->report, std::ios::trunc);
       report << metrics::stats_json(*config.metrics)

@@ -29,11 +29,13 @@ int serve_until_stopped(std::string_view command, spdlog::logger& logger, MakeSe
     server.bind();
     stop_on_signals([&server] { server.request_stop(); }, std::move(on_hangup));
     announce(server);
+    logger.flush(); // the lines that say what is served come before "listening on"
     std::cout << "listening on " << server.listen_url() << std::endl;
     server.run();
     logger.info("stopped");
     return 0;
   } catch (const std::exception& error) {
+    logger.flush(); // the log so far, then the error
     std::cerr << "s3fault " << command << ": " << error.what() << "\n";
     return 1;
   }

@@ -10,10 +10,11 @@ prepare_perf_run() { # ROOT
   s3fault=${S3FAULT_BIN:-$1/build/s3fault}
 }
 
-# Starts `s3fault origin --anonymous` (memory storage) on a free port of 127.0.0.1 and sets
-# origin_pid and origin_url; exits naming SCRIPT when it does not start.
-start_anonymous_origin() { # S3FAULT_BINARY WORK_DIR SCRIPT
-  "$1" origin --listen 127.0.0.1:0 --anonymous >"$2/origin.log" 2>&1 &
+# Starts `s3fault origin --anonymous` (memory storage unless ARGS say otherwise) on a free port
+# of 127.0.0.1, its log in WORK_DIR/origin.log, and sets origin_pid and origin_url; exits naming
+# SCRIPT when it does not start.
+start_anonymous_origin() { # S3FAULT_BINARY WORK_DIR SCRIPT [ARGS...]
+  "$1" origin --listen 127.0.0.1:0 --anonymous "${@:4}" >"$2/origin.log" 2>&1 &
   # shellcheck disable=SC2034 # origin_pid is read by the sourcing script
   origin_pid=$!
   for _ in $(seq 100); do

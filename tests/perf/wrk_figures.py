@@ -1,14 +1,14 @@
 """Reads the outputs of `wrk --latency` runs (one file per side, runs separated by `=== run N`)
 and prints one line per side: the median req/s, p50 and p99 over the runs, and the total of
-timeouts and errors. The first side is s3fault's origin; the others get its rate over theirs.
+timeouts and errors. Every side but the last gets its rate over the last side's (the reference,
+nginx) and its p99 over the reference's.
 
-    wrk_figures.py LABEL ORIGIN.txt NGINX.txt [RGW.txt]"""
+    wrk_figures.py LABEL NAME=OUTPUT.txt... REFERENCE_NAME=OUTPUT.txt"""
 
 import re
 import statistics
 import sys
 
-SIDES = ["s3fault origin", "nginx", "RGW"]
 UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
@@ -47,17 +47,25 @@ def summary(runs: list[dict]) -> dict:
             "failed": sum(r["failed"] for r in runs)}
 
 
+def ratio(value: float, reference: float) -> float:
+    return value / reference if reference else float("nan")
+
+
 def main() -> None:
-    label, paths = sys.argv[1], sys.argv[2:]
-    sides = [summary(runs_of(path)) for path in paths]
-    origin = sides[0]
-    print(label)
-    for name, side in zip(SIDES, sides):
-        ratio = f" ({origin['rate'] / side['rate']:.2f}x)" if side is not origin and side["rate"] else ""
+    label, named = sys.argv[1], [arg.split("=", 1) for arg in sys.argv[2:]]
+    sides = [(name, summary(runs_of(path))) for name, path in named]
+    reference_name, reference = sides[-1]
+    width = max(len(name) for name, _ in sides)
+    print(f"{label} (ratios: over {reference_name})")
+    for name, side in sides:
+        ratios = p99_ratio = ""
+        if side is not reference:
+            ratios = f" ({ratio(side['rate'], reference['rate']):.2f}x)"
+            p99_ratio = f" ({ratio(side['p99'], reference['p99']):.2f}x)"
         failed = f", {side['failed']} runs without figures" if side["failed"] else ""
-        print(f"  {name:15} {side['rate']:10.1f} req/s{ratio:9}  p50 {side['p50']:9.2f} ms  "
-              f"p99 {side['p99']:9.2f} ms  timeouts {side['timeouts']:3}  errors {side['errors']}"
-              f"{failed}")
+        print(f"  {name:{width}} {side['rate']:10.1f} req/s{ratios:9}  p50 {side['p50']:9.2f} ms  "
+              f"p99 {side['p99']:9.2f} ms{p99_ratio:9}  timeouts {side['timeouts']:3}  "
+              f"errors {side['errors']}{failed}")
 
 
 if __name__ == "__main__":
