@@ -4,10 +4,20 @@
 #include "conformance/origin/storage_backend.hpp"
 #include "runtime/server_runtime.hpp"
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 namespace s3fault::origin {
 namespace {
+
+/// Half the cores, at least one: the origin's clients (a gate's readers, a bench, a demo)
+/// usually run on the same machine, and a thread per core left them too little CPU; on two
+/// cores, one thread served small GETs as fast as two and large ones without starving any
+/// connection (docs/performance.md, "The origin's threads").
+unsigned default_threads() {
+  return std::max(1u, std::thread::hardware_concurrency() / 2);
+}
 
 std::unique_ptr<storage_backend> open_backend(const std::string& data_dir) {
   if (data_dir.empty()) {
@@ -45,7 +55,7 @@ struct origin_server::impl {
 origin_server::impl::impl(origin_config config_in, std::shared_ptr<spdlog::logger> logger_in)
     : config(std::move(config_in)), logger(std::move(logger_in)),
       service(std::make_unique<origin_service>(config.settings, open_backend(config.data_dir))),
-      runner({.threads = config.threads,
+      runner({.threads = config.threads > 0 ? config.threads : default_threads(),
               .drain_timeout = config.drain_timeout,
               .in_flight = "requests"},
              {.start_session =

@@ -30,7 +30,7 @@ struct origin_config {
   std::uint16_t listen_port = 0;
   std::string data_dir; // empty: objects in memory
   origin_settings settings;
-  unsigned threads = 0; // 0: one per core
+  unsigned threads = 0; // 0: half the cores, at least one
   log_format format = log_format::text;
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   std::chrono::milliseconds io_timeout{std::chrono::seconds(60)};

@@ -2,10 +2,10 @@
 # The embedded origin against nginx serving the same files: wrk reads one object from
 # `s3fault origin --anonymous` and the same bytes from an nginx with 1 worker and sendfile, on
 # the loads of bench-ceiling.sh (GET 4 KiB at 64 connections, GET 10 MiB at 32). The sides:
-#   origin, 1 thread             memory storage, one thread as nginx has one worker
-#   origin --data-dir, 1 thread  the object in a data directory under /tmp (sent with sendfile)
-#   origin, default threads      memory storage, one thread per core (the default)
-#   nginx                        the reference
+#   origin                  the defaults: memory storage, half the cores as threads
+#   origin --data-dir       the object in a data directory under /tmp (sent with sendfile)
+#   origin --threads NPROC  memory storage, a thread per core (the default before 2026-12)
+#   nginx                   the reference
 # Prints per load and side the rate, p50, p99, wrk's timeouts and errors, and the ratios of the
 # rate and the p99 over nginx's; it runs to the end whatever they are (a timeout is a figure).
 # A benchmark that prints figures, not a pass/fail test. Debian 12, as root (installs wrk and
@@ -49,9 +49,9 @@ start_origin_side() { # NAME ARGS...
   side_names+=("$1")
   side_urls+=("$origin_url")
 }
-start_origin_side "origin, 1 thread" --threads 1
-start_origin_side "origin --data-dir, 1 thread" --threads 1 --data-dir "$work/origin-data"
-start_origin_side "origin, default threads"
+start_origin_side "origin"
+start_origin_side "origin --data-dir" --data-dir "$work/origin-data"
+start_origin_side "origin --threads $(nproc)" --threads "$(nproc)"
 
 # A free port for nginx: bind port 0 once and give it back.
 nginx_port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
