@@ -1,8 +1,8 @@
 #pragma once
 // Log lines to stderr in batches. The servers log one line per request, and a write(2) per line
-// was a third of a small GET's time in the origin (docs/performance.md, "The request log").
-// Lines wait at most 100 ms; warnings and errors, 64 KiB of lines and the end of the logger
-// write at once.
+// was a third of a small GET's time in the origin (docs/performance.md, "Why some connections
+// starved"). Lines wait at most 100 ms; warnings and errors, 64 KiB of lines and the end of the
+// logger write at once.
 #include <spdlog/sinks/base_sink.h>
 
 #include <condition_variable>

@@ -14,7 +14,7 @@ namespace {
 /// Half the cores, at least one: the origin's clients (a gate's readers, a bench, a demo)
 /// usually run on the same machine, and a thread per core left them too little CPU; on two
 /// cores, one thread served small GETs as fast as two and large ones without starving any
-/// connection (docs/performance.md, "The origin's threads").
+/// connection (docs/performance.md, "Why some connections starved").
 unsigned default_threads() {
   return std::max(1u, std::thread::hardware_concurrency() / 2);
 }
