@@ -197,7 +197,10 @@ std::function<int()> add_origin_command(CLI::App& app) {
                       "Serve virtual-hosted buckets: Host 'BUCKET.DOMAIN' names the bucket");
   command->add_option("--region", options->region, "Region clients sign for")
       ->capture_default_str();
-  command->add_option("--threads", options->threads, "Worker threads (0: half the cores, at least one; its clients usually share the machine)")
+  command
+      ->add_option(
+          "--threads", options->threads,
+          "Worker threads (0: half the cores, at least one; its clients usually share the machine)")
       ->capture_default_str();
   command->add_option("--log-format", options->log_format, "Log lines as text or json")
       ->check(CLI::IsMember({"text", "json"}))
