@@ -3,9 +3,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <csignal>
-
 #include <cerrno>
+#include <csignal>
 
 namespace s3fault::cli {
 namespace {

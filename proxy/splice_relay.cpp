@@ -1,6 +1,6 @@
 #include "proxy/splice_relay.hpp"
 
-#include <boost/asio/steady_timer.hpp>
+#include "runtime/socket_ready.hpp"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -15,28 +15,6 @@ constexpr int wanted_pipe_bytes = 1024 * 1024;
 
 error_code errno_code(int value) {
   return {value, boost::system::system_category()};
-}
-
-/// Waits until `socket` is ready for `what`, at most `timeout`. A wait that runs out comes back
-/// as timed_out.
-asio::awaitable<error_code> wait_ready(tcp::socket& socket, tcp::socket::wait_type what,
-                                       clock::duration timeout) {
-  auto timer_fired = std::make_shared<bool>(false);
-  asio::steady_timer timer(socket.get_executor(), timeout);
-  timer.async_wait([&socket, timer_fired](const error_code& ec) {
-    if (!ec) {
-      *timer_fired = true;
-      error_code ignored;
-      socket.cancel(ignored);
-    }
-  });
-  error_code ec;
-  co_await socket.async_wait(what, use_ec(ec));
-  timer.cancel();
-  if (*timer_fired) {
-    co_return asio::error::timed_out;
-  }
-  co_return ec;
 }
 
 } // namespace
@@ -114,8 +92,9 @@ asio::awaitable<splice_outcome> splice_body(tcp::socket& from, tcp::socket& to,
         co_return outcome;
       } else if (pipe.held == 0) {
         const auto timeout = next_timeout();
-        outcome.read_error = timeout ? co_await wait_ready(from, tcp::socket::wait_read, *timeout)
-                                     : error_code(asio::error::timed_out);
+        outcome.read_error =
+            timeout ? co_await runtime::wait_ready(from, tcp::socket::wait_read, *timeout)
+                    : error_code(asio::error::timed_out);
         if (outcome.read_error) {
           co_return outcome;
         }
@@ -134,8 +113,9 @@ asio::awaitable<splice_outcome> splice_body(tcp::socket& from, tcp::socket& to,
         continue;
       } else if (n < 0 && errno == EAGAIN) {
         const auto timeout = next_timeout();
-        outcome.write_error = timeout ? co_await wait_ready(to, tcp::socket::wait_write, *timeout)
-                                      : error_code(asio::error::timed_out);
+        outcome.write_error =
+            timeout ? co_await runtime::wait_ready(to, tcp::socket::wait_write, *timeout)
+                    : error_code(asio::error::timed_out);
         if (outcome.write_error) {
           co_return outcome;
         }

@@ -17,13 +17,9 @@ public:
   virtual ~blob_reader() = default;
   /// Reads up to `size` bytes at `offset` into `out`; returns how many (0 only past the end).
   virtual std::size_t read_at(std::uint64_t offset, char* out, std::size_t size) = 0;
-  /// Where sendfile(2) finds the blob's bytes: an open file (owned by the reader or its
-  /// backend) and the offset of the blob's first byte in it; fd -1 when nowhere.
-  struct file_location {
-    int fd = -1;
-    std::uint64_t offset = 0;
-  };
-  virtual file_location location() const { return {}; }
+  /// The open file holding the blob's bytes from offset 0, for sendfile(2); owned by the
+  /// reader. -1 when the bytes are not in a file.
+  virtual int descriptor() const { return -1; }
 };
 
 class blob {

@@ -76,7 +76,7 @@ public:
     }
   }
 
-  file_location location() const override { return {fd_, 0}; }
+  int descriptor() const override { return fd_; }
 
 private:
   int fd_;

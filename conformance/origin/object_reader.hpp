@@ -33,6 +33,14 @@ public:
   void advance(std::size_t sent);
 
 private:
+  /// The segment the next byte is in (past segments already read to their end); nullptr once
+  /// nothing remains. Throws when the segments end before the object's length.
+  const blob* current_segment();
+  /// How much of `current` the next piece takes, at most `max_piece`.
+  std::size_t piece_length(const blob& current, std::size_t max_piece) const;
+  /// The reader of the current segment's file, opened once per segment.
+  blob_reader& file_of(const blob& current);
+
   std::shared_ptr<const object_record> object_;
   std::size_t segment_ = 0;
   std::uint64_t offset_in_segment_ = 0;

@@ -9,6 +9,7 @@
 // closed after the answer (lingering a few seconds so the client can read it).
 #include "conformance/origin/object_reader.hpp"
 #include "conformance/origin/origin_worker.hpp"
+#include "runtime/socket_ready.hpp"
 #include "text/text.hpp"
 
 #include <boost/asio/redirect_error.hpp>
@@ -21,8 +22,6 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/status.hpp>
 
-#include <boost/asio/steady_timer.hpp>
-
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/sendfile.h>
@@ -30,6 +29,7 @@
 #include <array>
 #include <cerrno>
 #include <limits>
+#include <optional>
 
 namespace s3fault::origin {
 namespace {
@@ -337,7 +337,21 @@ asio::awaitable<bool> origin_session::write_response(exchange& current,
   auto& buffer = scratch();
   object_reader reader(response.slice->object, response.slice->offset, response.slice->length);
   while (reader.remaining() > 0) {
-    if (const auto range = reader.next_file_range(memory_piece)) {
+    std::optional<object_reader::file_range> range;
+    std::string_view piece;
+    try {
+      range = reader.next_file_range(memory_piece);
+      if (!range) {
+        piece = reader.next(buffer, memory_piece);
+      }
+    } catch (const std::exception& error) {
+      // The head promised a length that can no longer be met: cut the connection so the
+      // short body cannot look complete.
+      record.outcome = std::string("storage read failed mid-body: ") + error.what();
+      cut_connection();
+      co_return false;
+    }
+    if (range) {
       const file_sent sent = co_await send_file(*range);
       reader.advance(sent.bytes);
       record.response_bytes += sent.bytes;
@@ -347,16 +361,6 @@ asio::awaitable<bool> origin_session::write_response(exchange& current,
         co_return false;
       }
       continue;
-    }
-    std::string_view piece;
-    try {
-      piece = reader.next(buffer, memory_piece);
-    } catch (const std::exception& error) {
-      // The head promised a length that can no longer be met: cut the connection so the
-      // short body cannot look complete.
-      record.outcome = std::string("storage read failed mid-body: ") + error.what();
-      cut_connection();
-      co_return false;
     }
     stream_.expires_after(worker_.config.io_timeout);
     co_await asio::async_write(stream_, asio::buffer(piece.data(), piece.size()), use_ec(ec));
@@ -397,22 +401,11 @@ origin_session::send_file(const object_reader::file_range& range) {
 }
 
 asio::awaitable<std::string> origin_session::wait_writable() {
-  auto& socket = stream_.socket();
   // The io timeout applies as it does to every other write: a reader that stops reading for
   // that long is cut.
-  bool timed_out = false;
-  asio::steady_timer deadline(socket.get_executor(), worker_.config.io_timeout);
-  deadline.async_wait([&socket, &timed_out](const error_code& e) {
-    if (!e) {
-      timed_out = true;
-      error_code ignored;
-      socket.cancel(ignored);
-    }
-  });
-  error_code ec;
-  co_await socket.async_wait(tcp::socket::wait_write, use_ec(ec));
-  deadline.cancel();
-  if (timed_out) {
+  const error_code ec = co_await runtime::wait_ready(stream_.socket(), tcp::socket::wait_write,
+                                                     worker_.config.io_timeout);
+  if (ec == asio::error::timed_out) {
     co_return "client went away mid-body: it read nothing for the io timeout";
   }
   co_return ec ? "client went away mid-body: " + ec.message() : std::string();
