@@ -53,6 +53,9 @@ down=$(sha256sum <"$work/download.bin" | cut -d' ' -f1)
 "${aws[@]}" s3 rb s3://quickstart
 
 echo "== what the proxy saw (one line per exchange)"
+# Stopped first: it writes its log in batches, and the last lines come at its end.
+kill "$proxy_pid" && wait "$proxy_pid" || true
+proxy_pid=""
 grep -E ' (GET|PUT|POST|HEAD|DELETE) ' "$work/proxy.log" | sed 's/^/   /'
 echo "== sha256 uploaded:   $up"
 echo "   sha256 downloaded: $down"

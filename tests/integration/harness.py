@@ -359,6 +359,19 @@ class ListeningProcess:
                 pipe.close()
         return code
 
+    def wait_for_log(self, text: str, after: int = 0, timeout: float = 60.0) -> str:
+        """The log once `text` is in it past offset `after`. A running process's lines reach the
+        file late: the server batches info lines (up to 100 ms) and a thread here copies them."""
+        deadline = time.monotonic() + timeout
+        while True:
+            log = self.log_path.read_text() if self.log_path and self.log_path.exists() else ""
+            if log.find(text, after) >= 0:
+                return log
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.subcommand} did not log {text!r} within {timeout} s\n"
+                                     f"{log[after:]}")
+            time.sleep(0.05)
+
     def describe_stderr(self) -> str:
         tail = "\n".join(self.stderr_tail)
         return f"{self.subcommand} stderr (full log {self.log_path}), last lines:\n{tail}"

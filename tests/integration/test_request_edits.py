@@ -57,7 +57,7 @@ class RequestEditsTest(harness.OriginTestCase):
         return result, out
 
     def log_lines(self, proxy: harness.ProxyProcess, text: str) -> list[str]:
-        return [line for line in proxy.log_path.read_text().splitlines() if text in line]
+        return [line for line in proxy.wait_for_log(text).splitlines() if text in line]
 
     def exchange_lines(self, proxy: harness.ProxyProcess, text: str) -> list[str]:
         """The exchange log lines (level info) that mention `text`."""
@@ -126,7 +126,7 @@ class RequestEditsTest(harness.OriginTestCase):
     def test_the_resign_secret_is_never_logged(self):
         proxy = self.proxy_with("resign")
         self.get_part_one(self.cli_through(proxy, "aws-secret"), "secret.bin")
-        log = proxy.log_path.read_text()
+        log = proxy.wait_for_log("partNumber=1")
         self.assertNotIn(self.origin.secret_key, log)
         self.assertNotIn(self.origin.secret_key, "\n".join(proxy.stdout_lines))
 

@@ -90,13 +90,7 @@ class RulesReloadTest(unittest.TestCase):
     def wait_for_log(self, proxy, text: str, after: int) -> int:
         """Waits (up to 60 s) until `text` is in the proxy's log past offset `after`; returns the
         offset past it."""
-        for _ in range(600):
-            log = proxy.log_path.read_text()
-            found = log.find(text, after)
-            if found >= 0:
-                return found + len(text)
-            time.sleep(0.1)
-        self.fail(f"not logged: {text!r}\n{proxy.log_path.read_text()[after:]}")
+        return proxy.wait_for_log(text, after).find(text, after) + len(text)
 
     def test_a_watched_file_edited_under_load(self):
         rules = self.tmp / "rules.yaml"
