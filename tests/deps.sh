@@ -28,7 +28,7 @@ node_dir=$repo_root/tests/node
 # The compiler and libraries of tests/build.sh; then clang and clang-format, for
 # tests/build-sanitizers.sh, the libFuzzer targets and tests/check-format.sh.
 build_packages=(cmake ninja-build g++ pkg-config libboost1.74-dev libboost-context1.74-dev libssl-dev
-  libxxhash-dev libgoogle-perftools-dev libspdlog-dev
+  libxxhash-dev libisal-dev libgoogle-perftools-dev libspdlog-dev
   libfmt-dev libcli11-dev libpugixml-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev libgtest-dev
   zlib1g-dev googletest)
 clang_packages=(clang-format clang libclang-rt-14-dev)

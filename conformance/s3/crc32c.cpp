@@ -1,32 +1,21 @@
 #include "conformance/s3/crc32c.hpp"
 
-#include <array>
+#include <isa-l/crc.h>
+
+#include <algorithm>
+#include <climits>
 
 namespace s3fault::s3 {
-namespace {
-
-constexpr std::uint32_t castagnoli_reflected = 0x82F63B78u;
-
-constexpr std::array<std::uint32_t, 256> make_table() {
-  std::array<std::uint32_t, 256> table{};
-  for (std::uint32_t byte = 0; byte < 256; ++byte) {
-    std::uint32_t crc = byte;
-    for (int bit = 0; bit < 8; ++bit) {
-      crc = (crc & 1u) != 0 ? (crc >> 1) ^ castagnoli_reflected : crc >> 1;
-    }
-    table[byte] = crc;
-  }
-  return table;
-}
-
-constexpr std::array<std::uint32_t, 256> crc32c_table = make_table();
-
-} // namespace
 
 std::uint32_t crc32c_update(std::uint32_t crc, std::string_view data) {
+  // ISA-L's crc32_iscsi leaves both inversions to the caller, and takes an int length.
   crc = ~crc;
-  for (const char c : data) {
-    crc = crc32c_table[(crc ^ static_cast<unsigned char>(c)) & 0xFFu] ^ (crc >> 8);
+  while (!data.empty()) {
+    const auto piece = std::min<std::size_t>(data.size(), INT_MAX);
+    // crc32_iscsi only reads the buffer; its parameter is not const.
+    auto* bytes = reinterpret_cast<unsigned char*>(const_cast<char*>(data.data()));
+    crc = crc32_iscsi(bytes, static_cast<int>(piece), crc);
+    data.remove_prefix(piece);
   }
   return ~crc;
 }

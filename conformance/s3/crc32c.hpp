@@ -1,6 +1,7 @@
 #pragma once
 // CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum S3 names `crc32c`.
-// Software, table-driven: S3 checksums run at network speed, not memory speed.
+// From ISA-L, which picks the CPU's CRC instructions at run time: the origin computes it over
+// every upload that names it, and a byte table (0.4 GB/s) was slower than the network.
 #include <cstdint>
 #include <string_view>
 

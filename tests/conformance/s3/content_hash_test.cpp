@@ -1,16 +1,12 @@
 // The content hash bench checks every read with: the same in one call and in any pieces, and
 // different when one bit of the content is.
 #include "conformance/s3/content_hash.hpp"
-#include "conformance/s3/xxh3_kernels.hpp"
 
 #include <gtest/gtest.h>
 
-#define XXH_STATIC_LINKING_ONLY // XXH3_state_t, for the kernels' own state
 #include <xxhash.h>
 
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace s3fault::s3 {
 namespace {
@@ -54,41 +50,22 @@ TEST(ContentHash, IsXxh3OfTheBytes) {
   EXPECT_EQ(content_hash(""), 0x2D06800538D394C2ull);
 }
 
-/// The vector builds this CPU can run, beside the generic one.
-std::vector<std::pair<std::string, const detail::xxh3_kernel*>> vector_builds() {
-  std::vector<std::pair<std::string, const detail::xxh3_kernel*>> builds;
-  if (detail::cpu_has_avx2()) {
-    builds.emplace_back("AVX2", &detail::xxh3_avx2);
-  }
-  return builds;
-}
-
-TEST(ContentHash, EveryVectorBuildGivesTheGenericBuildsDigests) {
-  const auto builds = vector_builds();
-  if (builds.empty()) {
-    GTEST_SKIP() << "this CPU has no AVX2: only the generic build runs";
-  }
+TEST(ContentHash, TheDispatchedBuildGivesTheBaselineBuildsDigests) {
+  // content_hash goes through libxxhash's run-time dispatch (AVX2 where the CPU has it);
+  // XXH3_64bits is the library's baseline (SSE2) build.
   const std::string data = seeded_bytes(300 * 1024 + 17);
-  for (const auto& [name, kernel] : builds) {
-    // Sizes across XXH3's code paths: short inputs, the mid sizes, one stripe block and several.
-    for (const std::size_t size :
-         {0u, 1u, 3u, 16u, 17u, 128u, 129u, 240u, 241u, 1024u, 1025u, 65536u, 300u * 1024 + 17}) {
-      const auto piece = std::string_view(data).substr(0, size);
-      EXPECT_EQ(kernel->hash(piece.data(), piece.size()),
-                detail::xxh3_generic.hash(piece.data(), piece.size()))
-          << name << ", " << size << " bytes";
-    }
-    // Streamed in pieces that do not line up with XXH3's blocks.
-    XXH3_state_t state;
-    kernel->reset(&state);
-    for (std::size_t offset = 0; offset < data.size(); offset += 65536 - 7) {
-      const auto piece = std::string_view(data).substr(offset, 65536 - 7);
-      kernel->update(&state, piece.data(), piece.size());
-    }
-    EXPECT_EQ(kernel->digest(&state), detail::xxh3_generic.hash(data.data(), data.size()))
-        << name << ", streamed";
+  // Sizes across XXH3's code paths: short inputs, the mid sizes, one stripe block and several.
+  for (const std::size_t size :
+       {0u, 1u, 3u, 16u, 17u, 128u, 129u, 240u, 241u, 1024u, 1025u, 65536u, 300u * 1024 + 17}) {
+    const auto piece = std::string_view(data).substr(0, size);
+    EXPECT_EQ(content_hash(piece), XXH3_64bits(piece.data(), piece.size())) << size << " bytes";
   }
-  EXPECT_EQ(&detail::best_xxh3_kernel(), builds.back().second) << "the vector build is used";
+  // Streamed in pieces that do not line up with XXH3's blocks.
+  content_hasher hasher;
+  for (std::size_t offset = 0; offset < data.size(); offset += 65536 - 7) {
+    hasher.update(std::string_view(data).substr(offset, 65536 - 7));
+  }
+  EXPECT_EQ(hasher.digest(), XXH3_64bits(data.data(), data.size())) << "streamed";
 }
 
 } // namespace

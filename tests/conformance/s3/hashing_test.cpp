@@ -1,4 +1,5 @@
 // Known answers for the digests and checksums S3 uses, and strict base64.
+#include "conformance/s3/crc32c.hpp"
 #include "conformance/s3/hashing.hpp"
 
 #include <gtest/gtest.h>
@@ -79,6 +80,41 @@ TEST(Checksum, Crc32cOfTheAwsTrailerExample) {
   sum->update(std::string_view(data).substr(1, 65535));
   sum->update(std::string_view(data).substr(65536));
   EXPECT_EQ(sum->base64_digest(), "sOO8/Q==");
+}
+
+/// CRC-32C one bit at a time, as its definition reads: the reference for ISA-L's folding.
+std::uint32_t crc32c_bit_by_bit(std::string_view data) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (const char c : data) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) {
+      crc = (crc & 1u) != 0 ? (crc >> 1) ^ 0x82F63B78u : crc >> 1;
+    }
+  }
+  return ~crc;
+}
+
+TEST(Checksum, Crc32cOfVariedBytesInAnyPiecesIsTheDefinitions) {
+  std::string data(300 * 1024 + 13, '\0');
+  std::uint32_t x = 2463534242u;
+  for (auto& c : data) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    c = static_cast<char>(x);
+  }
+  // Lengths around the vector code's block sizes, and the whole buffer in uneven pieces.
+  for (const std::size_t size : {0u, 1u, 7u, 8u, 15u, 16u, 63u, 64u, 255u, 256u, 1023u, 4097u}) {
+    const auto head = std::string_view(data).substr(0, size);
+    EXPECT_EQ(crc32c_update(0, head), crc32c_bit_by_bit(head)) << size << " bytes";
+  }
+  for (const std::size_t piece : {1u, 5u, 4096u, 65536u - 3}) {
+    std::uint32_t crc = 0;
+    for (std::size_t at = 0; at < data.size(); at += piece) {
+      crc = crc32c_update(crc, std::string_view(data).substr(at, piece));
+    }
+    EXPECT_EQ(crc, crc32c_bit_by_bit(data)) << "pieces of " << piece;
+  }
 }
 
 TEST(Checksum, ShaAlgorithmsGiveBase64OfTheRawDigest) {
