@@ -1,19 +1,25 @@
 #include "conformance/audit/profile_emitter.hpp"
 
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 namespace s3fault::audit {
 namespace {
 
 using nlohmann::json;
+
+/// An HTTP status and an S3 error code read from what a check saw.
+struct status_and_code {
+  int status = 0;
+  std::string code;
+};
 
 /// The audit's results by check id, and what each non-passing one saw.
 class findings {
@@ -44,8 +50,9 @@ public:
         r->outcome.expectations.begin(), r->outcome.expectations.end(),
         [&](const expectation& e) { return !e.met && e.observed.find(text) != std::string::npos; });
   }
-  /// The first match of `pattern` in the check's unmet observations or reason.
-  std::optional<std::smatch> search(const std::string& id, const std::regex& pattern) const {
+  /// The status and code of the first match of `pattern` (two groups: status, then code) in
+  /// the check's unmet observations or reason.
+  std::optional<status_and_code> search(const std::string& id, const RE2& pattern) const {
     if (!deviates(id)) {
       return std::nullopt;
     }
@@ -57,9 +64,9 @@ public:
       }
     }
     for (const auto* text : texts) {
-      std::smatch match;
-      if (std::regex_search(*text, match, pattern)) {
-        return match;
+      status_and_code found;
+      if (RE2::PartialMatch(*text, pattern, &found.status, &found.code)) {
+        return found;
       }
     }
     return std::nullopt;
@@ -252,20 +259,19 @@ std::vector<recipe> recipes() {
          return strip_header_rule({{"operations", {"GetObject", "HeadObject"}}, {"status", 404}},
                                   "x-amz-delete-marker");
        }});
-  static const std::regex status_and_code("status ([1-5][0-9][0-9]) ([A-Za-z]+)");
+  static const RE2 status_then_code("status ([1-5][0-9][0-9]) ([A-Za-z]+)");
   all.push_back(
       {"unknown-upload-error",
        {"upload.complete-unknown-upload"},
        [](const findings& f) {
-         return f.search("upload.complete-unknown-upload", status_and_code).has_value();
+         return f.search("upload.complete-unknown-upload", status_then_code).has_value();
        },
        [](const findings& f) {
-         const auto m = *f.search("upload.complete-unknown-upload", status_and_code);
+         const auto m = *f.search("upload.complete-unknown-upload", status_then_code);
          return json{
              {"match", {{"operations", "CompleteMultipartUpload"}, {"status", 404}}},
              {"actions",
-              json::array({{{"replace-with-error",
-                             {{"code", m[2].str()}, {"status", std::stoi(m[1].str())}}}}})}};
+              json::array({{{"replace-with-error", {{"code", m.code}, {"status", m.status}}}}})}};
        }});
   all.push_back(
       {"empty-error-message",
@@ -290,7 +296,7 @@ std::vector<recipe> recipes() {
                {"actions", json::array({{{"xml-remove", {{"path", "Error/" + element}}}}})}};
          }});
   }
-  static const std::regex versioning_refused(
+  static const RE2 versioning_refused(
       "PutBucketVersioning refused: ([1-5][0-9][0-9]) .*S3 error ([A-Za-z]+)");
   all.push_back(
       {"no-versioning",
@@ -302,9 +308,7 @@ std::vector<recipe> recipes() {
          const auto m = *f.search("version.get-older", versioning_refused);
          return json{
              {"match", {{"operations", "PutBucketVersioning"}}},
-             {"actions",
-              json::array(
-                  {{{"error", {{"code", m[2].str()}, {"status", std::stoi(m[1].str())}}}}})}};
+             {"actions", json::array({{{"error", {{"code", m.code}, {"status", m.status}}}}})}};
        }});
   for (const auto& missing : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"crc32", {"checksum.single-crc32", "checksum.multipart-composite"}},
