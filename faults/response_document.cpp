@@ -1,5 +1,8 @@
 #include "faults/response_document.hpp"
 
+#include "text/markup.hpp"
+#include "text/utf8.hpp"
+
 #include <pugixml.hpp>
 
 #include <cstring>
@@ -121,32 +124,6 @@ std::string decode_xml_text(std::string_view raw) {
   return out;
 }
 
-/// Text as an element's content: the three characters that would read as markup escaped, and
-/// CR as a reference (a parser would turn a literal one into LF).
-std::string escape_xml_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '\r':
-      out += "&#13;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 /// Whether the element's content is exactly `text`: text and CDATA only, saying `text`.
 bool holds_text(pugi::xml_node element, std::string_view text) {
   std::string current;
@@ -238,32 +215,16 @@ std::optional<xml_path> parse_xml_path(std::string_view text) {
 
 bool is_xml_text(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x80) {
-      if (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') {
-        return false;
-      }
-      ++i;
-      continue;
-    }
-    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
-    if (length == 0 || byte > 0xF4 || i + length > text.size()) {
+    const auto character = text::read_utf8(text, i);
+    if (!character) {
       return false;
     }
-    std::uint32_t code = byte & (0xFF >> (length + 1));
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) {
-        return false;
-      }
-      code = (code << 6) | (next & 0x3F);
+    const auto code = character->code;
+    if ((code < 0x20 && code != '\t' && code != '\n' && code != '\r') || code == 0xFFFE ||
+        code == 0xFFFF) {
+      return false; // a control character, or not a character
     }
-    constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF) ||
-        code == 0xFFFE || code == 0xFFFF) {
-      return false; // overlong, out of range, a surrogate, or not a character
-    }
-    i += length;
+    i += character->length;
   }
   return true;
 }
@@ -352,7 +313,7 @@ bool response_document::set_element_text(const xml_path& path, std::string_view 
     element.remove_child(element.first_child());
   }
   if (!text.empty()) {
-    element.append_child(pugi::node_pcdata).set_value(escape_xml_text(text).c_str());
+    element.append_child(pugi::node_pcdata).set_value(text::escape_xml_text(text).c_str());
   }
   parsed->edited = true;
   body_changed_ = true;

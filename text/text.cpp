@@ -70,28 +70,4 @@ std::vector<std::string> split_nonempty(std::string_view text, char separator) {
   return pieces;
 }
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 } // namespace s3fault::text

@@ -15,9 +15,6 @@ namespace s3fault::text {
 /// `text` without leading and trailing spaces and tabs (HTTP's optional whitespace).
 std::string_view trim(std::string_view text);
 
-/// `text` safe in HTML content and attribute values: & < > " as character references.
-std::string escape_html(std::string_view text);
-
 /// The non-empty pieces of `text` between `separator`s ("a,,b," -> {a, b}).
 std::vector<std::string> split_nonempty(std::string_view text, char separator);
 

@@ -3,6 +3,7 @@
 #include "conformance/bench/bench_reports.hpp"
 #include "runtime/build_info.hpp"
 
+#include "text/markup.hpp"
 #include "text/text.hpp"
 
 #include <nlohmann/json.hpp>

@@ -16,6 +16,7 @@
 
 #include "conformance/bench/bench_verdict.hpp"
 #include "conformance/bench/comparison_text.hpp"
+#include "text/markup.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>

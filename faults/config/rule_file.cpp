@@ -1,6 +1,7 @@
 #include "faults/config/rule_file.hpp"
 
 #include "faults/config/scalar_text.hpp"
+#include "text/utf8.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -135,25 +136,10 @@ std::string unreadable_yaml_character(std::string_view text) {
   std::size_t column = 1;
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = 1;
-    bool ok = true;
-    if (byte < 0x80) {
-      ok = byte >= 0x20 ? byte != 0x7F : (byte == '\t' || byte == '\n' || byte == '\r');
-    } else {
-      length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0;
-      ok = length != 0 && byte < 0xF5 && i + length <= text.size();
-      for (std::size_t k = 1; ok && k < length; ++k) {
-        ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-      }
-      if (ok && length == 3) { // no overlong forms, no UTF-16 surrogates
-        const auto next = static_cast<unsigned char>(text[i + 1]);
-        ok = !(byte == 0xE0 && next < 0xA0) && !(byte == 0xED && next >= 0xA0);
-      }
-      if (ok && length == 4) { // no overlong forms, nothing above U+10FFFF
-        const auto next = static_cast<unsigned char>(text[i + 1]);
-        ok = !(byte == 0xF0 && next < 0x90) && !(byte == 0xF4 && next >= 0x90);
-      }
-    }
+    const auto character = text::read_utf8(text, i);
+    const bool ok =
+        character && (character->code >= 0x20 ? character->code != 0x7F
+                                              : (byte == '\t' || byte == '\n' || byte == '\r'));
     if (!ok) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(byte));
@@ -167,7 +153,7 @@ std::string unreadable_yaml_character(std::string_view text) {
     } else {
       ++column;
     }
-    i += length;
+    i += character->length;
   }
   return {};
 }
