@@ -125,6 +125,9 @@ int run_audit_command(const audit_options& options) {
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     return refuse_audit(options, options.endpoint, "--access-key and --secret-key go together");
   }
+  if (auto endpoint = options.endpoint; !store_url_check()(endpoint).empty()) {
+    return refuse_audit(options, options.endpoint, "--endpoint: " + store_url_check()(endpoint));
+  }
   // Ctrl-C stops after the check in progress and still removes the fixtures; a second one ends
   // the process at once. Blocked before any thread starts, so only the signal thread takes it.
   static std::atomic<bool> stop_requested{false};

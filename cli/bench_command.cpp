@@ -10,7 +10,7 @@
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
 #include "conformance/origin/embedded_origin.hpp"
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 #include "text/quantities.hpp"
 #include "text/text.hpp"
 
@@ -250,7 +250,7 @@ std::string sharding_text(const bench::bench_settings& settings) {
   if (settings.start_at) {
     const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*settings.start_at -
                                                                        bench::bench_now(settings));
-    text += "; first run at " + runtime::format_iso8601(*settings.start_at) + " (in " +
+    text += "; first run at " + text::format_iso8601(*settings.start_at) + " (in " +
             std::to_string(wait.count()) + " s" +
             (settings.count ? ", not paced: --count" : ", runs paced by the clock") + ")";
   }

@@ -1,6 +1,7 @@
 #include "cli/command_support.hpp"
 
 #include "conformance/client/endpoint.hpp"
+#include "text/endpoint.hpp"
 #include "text/text.hpp"
 
 #include <cerrno>
@@ -45,6 +46,36 @@ std::vector<std::string> split_globs(const std::vector<std::string>& arguments) 
     globs.push_back("*");
   }
   return globs;
+}
+
+namespace {
+
+/// A CLI11 check that `Address::parse` accepts the value (an empty one is left to the command).
+template <class Address> CLI::Validator address_check(std::string name) {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          if (!value.empty()) {
+            Address::parse(value);
+          }
+          return {};
+        } catch (const std::invalid_argument& error) {
+          return error.what();
+        }
+      },
+      std::move(name));
+}
+
+} // namespace
+
+const CLI::Validator& store_url_check() {
+  static const auto check = address_check<text::http_endpoint>("URL");
+  return check;
+}
+
+const CLI::Validator& listen_address_check() {
+  static const auto check = address_check<text::listen_address>("HOST:PORT");
+  return check;
 }
 
 bool use_colour(const std::string& choice) {

@@ -26,6 +26,11 @@ std::vector<std::string> split_commas(const std::vector<std::string>& arguments)
 /// split_commas, or {"*"} when nothing was given.
 std::vector<std::string> split_globs(const std::vector<std::string>& arguments);
 
+/// Checks of the two address forms (text/endpoint.hpp) as the command line is parsed, so that a
+/// refusal names the option: "--upstream: 'ftp://x': must start with http:// or https://".
+const CLI::Validator& store_url_check();
+const CLI::Validator& listen_address_check();
+
 /// `--color auto|always|never`: auto colours a terminal unless NO_COLOR is set.
 bool use_colour(const std::string& choice);
 

@@ -171,7 +171,8 @@ std::function<int()> add_fixture_command(CLI::App& app) {
       "  s3fault fixture --endpoint http://127.0.0.1:9000 --bucket b --key k --size 12MiB \\\n"
       "    --parts 5MiB,5MiB,2MiB --seed 7 --expected expected.bin");
   command->add_option("--endpoint", options->endpoint, "The store, http(s)://HOST:PORT")
-      ->required();
+      ->required()
+      ->check(store_url_check());
   command->add_option("--bucket", options->bucket, "Bucket")->required();
   command->add_option("--key", options->key, "Key")->required();
   command->add_option("--size", options->size,

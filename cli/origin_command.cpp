@@ -1,11 +1,12 @@
 #include "cli/origin_command.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/logging.hpp"
 #include "cli/serve_until_stopped.hpp"
 #include "conformance/origin/accounts.hpp"
 #include "conformance/origin/origin_server.hpp"
 #include "conformance/origin/origin_service.hpp"
-#include "proxy/endpoint.hpp"
+#include "text/endpoint.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -101,7 +102,7 @@ std::vector<s3::credentials> collect_accounts(const origin_options& o) {
 
 origin::origin_config to_config(const origin_options& o) {
   origin::origin_config config;
-  const auto listen = proxy::parse_listen_address(o.listen);
+  const auto listen = text::listen_address::parse(o.listen);
   config.listen_host = listen.host;
   config.listen_port = listen.port;
   config.data_dir = o.data_dir;
@@ -162,7 +163,8 @@ std::function<int()> add_origin_command(CLI::App& app) {
       "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo");
   command
       ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(listen_address_check());
   command->add_option("--data-dir", options->data_dir,
                       "Keep buckets and objects in this directory (created if missing); "
                       "default: in memory");

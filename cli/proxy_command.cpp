@@ -1,6 +1,7 @@
 #include "cli/proxy_command.hpp"
 #include "runtime/build_info.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
 #include "cli/request_resigner.hpp"
@@ -164,8 +165,8 @@ void warn_about_unsigned_edits(const faults::rule_set& active, const proxy::prox
 
 proxy::proxy_config to_config(const proxy_options& o) {
   proxy::proxy_config config;
-  config.listen = proxy::parse_listen_address(o.listen);
-  config.upstream = proxy::parse_upstream_url(o.upstream);
+  config.listen = text::listen_address::parse(o.listen);
+  config.upstream = text::http_endpoint::parse(o.upstream);
   config.threads = o.threads;
   config.tls_cert_file = o.tls_cert;
   config.tls_key_file = o.tls_key;
@@ -218,9 +219,12 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       "or, on any mistake, none; connections and the counters of unchanged rules kept).");
   command
       ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
-      ->capture_default_str();
-  command->add_option("--upstream", options->upstream,
-                      "The store: http://HOST:PORT or https://HOST:PORT (required)");
+      ->capture_default_str()
+      ->check(listen_address_check());
+  command
+      ->add_option("--upstream", options->upstream,
+                   "The store: http://HOST:PORT or https://HOST:PORT (required)")
+      ->check(store_url_check());
   command
       ->add_option("--list-actions", options->list_actions,
                    "Print every fault action (text: columns, markdown: the table of "
@@ -308,10 +312,12 @@ std::function<int()> add_proxy_command(CLI::App& app) {
   command->add_option("--seed", options->seed,
                       "Seed of the fault dice, overriding the rules files' seeds (default: "
                       "from the rules files, else random; logged)");
-  command->add_option("--admin", options->admin,
-                      "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
-                      "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
-                      "this loopback HOST:PORT; prints 'admin on URL'");
+  command
+      ->add_option("--admin", options->admin,
+                   "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
+                   "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
+                   "this loopback HOST:PORT; prints 'admin on URL'")
+      ->check(listen_address_check());
   command->add_option("--admin-token", options->admin_token,
                       "Demand 'Authorization: Bearer TOKEN' on every admin request (at least 16 "
                       "characters; default: $S3FAULT_ADMIN_TOKEN). Needed to serve the admin API "
@@ -422,10 +428,10 @@ std::function<int()> add_proxy_command(CLI::App& app) {
 
       try {
         admin = std::make_unique<proxy::admin_server>(
-            proxy::parse_listen_address(options->admin), config.faults, config.metrics,
+            text::listen_address::parse(options->admin), config.faults, config.metrics,
             std::string(runtime::build_version()), logger,
             proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit),
-                                 config.upstream.scheme() + "://" + config.upstream.authority(),
+                                 config.upstream.scheme() + "://" + config.upstream.host_and_port(),
                                  config.inspector});
       } catch (const std::exception& error) {
         std::cerr << "s3fault proxy: " << error.what() << "\n";
@@ -460,7 +466,7 @@ std::function<int()> add_proxy_command(CLI::App& app) {
         "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
         [&](proxy::proxy_server& served) {
           logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
-                       config.upstream.authority());
+                       config.upstream.host_and_port());
           if (admin) {
             admin->set_proxy_url(served.listen_url());
           }

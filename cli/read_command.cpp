@@ -164,7 +164,8 @@ std::function<int()> add_read_command(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember(names));
   command->add_option("--endpoint", options->endpoint, "Store URL http(s)://HOST[:PORT]")
-      ->required();
+      ->required()
+      ->check(store_url_check());
   command->add_option("--bucket", options->bucket, "Bucket of the object")->required();
   command->add_option("--key", options->key, "Key of the object")->required();
   command

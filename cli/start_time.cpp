@@ -1,7 +1,7 @@
 #include "cli/start_time.hpp"
 
 #include "cli/duration.hpp"
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 
 namespace s3fault::cli {
 
@@ -10,7 +10,7 @@ resolve_start_at(const std::string& text, const runtime::shard& shard, bool shar
                  const runtime::environment_lookup& environment,
                  std::chrono::system_clock::time_point now, std::string& error) {
   if (!text.starts_with("+")) {
-    if (auto at = runtime::parse_rfc3339(text)) {
+    if (auto at = text::parse_rfc3339(text)) {
       return at;
     }
     error = "--start-at " + text +
@@ -23,7 +23,7 @@ resolve_start_at(const std::string& text, const runtime::shard& shard, bool shar
     return std::nullopt;
   }
   if (const auto base_text = environment("S3FAULT_START_AT")) {
-    const auto base = runtime::parse_rfc3339(*base_text);
+    const auto base = text::parse_rfc3339(*base_text);
     if (!base) {
       error = "--start-at " + text + ": S3FAULT_START_AT=" + *base_text +
               " is not an RFC 3339 time (set it once for the launch: "

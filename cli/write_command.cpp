@@ -76,7 +76,8 @@ std::function<int()> add_write_command(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember(names));
   command->add_option("--endpoint", options->endpoint, "Store URL http(s)://HOST[:PORT]")
-      ->required();
+      ->required()
+      ->check(store_url_check());
   command->add_option("--bucket", options->bucket, "Bucket to upload to")->required();
   command->add_option("--key", options->key, "Key to upload to")->required();
   command->add_option("--input", options->input, "The file to upload")

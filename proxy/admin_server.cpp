@@ -312,7 +312,7 @@ struct admin_server::impl {
   }
 };
 
-admin_server::admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
+admin_server::admin_server(text::listen_address address, std::shared_ptr<faults::rule_store> store,
                            std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
                            std::shared_ptr<spdlog::logger> logger, admin_options options)
     : impl_(std::make_unique<impl>()) {

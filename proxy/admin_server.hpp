@@ -7,8 +7,8 @@
 // the last exchanges, whole.
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
-#include "proxy/endpoint.hpp"
 #include "proxy/exchange_inspector.hpp"
+#include "text/endpoint.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -39,7 +39,7 @@ public:
   /// non-loopback address is refused (the API changes what the proxy does to traffic); with
   /// one (at least min_admin_token_length characters) every request must carry
   /// `Authorization: Bearer TOKEN` and is answered 401 otherwise.
-  admin_server(listen_address address, std::shared_ptr<faults::rule_store> store,
+  admin_server(text::listen_address address, std::shared_ptr<faults::rule_store> store,
                std::shared_ptr<metrics::traffic_metrics> traffic, std::string version,
                std::shared_ptr<spdlog::logger> logger, admin_options options = {});
   ~admin_server(); // stops and joins

@@ -441,8 +441,8 @@ client_session::refuse_unsent(exchange& ex, bool timeout, std::string_view what,
 }
 
 std::string client_session::store_error(std::string_view what, const error_code& ec) const {
-  return fmt::format("s3fault: the store at {} {}: {}", owner_.config.upstream.authority(), what,
-                     ec.message());
+  return fmt::format("s3fault: the store at {} {}: {}", owner_.config.upstream.host_and_port(),
+                     what, ec.message());
 }
 
 asio::awaitable<client_session::final_head_read> client_session::read_final_head(exchange& ex) {
@@ -516,7 +516,7 @@ client_session::check_store_answer(exchange& ex, const final_head_read& read) {
     co_await send_local_error(502, "BadGateway",
                               fmt::format("s3fault: the store at {} sent more than {} interim "
                                           "(1xx) responses",
-                                          owner_.config.upstream.authority(),
+                                          owner_.config.upstream.host_and_port(),
                                           max_interim_responses),
                               ex.resource, ex.head_request, true, ex.record);
     ex.close_client = true;

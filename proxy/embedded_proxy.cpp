@@ -13,7 +13,7 @@ embedded_proxy::embedded_proxy(const std::string& upstream,
     : rules_(std::make_shared<faults::rule_store>(seed, faults::clock::now())) {
   proxy_config config;
   config.listen = {"127.0.0.1", 0};
-  config.upstream = parse_upstream_url(upstream);
+  config.upstream = text::http_endpoint::parse(upstream);
   config.threads = threads;
   config.faults = rules_;
   config.on_exchange = std::move(on_exchange);

@@ -2,8 +2,8 @@
 
 #include "faults/rule_set.hpp"
 #include "faults/s3_error_body.hpp"
-#include "runtime/http_date.hpp"
 #include "text/content_range.hpp"
+#include "text/http_date.hpp"
 #include "text/text.hpp"
 
 #include <fmt/format.h>
@@ -116,7 +116,7 @@ std::string serialize_local_response(const faults::local_response& response, boo
     out += fmt::format("x-amz-request-id: {}\r\n", make_request_id());
   }
   out += fmt::format("x-amz-id-2: {}\r\nDate: {}\r\n", make_host_id(),
-                     runtime::format_http_date(std::chrono::system_clock::now()));
+                     text::format_http_date(std::chrono::system_clock::now()));
   if (!server.empty()) {
     out += fmt::format("Server: {}\r\n", server);
   }

@@ -1,8 +1,8 @@
 #include "proxy/journal_line.hpp"
 
 #include "faults/s3_request.hpp"
-#include "runtime/http_date.hpp"
 #include "runtime/log_redaction.hpp"
+#include "text/http_date.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +49,7 @@ nlohmann::json field_pairs(const std::vector<std::pair<std::string, std::string>
 } // namespace
 
 nlohmann::json journal_json(const exchange_record& r, const faults::s3_request& request) {
-  nlohmann::json line = {{"time", runtime::format_iso8601(r.started_at)},
+  nlohmann::json line = {{"time", text::format_iso8601(r.started_at)},
                          {"client", r.client},
                          {"method", r.method},
                          {"target", runtime::redact_target(r.target)},

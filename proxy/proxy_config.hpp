@@ -2,12 +2,12 @@
 // Everything `s3fault proxy` is told on its command line, validated into plain values.
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
-#include "proxy/endpoint.hpp"
 #include "proxy/exchange_gauge.hpp"
 #include "proxy/exchange_inspector.hpp"
 #include "proxy/exchange_log.hpp"
 #include "proxy/request_edits.hpp"
 #include "proxy/traffic_journal.hpp"
+#include "text/endpoint.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -21,8 +21,8 @@ namespace s3fault::proxy {
 using namespace std::chrono_literals;
 
 struct proxy_config {
-  listen_address listen{"127.0.0.1", 8080};
-  upstream_url upstream;
+  text::listen_address listen{"127.0.0.1", 8080};
+  text::http_endpoint upstream;
   unsigned threads = 0; // 0: one per core
 
   // TLS on the listener: certificate files, or a self-signed certificate made at start-up.

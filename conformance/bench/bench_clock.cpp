@@ -1,7 +1,7 @@
 #include "conformance/bench/bench_clock.hpp"
 
 #include "conformance/client/s3_client.hpp"
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -54,7 +54,7 @@ date_look look_at_date(client::s3_client& store, const bench_settings& settings,
   const auto date = answer.header("Date");
   if (!date) {
     why = "the store's answer to HEAD /" + bucket + " has no Date header";
-  } else if (!(look.date = runtime::parse_http_date(*date))) {
+  } else if (!(look.date = text::parse_http_date(*date))) {
     why = "the store's Date header '" + std::string(*date) + "' is not an HTTP date";
   }
   return look;

@@ -3,7 +3,7 @@
 #include "conformance/bench/baseline_match.hpp"
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/bench_run_record.hpp"
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 #include "text/text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -288,8 +288,8 @@ std::string window_problem(const std::vector<const run_result*>& shards,
   }
   std::string windows;
   for (std::size_t i = 0; i < shards.size(); ++i) {
-    const auto from = runtime::format_iso8601(from_unix_micros(shards[i]->started_unix_us));
-    const auto to = runtime::format_iso8601(from_unix_micros(shards[i]->ended_unix_us));
+    const auto from = text::format_iso8601(from_unix_micros(shards[i]->started_unix_us));
+    const auto to = text::format_iso8601(from_unix_micros(shards[i]->ended_unix_us));
     windows += (i == 0 ? "" : ", ") + parts[i].file + " " + from + " to " + to;
   }
   char percent[16];
@@ -453,7 +453,7 @@ merge_outcome merge_checked_parts(const std::vector<part_file>& files, const bas
   auto merged = std::make_unique<merged_bench>();
   merged->settings = settings_from(parts.front().document["settings"], refusals);
   if (const auto& start = parts.front().document["start_at"]; start.is_string()) {
-    merged->settings.start_at = runtime::parse_rfc3339(start.get<std::string>());
+    merged->settings.start_at = text::parse_rfc3339(start.get<std::string>());
   }
   if (!refusals.empty()) {
     return outcome; // the runs of parts that do not belong together are not compared

@@ -3,7 +3,7 @@
 #include "runtime/build_info.hpp"
 
 #include "conformance/bench/bench_run_record.hpp"
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 #include "text/text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -167,7 +167,7 @@ void add_sharding(json& document, const bench_report& report) {
                          {"source", settings.shard.source}};
   }
   document["start_at"] =
-      settings.start_at ? json(runtime::format_iso8601(*settings.start_at)) : json(nullptr);
+      settings.start_at ? json(text::format_iso8601(*settings.start_at)) : json(nullptr);
   document["paced"] = report.paced;
   document["clock_offset_ms"] =
       report.clock_offset ? json(report.clock_offset->count()) : json(nullptr);

@@ -1,13 +1,13 @@
 #pragma once
-// The origin's dates are the shared ones (runtime/http_date.hpp), named here as its own.
-#include "runtime/http_date.hpp"
+// The origin's dates are the shared ones (text/http_date.hpp), named here as its own.
+#include "text/http_date.hpp"
 
 namespace s3fault::origin {
 
-using runtime::format_http_date;
-using runtime::format_iso8601;
-using runtime::parse_http_date;
-using runtime::time_point;
-using runtime::whole_seconds;
+using text::format_http_date;
+using text::format_iso8601;
+using text::parse_http_date;
+using text::time_point;
+using text::whole_seconds;
 
 } // namespace s3fault::origin

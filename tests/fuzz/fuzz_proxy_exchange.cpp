@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                 size - 5 - client_length);
 
   proxy::proxy_config config;
-  config.upstream = proxy::parse_upstream_url("http://127.0.0.1:9");
+  config.upstream = text::http_endpoint::parse("http://127.0.0.1:9");
   config.faults = rules_for(rule_choice);
   config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
 

@@ -2,7 +2,7 @@
 // `--shard auto` refuses: every process would count from its own start).
 #include "cli/start_time.hpp"
 
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ runtime::environment_lookup environment(std::map<std::string, std::string> varia
   };
 }
 
-const auto now = *runtime::parse_rfc3339("2026-12-05T14:00:00Z");
+const auto now = *text::parse_rfc3339("2026-12-05T14:00:00Z");
 const runtime::shard auto_shard{2, 3, "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=3"};
 
 TEST(StartAt, TakesAnRfc3339Time) {

@@ -2,8 +2,7 @@
 // plain GET is the reference every part and range read is compared with).
 #include "conformance/audit/check_catalog.hpp"
 #include "conformance/audit/check_context.hpp"
-
-#include <ctime>
+#include "text/http_date.hpp"
 
 namespace s3fault::audit {
 namespace {
@@ -11,13 +10,14 @@ namespace {
 /// Whether `text` is an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") between 2000 and a day
 /// from now.
 bool is_plausible_http_date(const std::string& text) {
-  std::tm parts{};
-  const char* end = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &parts);
-  if (end == nullptr || *end != '\0') {
+  const auto when = text::parse_http_date(text);
+  // Written back the same: the IMF-fixdate form, not the obsolete ones the parser also reads.
+  if (!when || text::format_http_date(*when) != text) {
     return false;
   }
-  const std::time_t when = timegm(&parts);
-  return when > 946684800 && when < std::time(nullptr) + 86400;
+  using namespace std::chrono;
+  const auto since_2000 = sys_days(year(2000) / January / 1);
+  return *when > since_2000 && *when < system_clock::now() + days(1);
 }
 
 void check_head_get(check_context& ctx) {

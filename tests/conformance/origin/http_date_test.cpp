@@ -29,7 +29,7 @@ TEST(Rfc3339, ParsesZuluOffsetsAndFractions) {
   using std::chrono::microseconds;
   using std::chrono::milliseconds;
   using std::chrono::system_clock;
-  const auto parse = [](const char* text) { return runtime::parse_rfc3339(text); };
+  const auto parse = [](const char* text) { return text::parse_rfc3339(text); };
   EXPECT_EQ(parse("1994-11-06T08:49:37Z"), sample);
   EXPECT_EQ(parse("1994-11-06t08:49:37z"), sample);
   EXPECT_EQ(parse("1994-11-06 08:49:37Z"), sample);

@@ -101,7 +101,7 @@ faulty_proxy::faulty_proxy(const std::string& upstream_url,
                            const std::vector<std::string>& fault_specs,
                            std::function<void(const proxy::exchange_record&)> on_exchange) {
   proxy::proxy_config config;
-  config.upstream = proxy::parse_upstream_url(upstream_url);
+  config.upstream = text::http_endpoint::parse(upstream_url);
   config.listen = {"127.0.0.1", 0};
   config.threads = 1;
   config.on_exchange = std::move(on_exchange);

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace s3fault::runtime {
+namespace s3fault::text {
 
 using time_point = std::chrono::system_clock::time_point;
 
@@ -24,4 +24,4 @@ std::optional<time_point> parse_rfc3339(std::string_view text);
 /// Truncates to whole seconds: HTTP dates carry no more, so comparisons use this.
 time_point whole_seconds(time_point time);
 
-} // namespace s3fault::runtime
+} // namespace s3fault::text

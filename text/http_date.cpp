@@ -1,4 +1,4 @@
-#include "runtime/http_date.hpp"
+#include "text/http_date.hpp"
 
 #include <array>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <ctime>
 #include <string>
 
-namespace s3fault::runtime {
+namespace s3fault::text {
 namespace {
 
 constexpr std::array<std::string_view, 7> day_names = {"Sun", "Mon", "Tue", "Wed",
@@ -212,4 +212,4 @@ std::optional<time_point> parse_rfc3339(std::string_view text) {
   return *seconds + fraction - offset;
 }
 
-} // namespace s3fault::runtime
+} // namespace s3fault::text
