@@ -6,6 +6,7 @@
 #include "metrics/metrics_report.hpp"
 #include "proxy/dashboard_page.hpp"
 #include "proxy/net.hpp"
+#include "runtime/server_runtime.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -325,34 +326,18 @@ admin_server::admin_server(text::listen_address address, std::shared_ptr<faults:
   impl_->traffic = std::move(traffic);
   impl_->version = std::move(version);
   impl_->logger = std::move(logger);
-  tcp::resolver resolver(impl_->context);
-  error_code ec;
-  const auto results = resolver.resolve(address.host, std::to_string(address.port), ec);
-  if (ec || results.empty()) {
-    throw std::runtime_error(
-        fmt::format("--admin: cannot resolve '{}': {}", address.host, ec.message()));
-  }
-  const tcp::endpoint endpoint = results.begin()->endpoint();
+  const tcp::endpoint endpoint =
+      runtime::resolve_host(address.host, address.port, "--admin").front();
   if (!endpoint.address().is_loopback() && impl_->options.token.empty()) {
     throw std::runtime_error(
         fmt::format("--admin {}: without --admin-token the admin API listens on loopback "
                     "addresses only (127.0.0.1, ::1)",
                     address.host));
   }
-  auto& acceptor = impl_->acceptor;
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) {
-    acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  }
-  if (!ec) {
-    acceptor.bind(endpoint, ec);
-  }
-  if (!ec) {
-    acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  }
-  if (ec) {
-    throw std::runtime_error(fmt::format("--admin: cannot listen on {}:{}: {}", address.host,
-                                         address.port, ec.message()));
+  try {
+    runtime::listen_on(impl_->acceptor, endpoint);
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(std::string("--admin: ") + error.what());
   }
   asio::co_spawn(impl_->context, impl_->accept_connections(), asio::detached);
   if (impl_->traffic) {

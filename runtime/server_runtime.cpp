@@ -67,6 +67,24 @@ private:
 
 } // namespace
 
+void listen_on(tcp::acceptor& acceptor, const tcp::endpoint& endpoint) {
+  error_code ec;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) {
+    acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  }
+  if (!ec) {
+    acceptor.bind(endpoint, ec);
+  }
+  if (!ec) {
+    acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  }
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot listen on {}: {}", endpoint_text(endpoint), ec.message()));
+  }
+}
+
 std::vector<tcp::endpoint> resolve_host(const std::string& host, std::uint16_t port,
                                         std::string_view what) {
   asio::io_context context;
@@ -138,22 +156,7 @@ asio::io_context& server_runtime::context(std::size_t worker_index) {
 tcp::endpoint server_runtime::bind(const std::string& host, std::uint16_t port) {
   const auto endpoints = resolve_host(host, port, "listen");
   auto& acceptor = impl_->acceptor.emplace(*impl_->contexts.front());
-  error_code ec;
-  const auto& endpoint = endpoints.front();
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) {
-    acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  }
-  if (!ec) {
-    acceptor.bind(endpoint, ec);
-  }
-  if (!ec) {
-    acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  }
-  if (ec) {
-    throw std::runtime_error(
-        fmt::format("cannot listen on {}: {}", endpoint_text(endpoint), ec.message()));
-  }
+  listen_on(acceptor, endpoints.front());
   impl_->bound = acceptor.local_endpoint();
   return impl_->bound;
 }

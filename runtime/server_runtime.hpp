@@ -97,4 +97,10 @@ template <typename Session> void close_idle_sessions(const std::unordered_set<Se
 std::vector<boost::asio::ip::tcp::endpoint> resolve_host(const std::string& host,
                                                          std::uint16_t port, std::string_view what);
 
+/// Opens `acceptor` on `endpoint` as every listener of s3fault is opened: SO_REUSEADDR (a restart
+/// binds while old connections linger in TIME_WAIT) and the system's longest backlog. Throws
+/// std::runtime_error: "cannot listen on 127.0.0.1:80: Permission denied".
+void listen_on(boost::asio::ip::tcp::acceptor& acceptor,
+               const boost::asio::ip::tcp::endpoint& endpoint);
+
 } // namespace s3fault::runtime

@@ -13,6 +13,7 @@
 // is fsync'ed: the directory survives a restart, not a power cut.
 #include "conformance/origin/storage_backend.hpp"
 #include "conformance/s3/hashing.hpp"
+#include "runtime/atomic_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -180,19 +181,11 @@ field_list fields_from_json(const json& in) {
   return fields;
 }
 
-/// Writes `text` to `path` through a temporary name, so a reader sees the old or the new file.
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  const fs::path temp = path.string() + ".tmp-" + random_id();
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) {
-      throw std::runtime_error("cannot write " + temp.string());
-    }
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    throw_errno("rename " + temp.string());
+/// Writes a record whole or not at all (a reader sees the old or the new file).
+void write_record(const fs::path& path, const std::string& text) {
+  std::string error;
+  if (!runtime::write_file_atomically(path.string(), text, error)) {
+    throw std::runtime_error(error);
   }
 }
 
@@ -232,7 +225,7 @@ public:
     if (!bucket.owner.empty()) {
       record["owner"] = bucket.owner; // records without one belong to the first account
     }
-    write_file_atomically(bucket_path(bucket.name), dump(record));
+    write_record(bucket_path(bucket.name), dump(record));
   }
 
   void remove_bucket(std::string_view name) override {
@@ -265,7 +258,7 @@ public:
     for (const auto& segment : record.segments) {
       out["segments"].push_back({{"id", segment->id()}, {"size", segment->size()}});
     }
-    write_file_atomically(object_path(bucket, key, record.version_id), dump(out));
+    write_record(object_path(bucket, key, record.version_id), dump(out));
   }
 
   void remove_object(std::string_view bucket, std::string_view key,
