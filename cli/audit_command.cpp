@@ -145,7 +145,7 @@ int run_audit_command(const audit_options& options) {
       return refuse_audit(options, "embedded origin",
                           std::string("cannot start the embedded origin: ") + error.what());
     }
-    settings.client.endpoint = embedded->url();
+    aim_at_embedded_origin(settings.client, embedded->url());
     std::cout << "no --endpoint: auditing the embedded origin at " << embedded->url() << "\n";
   }
   settings.bucket = options.bucket;

@@ -328,7 +328,7 @@ int run_bench_command(const bench_options& options) {
       return refuse_bench(options, *shard,
                           {std::string("cannot start the embedded origin: ") + error.what()});
     }
-    settings.client.endpoint = embedded->url();
+    aim_at_embedded_origin(settings.client, embedded->url());
     std::cout << "no --endpoint: benchmarking the embedded origin at " << embedded->url()
               << " (in this process)\n";
   }

@@ -1,6 +1,7 @@
 #include "cli/command_support.hpp"
 
 #include "conformance/client/endpoint.hpp"
+#include "conformance/origin/embedded_origin.hpp"
 #include "text/endpoint.hpp"
 #include "text/text.hpp"
 
@@ -155,18 +156,29 @@ void add_store_access_options(CLI::App* command, store_access& access, bool with
   }
 }
 
+s3::credentials credentials_or_environment(const std::string& access_key,
+                                           const std::string& secret_key) {
+  return {access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : access_key,
+          secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret") : secret_key, ""};
+}
+
+std::string region_or_environment(const std::string& region) {
+  return region.empty() ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1")) : region;
+}
+
+void aim_at_embedded_origin(client::client_config& config, const std::string& url) {
+  const auto embedded = origin::embedded_origin::default_settings();
+  config.endpoint = url;
+  config.credentials = *embedded.credentials;
+  config.region = embedded.region;
+}
+
 client::client_config store_client_config(const std::string& endpoint, const store_access& access,
                                           std::string user_agent) {
   client::client_config config;
   config.endpoint = endpoint;
-  config.credentials = {
-      access.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : access.access_key,
-      access.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
-                                : access.secret_key,
-      ""};
-  config.region = access.region.empty()
-                      ? env_or("AWS_REGION", env_or("AWS_DEFAULT_REGION", "us-east-1"))
-                      : access.region;
+  config.credentials = credentials_or_environment(access.access_key, access.secret_key);
+  config.region = region_or_environment(access.region);
   config.user_agent = std::move(user_agent);
   config.tls.ca_file = access.ca_file;
   config.tls.insecure = access.insecure;

@@ -70,6 +70,17 @@ struct store_access {
 /// --insecure when `with_tls`).
 void add_store_access_options(CLI::App* command, store_access& access, bool with_tls);
 
+/// The keys given, else $AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY, else the embedded
+/// origin's (s3fault / s3fault-secret); and the region given, else $AWS_REGION, else
+/// $AWS_DEFAULT_REGION, else us-east-1: the same in every command that talks to a store.
+s3::credentials credentials_or_environment(const std::string& access_key,
+                                           const std::string& secret_key);
+std::string region_or_environment(const std::string& region);
+
+/// Aims `config` at the embedded origin at `url`, with its keys and region: the environment's
+/// are for a store of the user's, and the embedded origin would refuse them.
+void aim_at_embedded_origin(client::client_config& config, const std::string& url);
+
 /// The client settings for `endpoint`: the keys and region given, else $AWS_ACCESS_KEY_ID,
 /// $AWS_SECRET_ACCESS_KEY, $AWS_REGION / $AWS_DEFAULT_REGION, else the embedded origin's
 /// defaults (s3fault / s3fault-secret / us-east-1); every deadline set to the timeout.

@@ -6,6 +6,7 @@
 #include "conformance/gate/gate_matrix.hpp"
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/reader_process.hpp"
+#include "conformance/origin/embedded_origin.hpp"
 #include "conformance/readers/readers.hpp"
 #include "conformance/writers/writers.hpp"
 
@@ -193,15 +194,13 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
   settings.client = role == gate::run_role::writer ? options.writer : options.reader;
   settings.client_command = *command;
   settings.upstream = options.upstream;
-  settings.credentials = {
-      options.access_key.empty() ? env_or("AWS_ACCESS_KEY_ID", "s3fault") : options.access_key,
-      options.secret_key.empty() ? env_or("AWS_SECRET_ACCESS_KEY", "s3fault-secret")
-                                 : options.secret_key,
-      ""};
-  if (options.upstream.empty()) {
-    settings.credentials = {"s3fault", "s3fault-secret", ""}; // the embedded origin's keys
-  }
-  settings.region = options.region.empty() ? env_or("AWS_REGION", "us-east-1") : options.region;
+  // Without --upstream, the embedded origin's keys and region: the environment's are for a store.
+  const auto embedded = origin::embedded_origin::default_settings();
+  settings.credentials = options.upstream.empty()
+                             ? *embedded.credentials
+                             : credentials_or_environment(options.access_key, options.secret_key);
+  settings.region =
+      options.upstream.empty() ? embedded.region : region_or_environment(options.region);
   settings.scenario_globs = split_globs(options.scenarios);
   settings.shape_globs = split_globs(options.shapes);
   settings.exclude_globs = split_commas(options.exclude);
@@ -376,7 +375,9 @@ std::function<int()> add_gate_command(CLI::App& app) {
                       "Access key for --upstream (default: $AWS_ACCESS_KEY_ID)");
   command->add_option("--secret-key", options->secret_key,
                       "Secret key for --upstream (default: $AWS_SECRET_ACCESS_KEY)");
-  command->add_option("--region", options->region, "Region (default: $AWS_REGION, else us-east-1)");
+  command->add_option(
+      "--region", options->region,
+      "Region to sign for (default: $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1)");
   command->add_option("--scenarios", options->scenarios,
                       "Only the scenarios matching these globs (comma-separated or repeated); "
                       "baseline always runs");

@@ -415,8 +415,10 @@ s3_client::get_object_attributes(std::string_view bucket, std::string_view key,
 
 response s3_client::create_bucket(std::string_view bucket, const create_bucket_options& options) {
   s3_request request = make_request("PUT", bucket, "", options);
-  if (!options.location_constraint.empty()) {
-    request.body = body_source::from_string(create_bucket_xml(options.location_constraint));
+  const std::string& constraint =
+      options.location_constraint.empty() ? config_.region : options.location_constraint;
+  if (!constraint.empty() && constraint != "us-east-1") {
+    request.body = body_source::from_string(create_bucket_xml(constraint));
   }
   return send(request);
 }

@@ -102,7 +102,9 @@ struct list_objects_options : request_extras {
 };
 
 struct create_bucket_options : request_extras {
-  std::string location_constraint; // empty: no configuration body
+  /// Empty: the client's region, as the AWS CLI and SDKs send it; none for us-east-1, where S3
+  /// refuses one (and a regional endpoint refuses a bucket without it).
+  std::string location_constraint;
 };
 
 struct copy_object_options : request_extras {

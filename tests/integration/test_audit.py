@@ -24,16 +24,23 @@ def catalog_ids() -> list[str]:
     return [line.split()[0] for line in listed.stdout.splitlines() if line.strip()]
 
 
+# What a user's shell often holds: keys and a region for a store of theirs.
+USERS_STORE_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "AKIAUSERSOWNSTORE", "AWS_SECRET_ACCESS_KEY":
+                           "users-own-secret", "AWS_DEFAULT_REGION": "eu-west-1"}
+
+
 class AuditRun:
     """One `s3fault audit` process, run to the end, with its JSON and JUnit files read back."""
 
-    def __init__(self, tmp, name: str, args: list[str], timeout: float = 600):
+    def __init__(self, tmp, name: str, args: list[str], timeout: float = 600,
+                 env: dict[str, str] = None):
         self.json_path = tmp / f"{name}.json"
         self.junit_path = tmp / f"{name}.xml"
         command = [str(harness.proxy_binary()), "audit", "--color", "never",
                    "--json", str(self.json_path), "--junit", str(self.junit_path), *args]
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                stdin=subprocess.DEVNULL, env=harness.clean_client_env())
+                                stdin=subprocess.DEVNULL,
+                                env=dict(harness.clean_client_env(), **(env or {})))
         self.code = result.returncode
         self.stdout = result.stdout
         self.stderr = result.stderr
@@ -419,7 +426,9 @@ class AuditOriginTest(unittest.TestCase):
         self.assertEqual(run.not_passed(), {"attrs.parts-agree": "FAIL"}, run.describe())
 
     def test_no_endpoint_audits_an_embedded_origin(self):
-        run = AuditRun(self.tmp, "embedded", [])
+        # With the keys and region of a store of the user's in the environment, which the
+        # embedded origin would refuse: it is audited with its own.
+        run = AuditRun(self.tmp, "embedded", [], env=USERS_STORE_ENVIRONMENT)
         self.assertEqual(run.code, 0, run.describe())
         self.assertIn("no --endpoint: auditing the embedded origin at http://127.0.0.1:",
                       run.stdout)

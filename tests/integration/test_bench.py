@@ -21,10 +21,12 @@ TABLE_FIGURES = ["mib_per_second", None, "ops_per_second", None, "latency_p50_ms
                  "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_max_ms", "operations", "errors", "retries"]
 
 
-def run_bench(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+def run_bench(*args: str, timeout: float = 600,
+              env: dict[str, str] = None) -> subprocess.CompletedProcess:
     return subprocess.run([str(harness.proxy_binary()), "bench", "--progress", "never", *args],
                           capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, env=harness.clean_client_env())
+                          stdin=subprocess.DEVNULL,
+                          env=dict(harness.clean_client_env(), **(env or {})))
 
 
 def medians_table(stdout: str) -> dict[tuple[str, str, str], dict[str, str]]:
@@ -272,6 +274,16 @@ class BenchOriginTest(unittest.TestCase):
                                 operation="GetObject", status_class="2xx"),
                          operations("get") * 64 * 1024)
         self.assertNotIn('status_class="5xx"', text)
+
+    def test_no_endpoint_benches_the_embedded_origin_with_its_own_keys_and_region(self):
+        # The keys and region of a store of the user's, in the environment, are not for it.
+        result = run_bench("--ops", "get", "--sizes", "4KiB", "--count", "3", "--rounds", "1",
+                           env={"AWS_ACCESS_KEY_ID": "AKIAUSERSOWNSTORE",
+                                "AWS_SECRET_ACCESS_KEY": "users-own-secret",
+                                "AWS_DEFAULT_REGION": "eu-west-1"})
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("no --endpoint: benchmarking the embedded origin at", result.stdout)
+        self.assertIn("no operation failed", result.stdout)
 
     def test_bad_options_exit_2_naming_the_option(self):
         cases = [

@@ -22,7 +22,8 @@ MULTIPART_SHAPES = {"mp-20MiB-8-8-4", "mp-16MiB-8-8", "mp-8MiB+1"}
 class GateRun:
     """One `s3fault gate` process, run to the end, with its JSON and JUnit read back."""
 
-    def __init__(self, tmp: Path, name: str, args: list[str], timeout: float = 1200):
+    def __init__(self, tmp: Path, name: str, args: list[str], timeout: float = 1200,
+                 env: dict[str, str] = None):
         self.json_path = tmp / f"{name}.json"
         self.junit_path = tmp / f"{name}.xml"
         command = [str(harness.proxy_binary()), "gate", "--color", "never",
@@ -31,7 +32,8 @@ class GateRun:
         # TMPDIR: the scratch and repro.sh directories the gate makes stay in the test's.
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                                 stdin=subprocess.DEVNULL, cwd=REPO,
-                                env=dict(harness.clean_client_env(), TMPDIR=str(tmp)))
+                                env=dict(harness.clean_client_env(), TMPDIR=str(tmp),
+                                         **(env or {})))
         self.elapsed = time.monotonic() - started
         self.code = result.returncode
         self.stdout = result.stdout
@@ -137,6 +139,25 @@ class GateCommandsTest(unittest.TestCase):
                                               ("strip-parts-count", "1KiB"): "NOT_EXERCISED",
                                               ("strip-parts-count", "mp-8MiB+1"): "CORRECT"},
                              run.describe())
+
+    def test_the_keys_and_region_come_from_the_environment_as_in_every_command(self):
+        # A store in eu-west-1 refuses what is signed for us-east-1 (AuthorizationHeaderMalformed);
+        # with only AWS_DEFAULT_REGION naming its region, the gate must sign for that one, as
+        # audit, read and bench do.
+        store = harness.ListeningProcess("origin", [
+            "--listen", "127.0.0.1:0", "--access-key", "eu-key", "--secret-key", "eu-secret",
+            "--region", "eu-west-1"], "origin-eu-west-1")
+        store.start()
+        self.addCleanup(harness.stop_and_check, store)
+        run = GateRun(self.tmp, "region", ["--upstream", store.url, "--reader",
+                                           "builtin:robust-parts", "--scenarios",
+                                           "baseline,strip-parts-count", "--shapes", "mp-8MiB+1"],
+                      env={"AWS_ACCESS_KEY_ID": "eu-key", "AWS_SECRET_ACCESS_KEY": "eu-secret",
+                           "AWS_DEFAULT_REGION": "eu-west-1"})
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertEqual(run.verdicts(), {("baseline", "mp-8MiB+1"): "CORRECT",
+                                          ("strip-parts-count", "mp-8MiB+1"): "CORRECT"},
+                         run.describe())
 
     def test_a_hung_reader_is_killed_at_the_timeout(self):
         run = GateRun(self.tmp, "hung", ["--reader", "sleep 60", "--timeout", "1",
