@@ -125,8 +125,8 @@ int run_audit_command(const audit_options& options) {
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     return refuse_audit(options, options.endpoint, "--access-key and --secret-key go together");
   }
-  if (auto endpoint = options.endpoint; !store_url_check()(endpoint).empty()) {
-    return refuse_audit(options, options.endpoint, "--endpoint: " + store_url_check()(endpoint));
+  if (const auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
+    return refuse_audit(options, options.endpoint, refusal);
   }
   // Ctrl-C stops after the check in progress and still removes the fixtures; a second one ends
   // the process at once. Blocked before any thread starts, so only the signal thread takes it.

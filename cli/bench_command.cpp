@@ -290,6 +290,9 @@ int run_bench_command(const bench_options& options) {
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     problems.emplace_back("--access-key and --secret-key go together");
   }
+  if (auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
+    problems.push_back(std::move(refusal));
+  }
   std::optional<bench::baseline> earlier;
   if (!options.baseline_file.empty()) {
     std::string error;

@@ -74,6 +74,11 @@ const CLI::Validator& store_url_check() {
   return check;
 }
 
+std::string store_url_refusal(const std::string& option, std::string url) {
+  const auto why = store_url_check()(url);
+  return why.empty() ? why : option + ": " + why;
+}
+
 const CLI::Validator& listen_address_check() {
   static const auto check = address_check<text::listen_address>("HOST:PORT");
   return check;

@@ -30,6 +30,9 @@ std::vector<std::string> split_globs(const std::vector<std::string>& arguments);
 /// refusal names the option: "--upstream: 'ftp://x': must start with http:// or https://".
 const CLI::Validator& store_url_check();
 const CLI::Validator& listen_address_check();
+/// The same check for the jobs that must still write their reports when it fails: empty when
+/// `url` is usable or not given, else "OPTION: 'URL': what is wrong".
+std::string store_url_refusal(const std::string& option, std::string url);
 
 /// `--color auto|always|never`: auto colours a terminal unless NO_COLOR is set.
 bool use_colour(const std::string& choice);

@@ -178,6 +178,9 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
     error = "--access-key and --secret-key go together";
     return std::nullopt;
   }
+  if (error = store_url_refusal("--upstream", options.upstream); !error.empty()) {
+    return std::nullopt;
+  }
   if (options.part.sharded() && options.upstream.empty()) {
     error = "--shard " + options.part.text() +
             ": shard only against --upstream (without it each shard would start its own "

@@ -425,6 +425,16 @@ class AuditOriginTest(unittest.TestCase):
         self.assertEqual(run.code, 1, run.describe())
         self.assertEqual(run.not_passed(), {"attrs.parts-agree": "FAIL"}, run.describe())
 
+    def test_a_bad_endpoint_is_named_in_the_reports_it_still_writes(self):
+        run = AuditRun(self.tmp, "bad-endpoint", ["--endpoint", "http://127.0.0.1:1/bucket"])
+        self.assertEqual(run.code, 2, run.describe())
+        why = "--endpoint: 'http://127.0.0.1:1/bucket': must not have a path"
+        self.assertIn(why, run.stderr)
+        errors = run.junit().getElementsByTagName("error")
+        self.assertEqual(len(errors), 1, run.describe())
+        self.assertIn(why, errors[0].getAttribute("message"))
+        self.assertIn(why, json.dumps(run.report))
+
     def test_no_endpoint_audits_an_embedded_origin(self):
         # With the keys and region of a store of the user's in the environment, which the
         # embedded origin would refuse: it is audited with its own.

@@ -301,6 +301,10 @@ class BenchOriginTest(unittest.TestCase):
                 result = run_bench("--endpoint", self.origin.url, *args)
                 self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
                 self.assertIn(message, result.stderr)
+        bad_url = run_bench("--endpoint", "http://127.0.0.1:1/bucket")
+        self.assertEqual(bad_url.returncode, 2, bad_url.stdout + bad_url.stderr)
+        self.assertIn("--endpoint: 'http://127.0.0.1:1/bucket': must not have a path",
+                      bad_url.stderr)
         both = run_bench("--endpoint", self.origin.url, "--duration", "1s", "--count", "3")
         self.assertEqual(both.returncode, 2)
         self.assertIn("excludes", both.stderr)

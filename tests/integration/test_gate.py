@@ -188,6 +188,17 @@ class GateCommandsTest(unittest.TestCase):
         errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")
         self.assertEqual([e.getAttribute("type") for e in errors], ["COULD_NOT_RUN"])
 
+    def test_a_bad_upstream_is_named_in_the_reports_it_still_writes(self):
+        run = GateRun(self.tmp, "bad-upstream", ["--reader", "builtin:robust-parts",
+                                                 "--upstream", "http://127.0.0.1:1/bucket"])
+        self.assertEqual(run.code, 2, run.describe())
+        why = "--upstream: 'http://127.0.0.1:1/bucket': must not have a path"
+        self.assertIn(why, run.stderr)
+        self.assertIn(why, run.report["error"])
+        errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")
+        self.assertEqual([e.getAttribute("type") for e in errors], ["COULD_NOT_RUN"])
+        self.assertIn(why, errors[0].getAttribute("message"))
+
     def test_a_gate_that_judged_nothing_fails_and_says_why(self):
         # parts-count-low needs a multipart shape: on 1KiB only the baseline runs.
         run = GateRun(self.tmp, "nothing", ["--reader", "builtin:robust-parts", "--shapes", "1KiB",
