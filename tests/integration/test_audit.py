@@ -331,6 +331,22 @@ class AuditOriginTest(unittest.TestCase):
         strict = self.audit("304-no-date-strict", proxy.url, "--checks", "cond.*", "--strict")
         self.assertEqual(strict.code, 1, strict.describe())
 
+    def test_a_last_modified_that_is_not_an_imf_fixdate_fails_its_check(self):
+        # HEAD's Last-Modified replaced: an ISO date, a date in the future, a weekday that is
+        # not the date's, the obsolete RFC 850 form. Each fails agree.last-modified alone.
+        for name, value in (("iso", "2026-12-06T05:00:00Z"),
+                            ("future", "Fri, 01 Jan 2100 00:00:00 GMT"),
+                            ("weekday", "Mon, 06 Nov 1994 08:49:37 GMT"),
+                            ("rfc850", "Sunday, 06-Nov-94 08:49:37 GMT")):
+            with self.subTest(name=name):
+                proxy = self.start_proxy("--fault", f"set-header Last-Modified '{value}' "
+                                                    "op=HeadObject")
+                run = self.audit(f"last-modified-{name}", proxy.url, "--checks",
+                                 "agree.last-modified")
+                self.assertEqual(run.not_passed(), {"agree.last-modified": "FAIL"},
+                                 run.describe())
+                self.assertIn(value, json.dumps(run.report))
+
     def test_a_store_that_accepts_any_signature_fails_the_auth_checks(self):
         origin = self.start_anonymous_origin()
         run = self.audit("accepts-anything", origin.url, "--checks", "auth.*")
