@@ -247,7 +247,7 @@ struct admin_server::impl {
 
   asio::awaitable<void> serve(beast::tcp_stream stream) {
     beast::flat_buffer buffer;
-    for (;;) {
+    for (bool keep_open = true; keep_open;) {
       http::request_parser<http::string_body> parser;
       parser.header_limit(admin_header_limit);
       parser.body_limit(options.body_limit);
@@ -258,58 +258,65 @@ struct admin_server::impl {
         co_await refuse_unreadable(stream, parser, ec);
         co_return;
       }
-      const auto& request = parser.get();
-      const std::string_view target(request.target().data(), request.target().size());
-      if (request.method() == http::verb::get && (target == "/" || target == "/dashboard")) {
-        // The page holds no data and needs no token: its own requests carry it (from the
-        // address's #token=...).
-        if (!co_await send_dashboard(stream, request)) {
-          co_return;
-        }
-        continue;
-      }
-      if (!options.token.empty()) {
-        const auto given = request.find(http::field::authorization);
-        if (given == request.end() ||
-            !admin_token_matches(std::string_view(given->value().data(), given->value().size()),
-                                 options.token)) {
-          // Neither the token nor what was sent is logged.
-          logger->warn("admin {} {} refused: no valid bearer token",
-                       std::string(request.method_string()), std::string(request.target()));
-          auto response = json_response(
-              faults::error_reply(401, "unauthorized",
-                                  "this admin API needs 'Authorization: Bearer TOKEN' (the "
-                                  "proxy's --admin-token)"),
-              request.version(), false);
-          response.set(http::field::www_authenticate, "Bearer");
-          co_await http::async_write(stream, response, use_ec(ec));
-          co_return;
-        }
-      }
-      if (request.method() == http::verb::get) {
-        if (auto data = data_response(target)) {
-          data->version(request.version());
-          data->keep_alive(request.keep_alive());
-          data->prepare_payload();
-          co_await http::async_write(stream, *data, use_ec(ec));
-          if (ec || !data->keep_alive()) {
-            co_return;
-          }
-          continue;
-        }
-      }
-      const auto reply = faults::handle_admin_request(
-          *store, std::string_view(request.method_string().data(), request.method_string().size()),
-          std::string_view(request.target().data(), request.target().size()), request.body(),
-          version);
-      logger->info("admin {} {} {}", std::string(request.method_string()),
-                   std::string(request.target()), reply.status);
-      auto response = json_response(reply, request.version(), request.keep_alive());
-      co_await http::async_write(stream, response, use_ec(ec));
-      if (ec || !response.keep_alive()) {
-        co_return;
-      }
+      keep_open = co_await answer(stream, parser.get());
     }
+  }
+
+  /// Answers one request; returns whether the connection stays open.
+  asio::awaitable<bool> answer(beast::tcp_stream& stream,
+                               const http::request<http::string_body>& request) {
+    const std::string_view target(request.target().data(), request.target().size());
+    const bool get = request.method() == http::verb::get;
+    if (get && (target == "/" || target == "/dashboard")) {
+      // The page holds no data and needs no token: its own requests carry it (from the
+      // address's #token=...).
+      co_return co_await send_dashboard(stream, request);
+    }
+    if (!token_accepted(request)) {
+      co_await refuse_without_token(stream, request);
+      co_return false;
+    }
+    error_code ec;
+    if (auto data = get ? data_response(target) : std::nullopt) {
+      data->version(request.version());
+      data->keep_alive(request.keep_alive());
+      data->prepare_payload();
+      co_await http::async_write(stream, *data, use_ec(ec));
+      co_return !ec && data->keep_alive();
+    }
+    const auto reply = faults::handle_admin_request(
+        *store, std::string_view(request.method_string().data(), request.method_string().size()),
+        target, request.body(), version);
+    logger->info("admin {} {} {}", std::string(request.method_string()),
+                 std::string(request.target()), reply.status);
+    auto response = json_response(reply, request.version(), request.keep_alive());
+    co_await http::async_write(stream, response, use_ec(ec));
+    co_return !ec && response.keep_alive();
+  }
+
+  bool token_accepted(const http::request<http::string_body>& request) const {
+    if (options.token.empty()) {
+      return true;
+    }
+    const auto given = request.find(http::field::authorization);
+    return given != request.end() &&
+           admin_token_matches(std::string_view(given->value().data(), given->value().size()),
+                               options.token);
+  }
+
+  asio::awaitable<void> refuse_without_token(beast::tcp_stream& stream,
+                                             const http::request<http::string_body>& request) {
+    // Neither the token nor what was sent is logged.
+    logger->warn("admin {} {} refused: no valid bearer token", std::string(request.method_string()),
+                 std::string(request.target()));
+    auto response =
+        json_response(faults::error_reply(401, "unauthorized",
+                                          "this admin API needs 'Authorization: Bearer TOKEN' (the "
+                                          "proxy's --admin-token)"),
+                      request.version(), false);
+    response.set(http::field::www_authenticate, "Bearer");
+    error_code ec;
+    co_await http::async_write(stream, response, use_ec(ec));
   }
 };
 

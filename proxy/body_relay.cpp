@@ -122,6 +122,74 @@ write_through_filters(std::vector<std::unique_ptr<faults::body_filter>>& filters
   co_return true;
 }
 
+/// The fast path: the rest of a plain, length-framed body through the kernel. True when the
+/// relay is over (its end or its error is in `outcome`); false when the rest goes through the
+/// scratch buffer: splicing was not possible, or the receiver went away and the rest is read
+/// and dropped (drain_after_write_error).
+asio::awaitable<bool> splice_rest(byte_stream& from, byte_stream& to, body_end_tracker& tracker,
+                                  const relay_options& options, relay_outcome& outcome) {
+  if (tracker.remaining_length() < splice_threshold || !from.splice_capable() ||
+      !to.splice_capable()) {
+    co_return false;
+  }
+  auto pipe = options.pipes->take();
+  if (!pipe) {
+    co_return false;
+  }
+  const auto moved = co_await splice_body(from.socket(), to.socket(), tracker.remaining_length(),
+                                          *pipe, options.io_timeout, options.deadline);
+  options.pipes->give_back(std::move(pipe));
+  outcome.bytes += moved.bytes;
+  tracker.skip_length(moved.taken);
+  outcome.read_error = moved.read_error;
+  outcome.write_error = moved.write_error;
+  if (moved.read_error || !moved.write_error || !options.drain_after_write_error) {
+    outcome.reached_end = !moved.read_error && !moved.write_error;
+    co_return true;
+  }
+  co_return false;
+}
+
+/// The rest of the body, straight from the socket through `scratch`, each piece handed to
+/// `forward` (false from it: stop).
+template <class Forward>
+asio::awaitable<void> relay_from_socket(byte_stream& from, boost::beast::flat_buffer& from_buffer,
+                                        body_end_tracker& tracker, std::span<char> scratch,
+                                        const relay_options& options, Forward& forward,
+                                        relay_outcome& outcome) {
+  while (!tracker.done()) {
+    if (auto* why = tracker.framing_error()) {
+      outcome.framing_error = *why;
+      co_return;
+    }
+    const auto timeout = io_wait_limit(options.io_timeout, options.deadline);
+    if (!timeout) {
+      outcome.read_error = asio::error::timed_out;
+      co_return;
+    }
+    from.expires_after(*timeout);
+    error_code ec;
+    const std::size_t n = co_await from.read_some(
+        asio::buffer(scratch.data(), tracker.read_limit(scratch.size())), ec);
+    if (ec) {
+      outcome.reached_end = ec == asio::error::eof && tracker.ends_at_eof();
+      outcome.read_error = outcome.reached_end ? error_code{} : ec;
+      co_return;
+    }
+    const std::size_t used = tracker.accept(std::string_view(scratch.data(), n));
+    if (!co_await forward(scratch.first(used))) {
+      co_return;
+    }
+    if (used < n && tracker.done()) {
+      // Read past the end of a chunked body: keep the rest for the next message.
+      auto space = from_buffer.prepare(n - used);
+      std::memcpy(space.data(), scratch.data() + used, n - used);
+      from_buffer.commit(n - used);
+    }
+  }
+  outcome.reached_end = true;
+}
+
 } // namespace
 
 asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_buffer& from_buffer,
@@ -129,18 +197,6 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
                                           std::span<char> scratch, relay_options options) {
   relay_outcome outcome;
   body_end_tracker tracker(framing);
-  // The per-operation timeout, shortened to what is left before the overall deadline.
-  auto next_timeout = [&]() -> std::optional<clock::duration> {
-    if (!options.deadline) {
-      return options.io_timeout;
-    }
-    const auto left = *options.deadline - clock::now();
-    if (left <= clock::duration::zero()) {
-      return std::nullopt;
-    }
-    return std::min<clock::duration>(options.io_timeout, left);
-  };
-
   auto write = [&](std::string_view bytes) -> asio::awaitable<bool> {
     if (to == nullptr || outcome.write_error || bytes.empty()) {
       co_return true; // discarding, or draining after a write error
@@ -182,65 +238,13 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     }
     from_buffer.consume(n);
   }
-
-  // 2. The fast path: the rest of a plain, length-framed body through the kernel.
-  if (options.pipes != nullptr && to != nullptr && !filtered && !outcome.write_error &&
-      tracker.remaining_length() >= splice_threshold && from.splice_capable() &&
-      to->splice_capable()) {
-    if (auto pipe = options.pipes->take()) {
-      const auto moved =
-          co_await splice_body(from.socket(), to->socket(), tracker.remaining_length(), *pipe,
-                               options.io_timeout, options.deadline);
-      options.pipes->give_back(std::move(pipe));
-      outcome.bytes += moved.bytes;
-      tracker.skip_length(moved.taken);
-      outcome.read_error = moved.read_error;
-      outcome.write_error = moved.write_error;
-      if (moved.read_error || !moved.write_error || !options.drain_after_write_error) {
-        outcome.reached_end = !moved.read_error && !moved.write_error;
-        co_return outcome;
-      }
-      // The receiver went away: read the rest below and drop it (drain_after_write_error).
+  // 2. Through the kernel when nothing needs to see the bytes, 3. else through `scratch`.
+  if (options.pipes != nullptr && to != nullptr && !filtered && !outcome.write_error) {
+    if (co_await splice_rest(from, *to, tracker, options, outcome)) {
+      co_return outcome;
     }
   }
-
-  // 3. The rest, straight from the socket through the scratch buffer.
-  while (!tracker.done()) {
-    if (auto* why = tracker.framing_error()) {
-      outcome.framing_error = *why;
-      co_return outcome;
-    }
-    const auto timeout = next_timeout();
-    if (!timeout) {
-      outcome.read_error = asio::error::timed_out;
-      co_return outcome;
-    }
-    from.expires_after(*timeout);
-    error_code ec;
-    const std::size_t n = co_await from.read_some(
-        asio::buffer(scratch.data(), tracker.read_limit(scratch.size())), ec);
-    if (ec) {
-      if (ec == asio::error::eof && tracker.ends_at_eof()) {
-        outcome.reached_end = true;
-      } else {
-        outcome.read_error = ec;
-      }
-      co_return outcome;
-    }
-    const std::string_view bytes(scratch.data(), n);
-    const std::size_t used = tracker.accept(bytes);
-    if (!co_await forward(scratch.first(used))) {
-      co_return outcome;
-    }
-    if (used < n && tracker.done()) {
-      // Read past the end of a chunked body: keep the rest for the next message.
-      const auto rest = bytes.substr(used);
-      auto space = from_buffer.prepare(rest.size());
-      std::memcpy(space.data(), rest.data(), rest.size());
-      from_buffer.commit(rest.size());
-    }
-  }
-  outcome.reached_end = true;
+  co_await relay_from_socket(from, from_buffer, tracker, scratch, options, forward, outcome);
   co_return outcome;
 }
 

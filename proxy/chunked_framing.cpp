@@ -32,127 +32,135 @@ bool is_control(char c) {
 
 } // namespace
 
-std::size_t chunked_framing::fail(std::size_t consumed, const char* why) {
+std::size_t chunked_framing::fail(const char* why) {
   state_ = state::failed;
   error_ = why;
-  return consumed;
+  return 0;
 }
 
 std::size_t chunked_framing::scan(std::string_view bytes) {
   std::size_t i = 0;
-  while (i < bytes.size()) {
-    const char c = bytes[i];
-    switch (state_) {
-    case state::size: {
-      const int digit = hex_value(c);
-      if (digit >= 0) {
-        if (++size_digits_ > max_size_digits) {
-          return fail(i, "chunk size too large");
-        }
-        chunk_size_ = chunk_size_ * 16 + static_cast<std::uint64_t>(digit);
-        ++i;
-        break;
-      }
-      if (size_digits_ == 0) {
-        return fail(i, "chunk size is not a hex number");
-      }
-      state_ = state::extension;
-      line_bytes_ = 0;
-      break; // re-read c in the extension state
-    }
-    case state::extension:
-      if (c == '\r') {
-        state_ = state::size_lf;
-      } else if (++line_bytes_ > max_extension_bytes) {
-        return fail(i, "chunk extension too long");
-      } else if (line_bytes_ == 1 && c != ';' && c != ' ' && c != '\t') {
-        return fail(i, "unexpected character after chunk size");
-      } else if (is_control(c)) {
-        return fail(i, "control character in a chunk extension");
-      }
-      ++i;
-      break;
-    case state::size_lf:
-      if (c != '\n') {
-        return fail(i, "chunk size line not ended by CRLF");
-      }
-      ++i;
-      payload_bytes_ += chunk_size_;
-      remaining_ = chunk_size_;
-      last_chunk_ = chunk_size_ == 0;
-      chunk_size_ = 0;
-      size_digits_ = 0;
-      state_ = last_chunk_ ? state::trailer_start : state::data;
-      break;
-    case state::data: {
-      const std::uint64_t take = std::min<std::uint64_t>(remaining_, bytes.size() - i);
-      remaining_ -= take;
-      i += static_cast<std::size_t>(take);
-      if (remaining_ == 0) {
-        state_ = state::data_cr;
-      }
-      break;
-    }
-    case state::data_cr:
-      if (c != '\r') {
-        return fail(i, "chunk data not followed by CRLF");
-      }
-      ++i;
-      state_ = state::data_lf;
-      break;
-    case state::data_lf:
-      if (c != '\n') {
-        return fail(i, "chunk data not followed by CRLF");
-      }
-      ++i;
-      state_ = state::size;
-      break;
-    case state::trailer_start:
-      if (c == '\r') {
-        state_ = state::final_lf;
-        ++i;
-      } else if (c == ':') {
-        return fail(i, "trailer field without a name");
-      } else {
-        state_ = state::trailer_line;
-        trailer_colon_ = false;
-      }
-      break;
-    case state::trailer_line:
-      if (++trailer_bytes_ > max_trailer_bytes) {
-        return fail(i, "trailer section too large");
-      }
-      if (c == '\r') {
-        if (!trailer_colon_) {
-          return fail(i, "trailer line is not a field (no ':')");
-        }
-        state_ = state::trailer_lf;
-      } else if (is_control(c)) {
-        return fail(i, "control character in a trailer field");
-      }
-      trailer_colon_ = trailer_colon_ || c == ':';
-      ++i;
-      break;
-    case state::trailer_lf:
-      if (c != '\n') {
-        return fail(i, "trailer line not ended by CRLF");
-      }
-      ++i;
-      state_ = state::trailer_start;
-      break;
-    case state::final_lf:
-      if (c != '\n') {
-        return fail(i, "chunked body not ended by CRLF");
-      }
-      ++i;
-      state_ = state::done;
-      return i;
-    case state::done:
-    case state::failed:
-      return i;
-    }
+  while (i < bytes.size() && state_ != state::done && state_ != state::failed) {
+    i += state_ == state::data ? take_data(bytes.size() - i) : step(bytes[i]);
   }
   return i;
+}
+
+std::size_t chunked_framing::step(char c) {
+  switch (state_) {
+  case state::size:
+    return size_char(c);
+  case state::extension:
+    return extension_char(c);
+  case state::size_lf:
+    return size_line_end(c);
+  case state::data_cr:
+    return expect(c, '\r', state::data_lf, "chunk data not followed by CRLF");
+  case state::data_lf:
+    return expect(c, '\n', state::size, "chunk data not followed by CRLF");
+  case state::trailer_start:
+    return trailer_start_char(c);
+  case state::trailer_line:
+    return trailer_char(c);
+  case state::trailer_lf:
+    return expect(c, '\n', state::trailer_start, "trailer line not ended by CRLF");
+  case state::final_lf:
+    return expect(c, '\n', state::done, "chunked body not ended by CRLF");
+  case state::data:
+  case state::done:
+  case state::failed:
+    break; // scan() handles these
+  }
+  return 0;
+}
+
+std::size_t chunked_framing::expect(char c, char wanted, state next, const char* why) {
+  if (c != wanted) {
+    return fail(why);
+  }
+  state_ = next;
+  return 1;
+}
+
+std::size_t chunked_framing::size_char(char c) {
+  const int digit = hex_value(c);
+  if (digit >= 0) {
+    if (++size_digits_ > max_size_digits) {
+      return fail("chunk size too large");
+    }
+    chunk_size_ = chunk_size_ * 16 + static_cast<std::uint64_t>(digit);
+    return 1;
+  }
+  if (size_digits_ == 0) {
+    return fail("chunk size is not a hex number");
+  }
+  state_ = state::extension;
+  line_bytes_ = 0;
+  return 0; // c is read again, in the extension state
+}
+
+std::size_t chunked_framing::extension_char(char c) {
+  if (c == '\r') {
+    state_ = state::size_lf;
+  } else if (++line_bytes_ > max_extension_bytes) {
+    return fail("chunk extension too long");
+  } else if (line_bytes_ == 1 && c != ';' && c != ' ' && c != '\t') {
+    return fail("unexpected character after chunk size");
+  } else if (is_control(c)) {
+    return fail("control character in a chunk extension");
+  }
+  return 1;
+}
+
+std::size_t chunked_framing::size_line_end(char c) {
+  if (c != '\n') {
+    return fail("chunk size line not ended by CRLF");
+  }
+  payload_bytes_ += chunk_size_;
+  remaining_ = chunk_size_;
+  last_chunk_ = chunk_size_ == 0;
+  chunk_size_ = 0;
+  size_digits_ = 0;
+  state_ = last_chunk_ ? state::trailer_start : state::data;
+  return 1;
+}
+
+std::size_t chunked_framing::take_data(std::size_t available) {
+  const std::uint64_t take = std::min<std::uint64_t>(remaining_, available);
+  remaining_ -= take;
+  if (remaining_ == 0) {
+    state_ = state::data_cr;
+  }
+  return static_cast<std::size_t>(take);
+}
+
+std::size_t chunked_framing::trailer_start_char(char c) {
+  if (c == '\r') {
+    state_ = state::final_lf;
+    return 1;
+  }
+  if (c == ':') {
+    return fail("trailer field without a name");
+  }
+  state_ = state::trailer_line;
+  trailer_colon_ = false;
+  return 0; // c is read again, as the line's first byte
+}
+
+std::size_t chunked_framing::trailer_char(char c) {
+  if (++trailer_bytes_ > max_trailer_bytes) {
+    return fail("trailer section too large");
+  }
+  if (c == '\r') {
+    if (!trailer_colon_) {
+      return fail("trailer line is not a field (no ':')");
+    }
+    state_ = state::trailer_lf;
+  } else if (is_control(c)) {
+    return fail("control character in a trailer field");
+  }
+  trailer_colon_ = trailer_colon_ || c == ':';
+  return 1;
 }
 
 std::string chunked_payload(std::string_view raw) {

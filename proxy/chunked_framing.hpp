@@ -41,7 +41,17 @@ private:
     failed,
   };
 
-  std::size_t fail(std::size_t consumed, const char* why);
+  // Each reads the body at the scan's position and returns how many bytes it took: 0 when the
+  // byte is read again in the new state, or on an error (then failed()).
+  std::size_t step(char c);
+  std::size_t expect(char c, char wanted, state next, const char* why);
+  std::size_t size_char(char c);
+  std::size_t extension_char(char c);
+  std::size_t size_line_end(char c);
+  std::size_t take_data(std::size_t available);
+  std::size_t trailer_start_char(char c);
+  std::size_t trailer_char(char c);
+  std::size_t fail(const char* why);
 
   state state_ = state::size;
   std::uint64_t chunk_size_ = 0;

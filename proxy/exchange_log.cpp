@@ -41,7 +41,7 @@ std::string format_exchange(const exchange_record& r, const faults::s3_request& 
                            {"response_bytes", r.response_bytes},
                            {"duration_ms", r.duration_ms},
                            {"upstream", upstream},
-                           {"outcome", r.outcome}};
+                           {"outcome", outcome_text(r)}};
     add_first_byte_times(line, r);
     if (!request.bucket.empty()) {
       line["bucket"] = request.bucket;
@@ -65,7 +65,7 @@ std::string format_exchange(const exchange_record& r, const faults::s3_request& 
       "{} {} {} {} op={}{} in={} out={} dur={:.2f}ms ttfb={} store_ttfb={} upstream={}{} {}{}{}{}",
       r.client, r.method, target, r.status, operation, bucket, r.request_bytes, r.response_bytes,
       r.duration_ms, milliseconds_or_dash(r.ttfb_ms), milliseconds_or_dash(r.store_ttfb_ms),
-      upstream, id, r.outcome, r.faults.empty() ? "" : " faults=", r.faults, other);
+      upstream, id, outcome_text(r), r.faults.empty() ? "" : " faults=", r.faults, other);
 }
 
 } // namespace s3fault::proxy

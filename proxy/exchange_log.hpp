@@ -3,6 +3,8 @@
 // (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, ...) redacted by
 // runtime/log_redaction.hpp, and no request header is ever logged, so Authorization and session
 // tokens cannot leak.
+#include "proxy/exchange_outcome.hpp"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <chrono>
@@ -42,10 +44,10 @@ struct exchange_record {
   double store_ttfb_ms = -1;
   bool upstream_reused = false;
   bool upstream_used = false;
-  std::string outcome = "ok"; // "ok", or what went wrong
-  std::string faults;         // injected faults, "rule:action,..." (empty: none)
-  std::string error_code;     // the S3 error code of an error answer, when known
-  std::string request_id;     // the answer's x-amz-request-id (empty: none)
+  exchange_outcome outcome; // ok, or what went wrong (outcome_text says it in words)
+  std::string faults;       // injected faults, "rule:action,..." (empty: none)
+  std::string error_code;   // the S3 error code of an error answer, when known
+  std::string request_id;   // the answer's x-amz-request-id (empty: none)
   /// The request's fields as received and the response's as sent to the client (after any
   /// fault), secrets redacted; kept only for the journal and the dashboard (keep_heads).
   std::vector<std::pair<std::string, std::string>> request_headers, response_headers;

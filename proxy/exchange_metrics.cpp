@@ -30,7 +30,7 @@ void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& re
   sample.key = request.key;
   sample.part_or_range = part;
   sample.status = record.status;
-  sample.failed = record.status == 0 || record.status >= 400 || record.outcome != "ok";
+  sample.failed = record.status == 0 || record.status >= 400 || !record.outcome.ok();
   sample.faults = record.faults;
   sample.error_code = record.error_code;
   sample.bytes_in = record.request_bytes;

@@ -58,7 +58,7 @@ nlohmann::json journal_json(const exchange_record& r, const faults::s3_request& 
                          {"request_bytes", r.request_bytes},
                          {"response_bytes", r.response_bytes},
                          {"duration_ms", r.duration_ms},
-                         {"outcome", r.outcome}};
+                         {"outcome", outcome_text(r)}};
   add_optional_fields(line, r, request);
   line["request_headers"] = field_pairs(r.request_headers);
   line["response_headers"] = field_pairs(r.response_headers);

@@ -173,6 +173,61 @@ std::optional<std::string_view> line_at(std::string_view bytes, std::size_t from
   return bytes.substr(from, end - 1 - from);
 }
 
+/// Takes one field line: Content-Length counted (once), Connection understood and kept out of
+/// `forwarded` (the proxy writes its own), anything Beast must follow refused.
+bool take_plain_field(std::string_view line, plain_response_head& out,
+                      std::optional<std::uint64_t>& content_length, bool& forwarded_as_is) {
+  std::string_view name;
+  std::string_view value;
+  if (!split_plain_field(line, name, value)) {
+    return false;
+  }
+  forwarded_as_is = true;
+  switch (role_of(name)) {
+  case field_role::declined:
+    return false;
+  case field_role::content_length:
+    return !content_length && (content_length = parse_length(value));
+  case field_role::connection:
+    // Only the usual values: a Connection that names fields is Beast's to follow.
+    forwarded_as_is = false;
+    if (equals_lower(value, "close")) {
+      out.keep_alive = false;
+      return true;
+    }
+    return equals_lower(value, "keep-alive");
+  case field_role::other:
+    return true;
+  }
+  return true;
+}
+
+/// Reads the field lines from `at` to the blank line, which `at` is left at; the forwarded ones
+/// are copied to out.forwarded.
+bool read_plain_fields(std::string_view bytes, std::size_t& at, plain_response_head& out,
+                       std::optional<std::uint64_t>& content_length) {
+  std::size_t kept_from = 0; // the forwarded bytes not yet copied start here
+  for (;;) {
+    const auto line = line_at(bytes, at);
+    if (!line) {
+      return false;
+    }
+    if (line->empty()) {
+      out.forwarded.append(bytes.substr(kept_from, at - kept_from));
+      return true;
+    }
+    bool forwarded_as_is = true;
+    if (!take_plain_field(*line, out, content_length, forwarded_as_is)) {
+      return false;
+    }
+    if (!forwarded_as_is) {
+      out.forwarded.append(bytes.substr(kept_from, at - kept_from));
+      kept_from = at + line->size() + 2;
+    }
+    at += line->size() + 2;
+  }
+}
+
 } // namespace
 
 bool read_plain_response_head(std::string_view bytes, bool head_request, std::size_t max_head_bytes,
@@ -189,45 +244,10 @@ bool read_plain_response_head(std::string_view bytes, bool head_request, std::si
   out.forwarded.reserve(bytes.size() + 32);
   std::optional<std::uint64_t> content_length;
   std::size_t at = status_line->size() + 2;
-  std::size_t kept_from = 0; // the forwarded bytes not yet copied start here
-  for (;;) {
-    const auto line = line_at(bytes, at);
-    if (!line) {
-      return false;
-    }
-    if (line->empty()) {
-      break;
-    }
-    std::string_view name;
-    std::string_view value;
-    if (!split_plain_field(*line, name, value)) {
-      return false;
-    }
-    switch (role_of(name)) {
-    case field_role::declined:
-      return false;
-    case field_role::content_length:
-      if (content_length || !(content_length = parse_length(value))) {
-        return false;
-      }
-      break;
-    case field_role::connection:
-      // Only the usual values: a Connection that names fields is Beast's to follow.
-      if (equals_lower(value, "close")) {
-        out.keep_alive = false;
-      } else if (!equals_lower(value, "keep-alive")) {
-        return false;
-      }
-      out.forwarded.append(bytes.substr(kept_from, at - kept_from));
-      kept_from = at + line->size() + 2;
-      break;
-    case field_role::other:
-      break;
-    }
-    at += line->size() + 2;
+  if (!read_plain_fields(bytes, at, out, content_length)) {
+    return false;
   }
   out.size = at + 2;
-  out.forwarded.append(bytes.substr(kept_from, at - kept_from));
   const bool no_body = out.status == 204 || out.status == 304;
   if (head_request || no_body) {
     // A 204 that announces a length is corrected by match_framing_to_status: Beast's path.

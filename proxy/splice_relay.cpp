@@ -54,78 +54,118 @@ void splice_pipe_pool::give_back(std::unique_ptr<splice_pipe> pipe) {
   }
 }
 
+namespace {
+
+/// One body's move through a pipe: fill it from the sender while it has bytes ready, drain it
+/// into the receiver, and wait on whichever side is not ready.
+class splice_run {
+public:
+  splice_run(tcp::socket& from, tcp::socket& to, std::uint64_t length, splice_pipe& pipe,
+             clock::duration io_timeout, std::optional<clock::time_point> deadline)
+      : from_(from), to_(to), length_(length), pipe_(pipe), io_timeout_(io_timeout),
+        deadline_(deadline) {}
+
+  asio::awaitable<splice_outcome> run() {
+    error_code ec;
+    from_.native_non_blocking(true, ec);
+    to_.native_non_blocking(true, ec);
+    while (outcome_.bytes < length_) {
+      const auto filled = co_await fill();
+      if (filled == step::stop) {
+        break;
+      }
+      if (filled == step::again) {
+        continue;
+      }
+      if (!co_await drain()) {
+        break;
+      }
+    }
+    co_return outcome_;
+  }
+
+private:
+  enum class step { drain, again, stop };
+
+  /// Fills the pipe while the sender has bytes ready: drain next, try again, or stop (an error
+  /// is in the outcome).
+  asio::awaitable<step> fill() {
+    if (outcome_.taken >= length_ || pipe_.held >= pipe_.capacity()) {
+      co_return step::drain;
+    }
+    const auto want = static_cast<std::size_t>(
+        std::min<std::uint64_t>(length_ - outcome_.taken, pipe_.capacity() - pipe_.held));
+    const ssize_t n = ::splice(from_.native_handle(), nullptr, pipe_.write_end(), nullptr, want,
+                               SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    if (n > 0) {
+      outcome_.taken += static_cast<std::size_t>(n);
+      pipe_.held += static_cast<std::size_t>(n);
+      co_return step::drain;
+    }
+    if (n == 0) {
+      outcome_.read_error = asio::error::eof; // the sender closed before the body's end
+      co_return step::stop;
+    }
+    if (errno == EINTR) {
+      co_return step::again;
+    }
+    if (errno != EAGAIN) {
+      outcome_.read_error = errno_code(errno);
+      co_return step::stop;
+    }
+    if (pipe_.held > 0) {
+      co_return step::drain; // nothing to read yet, but something to write
+    }
+    outcome_.read_error = co_await wait(from_, tcp::socket::wait_read);
+    co_return outcome_.read_error ? step::stop : step::again;
+  }
+
+  /// Drains the pipe into the receiver; false on an error (in the outcome).
+  asio::awaitable<bool> drain() {
+    if (pipe_.held == 0) {
+      co_return true;
+    }
+    const ssize_t n = ::splice(pipe_.read_end(), nullptr, to_.native_handle(), nullptr, pipe_.held,
+                               SPLICE_F_MOVE | SPLICE_F_NONBLOCK |
+                                   (outcome_.taken < length_ ? SPLICE_F_MORE : 0));
+    if (n > 0) {
+      pipe_.held -= static_cast<std::size_t>(n);
+      outcome_.bytes += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      co_return true;
+    } else if (n < 0 && errno == EAGAIN) {
+      outcome_.write_error = co_await wait(to_, tcp::socket::wait_write);
+    } else {
+      outcome_.write_error = n < 0 ? errno_code(errno) : asio::error::broken_pipe;
+    }
+    co_return !outcome_.write_error;
+  }
+
+  asio::awaitable<error_code> wait(tcp::socket& socket, tcp::socket::wait_type what) {
+    const auto timeout = io_wait_limit(io_timeout_, deadline_);
+    if (!timeout) {
+      co_return error_code(asio::error::timed_out);
+    }
+    co_return co_await runtime::wait_ready(socket, what, *timeout);
+  }
+
+  tcp::socket& from_;
+  tcp::socket& to_;
+  std::uint64_t length_;
+  splice_pipe& pipe_;
+  clock::duration io_timeout_;
+  std::optional<clock::time_point> deadline_;
+  splice_outcome outcome_;
+};
+
+} // namespace
+
 asio::awaitable<splice_outcome> splice_body(tcp::socket& from, tcp::socket& to,
                                             std::uint64_t length, splice_pipe& pipe,
                                             clock::duration io_timeout,
                                             std::optional<clock::time_point> deadline) {
-  splice_outcome outcome;
-  error_code ec;
-  from.native_non_blocking(true, ec);
-  to.native_non_blocking(true, ec);
-  auto next_timeout = [&]() -> std::optional<clock::duration> {
-    if (!deadline) {
-      return io_timeout;
-    }
-    const auto left = *deadline - clock::now();
-    if (left <= clock::duration::zero()) {
-      return std::nullopt;
-    }
-    return std::min<clock::duration>(io_timeout, left);
-  };
-  while (outcome.bytes < length) {
-    // Fill the pipe while the store (or client) has bytes ready.
-    if (outcome.taken < length && pipe.held < pipe.capacity()) {
-      const auto want = static_cast<std::size_t>(
-          std::min<std::uint64_t>(length - outcome.taken, pipe.capacity() - pipe.held));
-      const ssize_t n = ::splice(from.native_handle(), nullptr, pipe.write_end(), nullptr, want,
-                                 SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-      if (n > 0) {
-        outcome.taken += static_cast<std::size_t>(n);
-        pipe.held += static_cast<std::size_t>(n);
-      } else if (n == 0) {
-        outcome.read_error = asio::error::eof; // the sender closed before the body's end
-        co_return outcome;
-      } else if (errno == EINTR) {
-        continue;
-      } else if (errno != EAGAIN) {
-        outcome.read_error = errno_code(errno);
-        co_return outcome;
-      } else if (pipe.held == 0) {
-        const auto timeout = next_timeout();
-        outcome.read_error =
-            timeout ? co_await runtime::wait_ready(from, tcp::socket::wait_read, *timeout)
-                    : error_code(asio::error::timed_out);
-        if (outcome.read_error) {
-          co_return outcome;
-        }
-        continue;
-      }
-    }
-    // Drain the pipe into the receiver.
-    if (pipe.held > 0) {
-      const ssize_t n = ::splice(pipe.read_end(), nullptr, to.native_handle(), nullptr, pipe.held,
-                                 SPLICE_F_MOVE | SPLICE_F_NONBLOCK |
-                                     (outcome.taken < length ? SPLICE_F_MORE : 0));
-      if (n > 0) {
-        pipe.held -= static_cast<std::size_t>(n);
-        outcome.bytes += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else if (n < 0 && errno == EAGAIN) {
-        const auto timeout = next_timeout();
-        outcome.write_error =
-            timeout ? co_await runtime::wait_ready(to, tcp::socket::wait_write, *timeout)
-                    : error_code(asio::error::timed_out);
-        if (outcome.write_error) {
-          co_return outcome;
-        }
-      } else {
-        outcome.write_error = n < 0 ? errno_code(errno) : asio::error::broken_pipe;
-        co_return outcome;
-      }
-    }
-  }
-  co_return outcome;
+  splice_run relay(from, to, length, pipe, io_timeout, deadline);
+  co_return co_await relay.run();
 }
 
 } // namespace s3fault::proxy

@@ -10,7 +10,7 @@ namespace s3fault::gate {
 namespace {
 
 bool failed(const proxy::exchange_record& exchange) {
-  return exchange.status == 0 || exchange.status >= 400 || exchange.outcome != "ok";
+  return exchange.status == 0 || exchange.status >= 400 || !exchange.outcome.ok();
 }
 
 /// The action of each injection in "rule:action,rule:action" (rule names hold no ':' or ',').

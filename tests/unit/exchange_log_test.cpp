@@ -112,3 +112,37 @@ TEST(JournalLine, CarriesTheExchangeAndOnlyRedactedRequestFields) {
   EXPECT_EQ(line["request_headers"],
             nlohmann::json::parse(R"([["Host","127.0.0.1:8080"],["Authorization","REDACTED"]])"));
 }
+
+TEST(ExchangeOutcome, TheTextIsDerivedFromTheKindItsDetailAndItsAsides) {
+  exchange_record r;
+  EXPECT_EQ(outcome_text(r), "ok");
+  r.outcome = {outcome_kind::upstream_connect_failed, "Connection refused"};
+  EXPECT_EQ(outcome_text(r), "upstream connect failed: Connection refused");
+  r.outcome = {outcome_kind::fault_answer_replaced, "200"};
+  r.status = 503;
+  EXPECT_EQ(outcome_text(r), "fault: the store answered 200, the client was told 503");
+  r.outcome = {outcome_kind::fault_upload_reset, "4096"};
+  r.outcome.asides = {"12 still unacknowledged by the store when the wait for them ran out"};
+  EXPECT_EQ(outcome_text(r), "fault: upload reset after 4096 bytes (12 still unacknowledged by "
+                             "the store when the wait for them ran out)");
+  r.outcome = {outcome_kind::request_refused, "s3fault: rejected request: both framings"};
+  r.outcome.asides = {"the client went away before the answer: Broken pipe"};
+  EXPECT_EQ(outcome_text(r), "s3fault: rejected request: both framings (the client went away "
+                             "before the answer: Broken pipe)");
+}
+
+TEST(ExchangeOutcome, EveryKindButOkIsAFailureInTheLogLineAndTheJournal) {
+  exchange_record r;
+  r.client = "127.0.0.1:5000";
+  r.method = "GET";
+  r.target = "/b/k";
+  r.status = 200;
+  r.outcome = {outcome_kind::fault_body_cut};
+  EXPECT_FALSE(r.outcome.ok());
+  const auto request = s3fault::faults::classify_request({"GET", r.target, "127.0.0.1", {}});
+  const auto line = nlohmann::json::parse(format_exchange(r, request, log_format::json));
+  EXPECT_EQ(line["outcome"], "fault: body cut short");
+  EXPECT_NE(format_exchange(r, request, log_format::text).find(" fault: body cut short"),
+            std::string::npos);
+  EXPECT_EQ(journal_json(r, request)["outcome"], "fault: body cut short");
+}

@@ -8,7 +8,8 @@ namespace s3fault::gate {
 namespace {
 
 proxy::exchange_record exchange(std::string method, std::string target, unsigned status,
-                                std::string faults = "", std::string outcome = "ok") {
+                                std::string faults = "",
+                                proxy::outcome_kind outcome = proxy::outcome_kind::ok) {
   proxy::exchange_record record;
   record.method = std::move(method);
   record.target = std::move(target);
@@ -16,7 +17,7 @@ proxy::exchange_record exchange(std::string method, std::string target, unsigned
   record.store_status = status;
   record.response_bytes = 100;
   record.faults = std::move(faults);
-  record.outcome = std::move(outcome);
+  record.outcome.kind = outcome;
   return record;
 }
 
@@ -40,7 +41,7 @@ TEST(TrafficCounter, ARepeatAfterAFailureOrAFaultIsARetry) {
   counter.watch("b", "k");
   counter.count(exchange("GET", "/b/k?partNumber=1", 503, "slow:error"));
   counter.count(exchange("GET", "/b/k?partNumber=1", 206));
-  counter.count(exchange("GET", "/b/k?partNumber=2", 206, "", "fault: body cut short"));
+  counter.count(exchange("GET", "/b/k?partNumber=2", 206, "", proxy::outcome_kind::fault_body_cut));
   counter.count(exchange("GET", "/b/k?partNumber=2", 206));
   counter.count(exchange("GET", "/b/k?partNumber=2", 206)); // after a success: not a retry
   const auto seen = counter.snapshot();
