@@ -3,6 +3,7 @@
 // area, colour on a terminal, printed as checks finish), JSON for tools, JUnit XML for CI (one
 // testcase per check).
 #include "conformance/audit/audit_types.hpp"
+#include "conformance/report/table_text.hpp"
 
 #include <ostream>
 #include <string>
@@ -20,16 +21,15 @@ std::string audit_exit_reason(const audit_report& report);
 /// check, and for anything but PASS the reason and the expectations that were not met.
 class text_report {
 public:
-  text_report(std::ostream& out, bool colour) : out_(out), colour_(colour) {}
+  text_report(std::ostream& out, bool colour) : out_(out), paint_(colour) {}
   void begin(const std::string& endpoint, const std::string& bucket);
   void check_done(const check_result& result);
   /// The closing lines: "N passed, N failed, ..." and what decided the exit status.
   void finish(const audit_report& report);
 
 private:
-  std::string paint(std::string_view text, const char* code) const;
   std::ostream& out_;
-  bool colour_;
+  report::painter paint_;
   std::string area_;
 };
 

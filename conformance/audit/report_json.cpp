@@ -1,4 +1,5 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "conformance/report/json_text.hpp"
 #include "runtime/build_info.hpp"
 
 #include <nlohmann/json.hpp>
@@ -66,30 +67,29 @@ std::string json_report(const audit_report& report) {
   for (const auto& result : report.cut_off) {
     cut_off.push_back(result.id);
   }
-  const nlohmann::json document = {
-      {"tool", "s3fault audit"},
-      {"version", std::string(runtime::build_version())},
-      {"endpoint", report.endpoint},
-      {"bucket", report.bucket},
-      {"store_server", report.store_server},
-      {"started_at", report.started_at},
-      {"seconds", report.seconds},
-      {"strict", report.strict},
-      {"interrupted", report.interrupted},
-      {"error", report.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.error)},
-      {"summary",
-       {{"checks", report.results.size()},
-        {"passed", totals.passed},
-        {"failed", totals.failed},
-        {"deviations", totals.deviations},
-        {"skipped", totals.skipped},
-        {"errors", totals.errors},
-        {"not_met", not_met},
-        {"exit_status", audit_exit_status(report)},
-        {"exit_reason", audit_exit_reason(report)}}},
-      {"checks", checks},
-      {"cut_off_checks", cut_off}};
-  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const nlohmann::json document = {{"tool", "s3fault audit"},
+                                   {"version", std::string(runtime::build_version())},
+                                   {"endpoint", report.endpoint},
+                                   {"bucket", report.bucket},
+                                   {"store_server", report.store_server},
+                                   {"started_at", report.started_at},
+                                   {"seconds", report.seconds},
+                                   {"strict", report.strict},
+                                   {"interrupted", report.interrupted},
+                                   {"error", report::text_or_null(report.error)},
+                                   {"summary",
+                                    {{"checks", report.results.size()},
+                                     {"passed", totals.passed},
+                                     {"failed", totals.failed},
+                                     {"deviations", totals.deviations},
+                                     {"skipped", totals.skipped},
+                                     {"errors", totals.errors},
+                                     {"not_met", not_met},
+                                     {"exit_status", audit_exit_status(report)},
+                                     {"exit_reason", audit_exit_reason(report)}}},
+                                   {"checks", checks},
+                                   {"cut_off_checks", cut_off}};
+  return report::json_text(document);
 }
 
 } // namespace s3fault::audit

@@ -1,16 +1,14 @@
 #include "conformance/audit/audit_reports.hpp"
 
-#include <cstdio>
-
 namespace s3fault::audit {
 namespace {
 
-constexpr const char* green = "32";
-constexpr const char* red = "31";
-constexpr const char* yellow = "33";
-constexpr const char* cyan = "36";
-constexpr const char* bold = "1";
-constexpr const char* dim = "2";
+using report::colour::bold;
+using report::colour::cyan;
+using report::colour::dim;
+using report::colour::green;
+using report::colour::red;
+using report::colour::yellow;
 
 const char* verdict_colour(verdict value) {
   switch (value) {
@@ -25,24 +23,6 @@ const char* verdict_colour(verdict value) {
     return cyan;
   }
   return bold;
-}
-
-std::string padded(std::string_view text, std::size_t width) {
-  std::string line(text);
-  if (line.size() < width) {
-    line.append(width - line.size(), ' ');
-  }
-  return line;
-}
-
-std::string format_duration(double seconds) {
-  char text[32];
-  if (seconds < 1) {
-    std::snprintf(text, sizeof text, "%.0f ms", seconds * 1000);
-  } else {
-    std::snprintf(text, sizeof text, "%.1f s", seconds);
-  }
-  return text;
 }
 
 // Long failures (every part of every object) are cut to this many lines in the table; the JSON
@@ -77,27 +57,21 @@ std::string audit_exit_reason(const audit_report& report) {
                              (failures == 1 ? "" : "s") + " not met";
 }
 
-std::string text_report::paint(std::string_view text, const char* code) const {
-  if (!colour_) {
-    return std::string(text);
-  }
-  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
-}
-
 void text_report::begin(const std::string& endpoint, const std::string& bucket) {
-  out_ << paint("s3fault audit", bold) << " of " << endpoint << " (bucket " << bucket << ")\n";
+  out_ << paint_("s3fault audit", bold) << " of " << endpoint << " (bucket " << bucket << ")\n";
   out_.flush();
 }
 
 void text_report::check_done(const check_result& result) {
   if (result.area != area_) {
     area_ = result.area;
-    out_ << "\n" << paint(area_title(area_), bold) << "\n";
+    out_ << "\n" << paint_(area_title(area_), bold) << "\n";
   }
   const auto name = to_string(result.outcome.result);
-  out_ << "  " << paint(padded(name, 9), verdict_colour(result.outcome.result)) << "  "
-       << padded(to_string(result.strength), 6) << "  " << padded(result.id, 36) << " "
-       << padded(result.title, 66) << " " << paint(format_duration(result.seconds), dim) << "\n";
+  out_ << "  " << paint_(report::padded(name, 9), verdict_colour(result.outcome.result)) << "  "
+       << report::padded(to_string(result.strength), 6) << "  " << report::padded(result.id, 36)
+       << " " << report::padded(result.title, 66) << " "
+       << paint_(report::duration_text(result.seconds), dim) << "\n";
   const std::string indent(13, ' ');
   if (!result.outcome.reason.empty()) {
     out_ << indent << result.outcome.reason << "\n";
@@ -110,7 +84,7 @@ void text_report::check_done(const check_result& result) {
     ++unmet;
     if (shown < max_unmet_lines) {
       out_ << indent << "expected " << point.expected << "\n"
-           << indent << paint("observed ", verdict_colour(result.outcome.result)) << point.observed
+           << indent << paint_("observed ", verdict_colour(result.outcome.result)) << point.observed
            << "\n";
       ++shown;
     }
@@ -124,16 +98,15 @@ void text_report::check_done(const check_result& result) {
 void text_report::finish(const audit_report& report) {
   const auto totals = count_verdicts(report);
   out_ << "\n"
-       << paint(std::to_string(totals.passed) + " passed", green) << ", "
-       << paint(std::to_string(totals.failed) + " failed", totals.failed ? red : green) << ", "
+       << report::passed_and_failed(paint_, totals.passed, totals.failed) << ", "
        << totals.deviations << (totals.deviations == 1 ? " deviation" : " deviations") << ", "
        << totals.skipped << " skipped, " << totals.errors
        << (totals.errors == 1 ? " error" : " errors") << " (" << report.results.size()
-       << " checks in " << format_duration(report.seconds) << ")\n";
+       << " checks in " << report::duration_text(report.seconds) << ")\n";
   if (report.interrupted) {
-    out_ << paint("interrupted: " + std::to_string(report.results.size()) + " of " +
-                      std::to_string(report.checks_selected) + " checks ran",
-                  yellow)
+    out_ << paint_("interrupted: " + std::to_string(report.results.size()) + " of " +
+                       std::to_string(report.checks_selected) + " checks ran",
+                   yellow)
          << "\n";
   }
   std::string not_met;
@@ -144,16 +117,16 @@ void text_report::finish(const audit_report& report) {
   }
   const std::string levels = report.strict ? "MUST and SHOULD" : "MUST";
   if (!not_met.empty()) {
-    out_ << paint(std::to_string(totals.gating_failures) + " " + levels + " check" +
-                      (totals.gating_failures == 1 ? "" : "s") + " not met: ",
-                  red)
+    out_ << paint_(std::to_string(totals.gating_failures) + " " + levels + " check" +
+                       (totals.gating_failures == 1 ? "" : "s") + " not met: ",
+                   red)
          << not_met << "\n";
   }
   if (report.interrupted) {
     // The checks that ran say nothing of the others: never "every check passed".
-    out_ << paint("exit status 130: " + audit_exit_reason(report), yellow) << "\n";
+    out_ << paint_("exit status 130: " + audit_exit_reason(report), yellow) << "\n";
   } else if (not_met.empty()) {
-    out_ << paint("every " + levels + " check passed", green) << "\n";
+    out_ << paint_("every " + levels + " check passed", green) << "\n";
   }
   out_.flush();
 }

@@ -1,4 +1,5 @@
 #include "conformance/gate/gate_reports.hpp"
+#include "conformance/report/json_text.hpp"
 #include "runtime/build_info.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,10 +27,6 @@ nlohmann::json open_uploads_json(const run_result& run) {
                                           : nlohmann::json({{"unknown", run.open_uploads_problem}});
 }
 
-nlohmann::json text_or_null(const std::string& text) {
-  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
-}
-
 nlohmann::json run_json(const run_result& run, run_role role, bool sharded) {
   nlohmann::json document = {{"scenario", run.scenario},
                              {"shape", run.shape},
@@ -52,9 +49,9 @@ nlohmann::json run_json(const run_result& run, run_role role, bool sharded) {
                              {"seconds", run.seconds},
                              {std::string(role_name(role)) + "_stderr_tail", run.stderr_tail},
                              {"traffic", traffic_json(run.seen)},
-                             {"repro", text_or_null(run.repro)},
-                             {"repro_file", text_or_null(run.repro_file)},
-                             {"kept", text_or_null(run.kept)}};
+                             {"repro", report::text_or_null(run.repro)},
+                             {"repro_file", report::text_or_null(run.repro_file)},
+                             {"kept", report::text_or_null(run.kept)}};
   if (role == run_role::writer) {
     document["open_uploads"] = open_uploads_json(run); // a count, or {"unknown": why}
   }
@@ -157,41 +154,40 @@ std::string gate_json_report(const gate_report& report) {
   for (const auto& run : report.cut_off) {
     cut_off.push_back({{"scenario", run.scenario}, {"shape", run.shape}, {"key", run.key}});
   }
-  nlohmann::json document = {
-      {"tool", "s3fault gate"},
-      {"format", gate_json_format},
-      {"version", std::string(runtime::build_version())},
-      {"role", role_name(report.role)},
-      {role_name(report.role), report.client},
-      {"upstream", report.upstream},
-      {"started_at", report.started_at},
-      {"seconds", report.seconds},
-      {"timeout_seconds", report.timeout_seconds},
-      {"jobs", report.jobs},
-      {"seed", report.seed},
-      {"selection",
-       {{"scenarios", report.scenario_globs},
-        {"shapes", report.shape_globs},
-        {"exclude", report.exclude_globs}}},
-      {"interrupted", report.interrupted},
-      {"error", report.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.error)},
-      {"summary",
-       {{"runs", totals.runs()},
-        {"runs_planned", report.runs_planned},
-        {"passed", totals.passed},
-        {"failed", totals.failed},
-        {"not_exercised", totals.not_exercised},
-        {"not_judged", totals.not_judged},
-        {"verdicts", verdict_counts(report, totals)},
-        {"exit_status", gate_exit_status(report)},
-        {"exit_reason", exit_status_reason(report)}}},
-      {"scenarios", scenario_list},
-      {"shapes", shape_list},
-      {"unplanned_scenarios", unplanned},
-      {"runs", runs},
-      {"cut_off_runs", cut_off}};
+  nlohmann::json document = {{"tool", "s3fault gate"},
+                             {"format", gate_json_format},
+                             {"version", std::string(runtime::build_version())},
+                             {"role", role_name(report.role)},
+                             {role_name(report.role), report.client},
+                             {"upstream", report.upstream},
+                             {"started_at", report.started_at},
+                             {"seconds", report.seconds},
+                             {"timeout_seconds", report.timeout_seconds},
+                             {"jobs", report.jobs},
+                             {"seed", report.seed},
+                             {"selection",
+                              {{"scenarios", report.scenario_globs},
+                               {"shapes", report.shape_globs},
+                               {"exclude", report.exclude_globs}}},
+                             {"interrupted", report.interrupted},
+                             {"error", report::text_or_null(report.error)},
+                             {"summary",
+                              {{"runs", totals.runs()},
+                               {"runs_planned", report.runs_planned},
+                               {"passed", totals.passed},
+                               {"failed", totals.failed},
+                               {"not_exercised", totals.not_exercised},
+                               {"not_judged", totals.not_judged},
+                               {"verdicts", verdict_counts(report, totals)},
+                               {"exit_status", gate_exit_status(report)},
+                               {"exit_reason", exit_status_reason(report)}}},
+                             {"scenarios", scenario_list},
+                             {"shapes", shape_list},
+                             {"unplanned_scenarios", unplanned},
+                             {"runs", runs},
+                             {"cut_off_runs", cut_off}};
   add_shard_fields(report, document);
-  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return report::json_text(document);
 }
 
 } // namespace s3fault::gate

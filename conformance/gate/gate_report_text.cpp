@@ -5,14 +5,16 @@
 namespace s3fault::gate {
 namespace {
 
+namespace colour = report::colour;
+
 const char* verdict_colour(const run_result& run) {
   switch (run.judged.outcome) {
   case run_outcome::failed:
-    return "31";
+    return colour::red;
   case run_outcome::passed:
-    return verdict_succeeded(run.judged.result) ? "32" : "33";
+    return verdict_succeeded(run.judged.result) ? colour::green : colour::yellow;
   default:
-    return "33";
+    return colour::yellow;
   }
 }
 
@@ -35,26 +37,9 @@ std::string indented(std::string text, std::size_t indent) {
   return text;
 }
 
-/// `text` filled to `width` with blanks, and at least one blank after it (long names).
-std::string padded(std::string_view text, std::size_t width) {
-  std::string line(text);
-  line.append(line.size() < width ? width - line.size() : 1, ' ');
-  return line;
-}
-
 std::string mebibytes(std::uint64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-  return text;
-}
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  if (seconds < 1) {
-    std::snprintf(text, sizeof text, "%.0f ms", seconds * 1000);
-  } else {
-    std::snprintf(text, sizeof text, "%.1f s", seconds);
-  }
   return text;
 }
 
@@ -88,17 +73,10 @@ std::string describe_open_uploads(const run_result& run) {
              : std::to_string(*run.open_uploads) + " open uploads left (the gate aborted them)";
 }
 
-std::string gate_text_report::paint(std::string_view text, const char* code) const {
-  if (!colour_) {
-    return std::string(text);
-  }
-  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
-}
-
 void gate_text_report::begin(run_role role, const std::string& client, const std::string& upstream,
                              const std::string& proxy, const runtime::shard& part) {
   role_ = role;
-  out_ << paint("s3fault gate", "1") << ": " << role_name(role) << " " << client
+  out_ << paint_("s3fault gate", colour::bold) << ": " << role_name(role) << " " << client
        << (part.sharded() ? ", shard " + part.text() + " (" + part.source + ")" : "") << "\n"
        << "store " << upstream << ", fault proxy " << proxy << "\n\n";
   out_.flush();
@@ -110,17 +88,20 @@ void gate_text_report::begin_merged(const gate_report& merged) {
   for (const auto& part : merged.parts) {
     files += (files.empty() ? "" : ", ") + part.file;
   }
-  out_ << paint("s3fault gate merge", "1") << ": " << role_name(merged.role) << " " << merged.client
-       << ", " << merged.parts.size() << " shards: " << files << "\n"
+  out_ << paint_("s3fault gate merge", colour::bold) << ": " << role_name(merged.role) << " "
+       << merged.client << ", " << merged.parts.size() << " shards: " << files << "\n"
        << "store " << merged.upstream << "\n\n";
   out_.flush();
 }
 
 void gate_text_report::run_done(const run_result& run) {
-  out_ << "  " << paint(padded(outcome_label(run.judged.outcome), 5), verdict_colour(run))
-       << paint(padded(to_string(run.judged.result), 18), verdict_colour(run))
-       << padded(run.scenario, 27) << padded(run.shape, 15) << padded(to_string(run.expect), 17)
-       << padded(seconds_text(run.seconds), 8) << describe_traffic(run.seen, role_)
+  out_ << "  "
+       << paint_(report::padded(outcome_label(run.judged.outcome), 5, 1), verdict_colour(run))
+       << paint_(report::padded(to_string(run.judged.result), 18, 1), verdict_colour(run))
+       << report::padded(run.scenario, 27, 1) << report::padded(run.shape, 15, 1)
+       << report::padded(to_string(run.expect), 17, 1)
+       << report::padded(report::duration_text(run.seconds), 8, 1)
+       << describe_traffic(run.seen, role_)
        << (role_ == run_role::writer ? "; " + describe_open_uploads(run) : "")
        << (run.owned ? "" : " (not this shard's: judges its runs of the shape)") << "\n";
   if (!run.judged.passed() || !verdict_succeeded(run.judged.result)) {
@@ -148,31 +129,32 @@ void gate_text_report::finish(const gate_report& report) {
   out_ << "\n";
   for (const auto& run : report.runs) {
     if (show_repro_ && run.judged.outcome == run_outcome::failed) {
-      out_ << paint("repro of " + run.scenario + " / " + run.shape, "1") << ":\n"
+      out_ << paint_("repro of " + run.scenario + " / " + run.shape, colour::bold) << ":\n"
            << run.repro << "\n";
     }
   }
   for (const auto& each : report.unplanned) {
-    out_ << paint("not run: ", "33") << each.selected->name << ": " << each.reason << "\n";
+    out_ << paint_("not run: ", colour::yellow) << each.selected->name << ": " << each.reason
+         << "\n";
   }
   if (report.interrupted) {
-    out_ << paint("interrupted: " + std::to_string(totals.runs()) + " of " +
-                      std::to_string(totals.runs() + report.cut_off.size()) + " runs done",
-                  "33")
+    out_ << paint_("interrupted: " + std::to_string(totals.runs()) + " of " +
+                       std::to_string(totals.runs() + report.cut_off.size()) + " runs done",
+                   colour::yellow)
          << "\n";
     if (!report.parts.empty()) { // merged: which runs the interrupted shards did not finish
       for (const auto& run : report.cut_off) {
-        out_ << paint("  cut off: ", "33") << run.key << "\n";
+        out_ << paint_("  cut off: ", colour::yellow) << run.key << "\n";
       }
     }
   }
-  out_ << paint(std::to_string(totals.passed) + " passed", "32") << ", "
-       << paint(std::to_string(totals.failed) + " failed", totals.failed ? "31" : "32") << ", "
-       << paint(std::to_string(totals.not_exercised) + " not exercised",
-                totals.not_exercised ? "33" : "32")
+  out_ << report::passed_and_failed(paint_, totals.passed, totals.failed) << ", "
+       << paint_(std::to_string(totals.not_exercised) + " not exercised",
+                 totals.not_exercised ? colour::yellow : colour::green)
        << ", "
-       << paint(std::to_string(totals.not_judged) + " not judged", totals.not_judged ? "31" : "32")
-       << " (" << verdict_counts(totals) << "; " << seconds_text(report.seconds) << ")\n";
+       << paint_(std::to_string(totals.not_judged) + " not judged",
+                 totals.not_judged ? colour::red : colour::green)
+       << " (" << verdict_counts(totals) << "; " << report::duration_text(report.seconds) << ")\n";
   print_failures(report);
   out_ << "exit status " << gate_exit_status(report) << ": " << exit_status_reason(report) << "\n";
   out_.flush();
@@ -184,7 +166,7 @@ void gate_text_report::print_failures(const gate_report& report) {
     if (run.judged.outcome != run_outcome::failed) {
       continue;
     }
-    out_ << "  " << paint("FAIL", "31") << " " << run.scenario << " / " << run.shape << ": "
+    out_ << "  " << paint_("FAIL", colour::red) << " " << run.scenario << " / " << run.shape << ": "
          << to_string(run.judged.result) << " where " << to_string(run.expect) << ": "
          << run.judged.why << "\n";
     if (!run.repro_file.empty()) {

@@ -3,6 +3,7 @@
 // runs finish, the failures explained), JSON for tools (docs/readers.md is rendered from it),
 // JUnit XML for CI (one testcase per scenario and shape).
 #include "conformance/gate/gate_runner.hpp"
+#include "conformance/report/table_text.hpp"
 
 #include <ostream>
 #include <string>
@@ -13,7 +14,7 @@ class gate_text_report {
 public:
   /// `show_repro`: the end of the report prints each failing run's repro.sh, not only its path.
   gate_text_report(std::ostream& out, bool colour, bool show_repro = false)
-      : out_(out), colour_(colour), show_repro_(show_repro) {}
+      : out_(out), paint_(colour), show_repro_(show_repro) {}
   /// The header: who runs against what (and which shard of the runs, when sharded).
   void begin(run_role role, const std::string& client, const std::string& upstream,
              const std::string& proxy, const runtime::shard& part = {});
@@ -24,12 +25,11 @@ public:
   void finish(const gate_report& report);
 
 private:
-  std::string paint(std::string_view text, const char* code) const;
   std::string verdict_counts(const gate_totals& totals) const;
   void print_failures(const gate_report& report);
   std::ostream& out_;
   run_role role_ = run_role::reader;
-  bool colour_;
+  report::painter paint_;
   bool show_repro_;
 };
 
