@@ -9,6 +9,7 @@
 #include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/store_sampler.hpp"
+#include "conformance/bench/workload_registry.hpp"
 #include "conformance/origin/embedded_origin.hpp"
 #include "text/http_date.hpp"
 #include "text/quantities.hpp"
@@ -123,8 +124,9 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
     }
   }
   settings.mix = bench::parse_mix(split_commas(options.mix), problems);
-  if (!settings.mix.empty() && std::find(settings.operations.begin(), settings.operations.end(),
-                                         bench::operation::mix) == settings.operations.end()) {
+  if (!settings.mix.empty() &&
+      std::none_of(settings.operations.begin(), settings.operations.end(),
+                   [](bench::operation op) { return op.workload().draws_from_mix(); })) {
     problems.emplace_back("--mix: --ops has no 'mix' cell to run it in (leave --ops out, or add "
                           "mix to it)");
   }
@@ -427,10 +429,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "process");
   add_store_access_options(command, options->access, true);
   command->add_option("--ops", options->ops,
-                      "Operations, comma-separated: put, get, get-parts (?partNumber of multipart "
-                      "objects), get-ranges (ranged GETs of --part-size), list (every page of the "
-                      "--objects), delete, put-multipart (parts of --part-size), mix (see --mix); "
-                      "default: get, or mix with --mix");
+                      "Operations, comma-separated: " + bench::describe_workloads() +
+                          "; default: get, or mix with --mix");
   command->add_option("--mix", options->mix,
                       "The operations of a mix cell with weights, e.g. get=70,put=20,delete=10: "
                       "each operation is drawn by weight (the same sequence every round)");

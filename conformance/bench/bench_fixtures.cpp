@@ -1,6 +1,7 @@
 #include "conformance/bench/bench_fixtures.hpp"
 
 #include "conformance/bench/splitmix.hpp"
+#include "conformance/bench/workload.hpp"
 #include "conformance/s3/content_hash.hpp"
 
 #include "conformance/s3/hashing.hpp"
@@ -172,15 +173,16 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
     }
     bucket_created_ = true;
   }
-  // Which objects the cells read: single-PUT ones and multipart ones, per size.
+  // Which objects the cells' workloads read: single-PUT ones and multipart ones, per size.
   std::set<std::uint64_t> single_sizes;
   std::set<std::uint64_t> multipart_sizes;
   for (const auto& c : cells) {
     for (const auto op : operations_of(c, settings_)) {
-      if (op == operation::get || op == operation::get_ranges || op == operation::list) {
+      const auto needs = op.workload().fixtures();
+      if (needs.single_objects) {
         single_sizes.insert(c.size);
       }
-      if (op == operation::get_parts) {
+      if (needs.multipart_objects) {
         multipart_sizes.insert(c.size);
       }
     }
@@ -202,13 +204,12 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
     }
   }
   // Digests are computed now, not in the middle of a timed cell: whole objects, and the
-  // --part-size pieces that get-parts and get-ranges receive and put-multipart sends.
+  // --part-size pieces of the workloads that check piece by piece.
   if (settings_.verify) {
     for (const auto& c : cells) {
       const auto ops = operations_of(c, settings_);
       const bool in_parts = std::any_of(ops.begin(), ops.end(), [](operation op) {
-        return op == operation::get_parts || op == operation::get_ranges ||
-               op == operation::put_multipart;
+        return op.workload().fixtures().piece_digests;
       });
       for (unsigned i = 0; i < objects_; ++i) {
         digests_of(i, 0, c.size);

@@ -16,6 +16,7 @@
 
 #include "conformance/bench/bench_verdict.hpp"
 #include "conformance/bench/comparison_text.hpp"
+#include "conformance/bench/workload.hpp"
 #include "text/markup.hpp"
 #include "text/text.hpp"
 
@@ -402,8 +403,7 @@ void draw_band(std::ostringstream& svg, const frame& f, double x, double width,
 /// of each as a grey box.
 std::string throughput_chart(const bench_report& report, const cell& key,
                              const chart_cells& cells) {
-  const bool counts_bytes = key.op != operation::list && key.op != operation::delete_object;
-  const figure shown = counts_bytes ? figure::mib_per_second : figure::ops_per_second;
+  const figure shown = key.op.workload().throughput_figure();
   const std::string unit(info(shown).label);
   std::vector<double> medians;
   std::vector<double> extents;

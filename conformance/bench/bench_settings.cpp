@@ -1,9 +1,8 @@
 #include "conformance/bench/bench_settings.hpp"
 
-#include "text/text.hpp"
-
 #include "conformance/bench/splitmix.hpp"
-#include "text/nearest_names.hpp"
+#include "conformance/bench/workload.hpp"
+#include "text/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,54 +10,6 @@
 #include <utility>
 
 namespace s3fault::bench {
-namespace {
-
-constexpr std::array<std::pair<operation, std::string_view>, 8> operation_names{{
-    {operation::put, "put"},
-    {operation::get, "get"},
-    {operation::get_parts, "get-parts"},
-    {operation::get_ranges, "get-ranges"},
-    {operation::list, "list"},
-    {operation::delete_object, "delete"},
-    {operation::put_multipart, "put-multipart"},
-    {operation::mix, "mix"},
-}};
-
-} // namespace
-
-std::string_view to_string(operation op) {
-  for (const auto& [value, name] : operation_names) {
-    if (value == op) {
-      return name;
-    }
-  }
-  return "?";
-}
-
-std::optional<operation> parse_operation(std::string_view text) {
-  for (const auto& [value, name] : operation_names) {
-    if (name == text) {
-      return value;
-    }
-  }
-  return std::nullopt;
-}
-
-std::string operation_choices(std::string_view text) {
-  std::vector<std::string> known;
-  for (const auto& [value, name] : operation_names) {
-    known.emplace_back(name);
-  }
-  std::string message = "(";
-  const auto near = text::nearest_names(text, known);
-  for (std::size_t i = 0; i < near.size(); ++i) {
-    message += (i == 0 ? "nearest: " : ", ") + near[i] + (i + 1 == near.size() ? "; " : "");
-  }
-  for (std::size_t i = 0; i < known.size(); ++i) {
-    message += (i == 0 ? "known: " : ", ") + known[i];
-  }
-  return message + ")";
-}
 
 std::string format_size(std::uint64_t bytes) {
   static constexpr std::array<std::string_view, 5> units{"B", "KiB", "MiB", "GiB", "TiB"};
@@ -88,7 +39,7 @@ std::string describe(const cell& c) {
 }
 
 std::vector<operation> operations_of(const cell& c, const bench_settings& settings) {
-  if (c.op != operation::mix) {
+  if (!c.op.workload().draws_from_mix()) {
     return {c.op};
   }
   std::vector<operation> ops;
@@ -105,7 +56,7 @@ operation pick_from_mix(const std::vector<std::pair<operation, unsigned>>& mix, 
     total += entry.second;
   }
   if (total == 0) {
-    return operation::get;
+    return operation::named("get");
   }
   std::uint64_t seed_state = seed;
   std::uint64_t state = index ^ splitmix64(seed_state);
@@ -136,7 +87,7 @@ std::vector<std::pair<operation, unsigned>> parse_mix(const std::vector<std::str
                          operation_choices(name));
       continue;
     }
-    if (!op || *op == operation::mix || weight == 0 || weight > 1000000) {
+    if (!op || op->workload().draws_from_mix() || weight == 0 || weight > 1000000) {
       problems.push_back("--mix: '" + entry +
                          "' is not OPERATION=WEIGHT with an operation of --ops (not mix) and a "
                          "weight from 1 to 1000000, e.g. get=70");
@@ -232,12 +183,12 @@ std::vector<std::string> validate(const bench_settings& settings) {
   std::uint64_t mix_weight = 0;
   for (const auto& [op, weight] : settings.mix) {
     mix_weight += weight;
-    if (op == operation::mix) {
+    if (op.workload().draws_from_mix()) {
       problems.emplace_back("--mix: mix cannot be one of its own operations");
     }
   }
-  const bool mix_cell = std::find(settings.operations.begin(), settings.operations.end(),
-                                  operation::mix) != settings.operations.end();
+  const bool mix_cell = std::any_of(settings.operations.begin(), settings.operations.end(),
+                                    [](operation op) { return op.workload().draws_from_mix(); });
   if (mix_cell && mix_weight == 0) {
     problems.emplace_back("--mix: a mix cell needs operations with weights, e.g. "
                           "--mix get=70,put=20,delete=10");

@@ -7,28 +7,38 @@
 
 #include <atomic>
 #include <chrono>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace s3fault::bench {
 
-/// One timed operation. Each read operation reads one whole object, in its own way.
-enum class operation {
-  put,           // PutObject of `size` bytes (UNSIGNED-PAYLOAD, as SDKs send over TLS)
-  get,           // GetObject of a single-PUT object
-  get_parts,     // ?partNumber=1..N of a multipart object, N from x-amz-mp-parts-count
-  get_ranges,    // ranged GETs of --part-size bytes, one after another, until the end
-  list,          // ListObjectsV2 of the --objects fixtures of that size, every page
-  delete_object, // DeleteObject of an object PUT just before (not timed; ops/s is over the
-                 // time spent deleting)
-  put_multipart, // CreateMultipartUpload, UploadPart of --part-size parts, Complete
-  mix,           // each operation one of --mix's, drawn by weight
+class workload;
+
+/// One timed operation: a workload of the registry (workload_registry.hpp), by its place there.
+/// A small value that cells, reports and baselines carry, compare and order (in the registry's
+/// order); what the operation does is its workload's.
+class operation {
+public:
+  /// A workload known to be registered (defaults, tests): std::logic_error for another name.
+  static operation named(std::string_view name);
+
+  const bench::workload& workload() const;
+  friend auto operator<=>(const operation&, const operation&) = default;
+  /// The registered workload spelt `text` (--ops, --mix, reports, baselines: "get-parts");
+  /// nullopt for none.
+  friend std::optional<operation> parse_operation(std::string_view text);
+
+private:
+  explicit operation(std::size_t index) : index_(index) {}
+  std::size_t index_;
 };
+/// The workload's name, as --ops spells it: "put", "get-parts", ...
 std::string_view to_string(operation op);
-/// "put", "get", "get-parts", "get-ranges", "list", "delete", "put-multipart", "mix"; nullopt
-/// otherwise.
 std::optional<operation> parse_operation(std::string_view text);
 /// "(nearest: get-parts, get; known: put, get, ...)": what a message adds to a name
 /// parse_operation refused, the names nearest to it first.
@@ -36,7 +46,7 @@ std::string operation_choices(std::string_view text);
 
 /// One cell of the matrix.
 struct cell {
-  operation op = operation::get;
+  operation op = operation::named("get");
   std::uint64_t size = 0;
   unsigned concurrency = 1;
   std::uint64_t stored = 0; // --prefill: bytes of filler objects in the bucket while it runs
@@ -48,7 +58,7 @@ std::string format_size(std::uint64_t bytes);
 
 struct bench_settings {
   client::client_config client; // endpoint, keys, TLS, timeouts
-  std::vector<operation> operations{operation::get};
+  std::vector<operation> operations{operation::named("get")};
   std::vector<std::uint64_t> sizes{1024 * 1024};
   std::vector<unsigned> concurrencies{1, 8, 32};
   /// --prefill: stored volumes in ascending order; the bucket is filled up to each in turn and

@@ -18,7 +18,7 @@ using round_values = std::array<std::vector<double>, figure_count>;
 
 /// One cell of an earlier bench, read from its CSV or JSON.
 struct baseline_cell {
-  operation op = operation::get;
+  operation op = operation::named("get");
   std::uint64_t size = 0;
   unsigned concurrency = 0;
   std::uint64_t stored = 0;

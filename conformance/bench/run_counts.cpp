@@ -1,5 +1,7 @@
 #include "conformance/bench/run_counts.hpp"
 
+#include "conformance/bench/workload.hpp"
+
 namespace s3fault::bench {
 namespace {
 
@@ -51,7 +53,7 @@ figure_values figures_from(const run_counts& counts, operation op, unsigned work
   // A run in which no operation succeeded has no rate and no latency: those figures stay
   // empty rather than 0, which a comparison would take for a measurement.
   if (counts.succeeded > 0) {
-    if (op == operation::delete_object) {
+    if (op.workload().times_part_only()) {
       seconds = static_cast<double>(counts.timed_ns) / 1e9 / std::max(1u, workers);
     } else {
       set_figure(v, figure::mib_per_second,

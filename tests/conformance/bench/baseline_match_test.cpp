@@ -9,7 +9,7 @@ namespace {
 
 bench_settings current() {
   bench_settings settings;
-  settings.operations = {operation::get};
+  settings.operations = {operation::named("get")};
   settings.sizes = {1024 * 1024};
   settings.concurrencies = {4};
   settings.duration = std::chrono::milliseconds(1000);
@@ -49,7 +49,7 @@ TEST(BaselineMatch, EachDifferenceIsOneLine) {
   other.control = true;
   other.part_size = 16 * 1024 * 1024;
   other.objects = 100;
-  other.mix = {{operation::get, 1}};
+  other.mix = {{operation::named("get"), 1}};
   auto earlier = recorded_as(other);
   earlier.settings.mix = describe_mix(other.mix);
   const auto found = baseline_mismatches(settings, plan_cells(settings), earlier);
@@ -82,15 +82,16 @@ TEST(BaselineMatch, AFileThatRecordsNoSettingsSaysSo) {
 }
 
 TEST(MixDraw, EachOperationComesAsOftenAsItsWeightAndTheSameEveryRound) {
-  const std::vector<std::pair<operation, unsigned>> mix{
-      {operation::get, 70}, {operation::put, 20}, {operation::delete_object, 10}};
+  const std::vector<std::pair<operation, unsigned>> mix{{operation::named("get"), 70},
+                                                        {operation::named("put"), 20},
+                                                        {operation::named("delete"), 10}};
   std::map<operation, int> drawn;
   for (std::uint64_t index = 0; index < 100000; ++index) {
     ++drawn[pick_from_mix(mix, index, 1)];
   }
-  EXPECT_NEAR(drawn[operation::get], 70000, 700);
-  EXPECT_NEAR(drawn[operation::put], 20000, 600);
-  EXPECT_NEAR(drawn[operation::delete_object], 10000, 450);
+  EXPECT_NEAR(drawn[operation::named("get")], 70000, 700);
+  EXPECT_NEAR(drawn[operation::named("put")], 20000, 600);
+  EXPECT_NEAR(drawn[operation::named("delete")], 10000, 450);
   for (std::uint64_t index = 0; index < 100; ++index) {
     EXPECT_EQ(pick_from_mix(mix, index, 1), pick_from_mix(mix, index, 1));
   }

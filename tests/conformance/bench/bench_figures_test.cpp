@@ -65,7 +65,7 @@ TEST(BenchSettings, AnUnknownOperationComesWithTheNearest) {
 
 TEST(BenchSettings, CellsRunOperationsThenSizesThenConcurrency) {
   bench_settings settings;
-  settings.operations = {operation::put, operation::get};
+  settings.operations = {operation::named("put"), operation::named("get")};
   settings.sizes = {4096, 1 << 20};
   settings.concurrencies = {1, 8};
   const auto cells = plan_cells(settings);
@@ -91,7 +91,7 @@ TEST(BenchSettings, ProblemsNameTheOption) {
   settings.part_size = 1024;
   settings.count = 0;
   settings.prefill = {1 << 30, 1 << 20};
-  settings.operations = {operation::mix};
+  settings.operations = {operation::named("mix")};
   settings.judging.alpha = 0.9;
   const auto problems = validate(settings);
   auto mentions = [&](const std::string& text) {

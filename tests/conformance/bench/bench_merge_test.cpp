@@ -32,7 +32,7 @@ struct shard_report {
 
   shard_report(unsigned k, unsigned n, samples& all, std::int64_t offset_us = 0,
                std::uint64_t size = 1 << 20) {
-    settings.operations = {operation::get};
+    settings.operations = {operation::named("get")};
     settings.sizes = {size};
     settings.concurrencies = {12};
     settings.duration = 3s;
@@ -74,7 +74,7 @@ struct shard_report {
       run.started_unix_us = start_us + (round - 1) * 5'300'000 + offset_us + k * 1000;
       run.ended_unix_us = run.started_unix_us + 3'000'000 - k * 2000;
       run.seconds = static_cast<double>(run.ended_unix_us - run.started_unix_us) / 1e6;
-      run.values = figures_from(run.counts, operation::get, run.workers, run.seconds);
+      run.values = figures_from(run.counts, operation::named("get"), run.workers, run.seconds);
       report.runs.push_back(run);
     }
     report.summaries = summarize_cells(report.cells, report.runs, nullptr);

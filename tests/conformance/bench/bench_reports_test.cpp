@@ -18,7 +18,7 @@ struct sample_report {
   bench_report report;
 
   sample_report() {
-    settings.operations = {operation::get, operation::put};
+    settings.operations = {operation::named("get"), operation::named("put")};
     settings.sizes = {1 << 20};
     settings.concurrencies = {4};
     settings.rounds = 2;
@@ -143,7 +143,7 @@ TEST(BenchReports, TheHtmlIsOneFileWithChartsAndNoScripts) {
   // What was checked of the content, and a mix's operations, are on the page.
   EXPECT_NE(html.find("content verified (a hash of every byte read"), std::string::npos);
   EXPECT_EQ(html.find("mix get="), std::string::npos);
-  sample.settings.mix = {{operation::get, 70}, {operation::put, 30}};
+  sample.settings.mix = {{operation::named("get"), 70}, {operation::named("put"), 30}};
   sample.settings.verify = false;
   const auto mixed = html_report(sample.report);
   EXPECT_NE(mixed.find("; mix get=70,put=30"), std::string::npos);

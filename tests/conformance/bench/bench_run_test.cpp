@@ -22,7 +22,7 @@ bench_settings small_bench(const std::string& endpoint) {
   bench_settings settings;
   settings.client.endpoint = endpoint;
   settings.client.credentials = {"s3fault", "s3fault-secret", ""};
-  settings.operations = {operation::get};
+  settings.operations = {operation::named("get")};
   settings.sizes = {mib};
   settings.concurrencies = {2};
   settings.count = 8;
@@ -79,10 +79,13 @@ TEST(BenchRun, TheStoresClockIsComparedToAFewTensOfMilliseconds) {
 TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
   origin::embedded_origin origin;
   auto settings = small_bench(origin.url());
-  settings.operations = {operation::put,           operation::get,  operation::get_parts,
-                         operation::get_ranges,    operation::list, operation::delete_object,
-                         operation::put_multipart, operation::mix};
-  settings.mix = {{operation::get, 3}, {operation::put, 1}, {operation::put_multipart, 1}};
+  settings.operations = {operation::named("put"),           operation::named("get"),
+                         operation::named("get-parts"),     operation::named("get-ranges"),
+                         operation::named("list"),          operation::named("delete"),
+                         operation::named("put-multipart"), operation::named("mix")};
+  settings.mix = {{operation::named("get"), 3},
+                  {operation::named("put"), 1},
+                  {operation::named("put-multipart"), 1}};
   settings.sizes = {mib, 6 * mib}; // 6 MiB: two parts, two ranges of 5 MiB + 1 MiB
   settings.verify = true;
   const auto report = run_bench(settings, nullptr, {});
@@ -106,7 +109,7 @@ TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
 TEST(BenchRun, ListReadsEveryPageOfManyObjects) {
   origin::embedded_origin origin;
   auto settings = small_bench(origin.url());
-  settings.operations = {operation::list};
+  settings.operations = {operation::named("list")};
   settings.sizes = {16};
   settings.objects = 2500; // three pages of at most 1000 keys
   settings.count = 2;
@@ -122,7 +125,7 @@ TEST(BenchRun, AListThatLosesAPageIsAnError) {
   auto proxy =
       proxy_with(origin.url(), {"xml-set ListBucketResult/IsTruncated false op=ListObjectsV2"});
   auto settings = small_bench(proxy->url());
-  settings.operations = {operation::list};
+  settings.operations = {operation::named("list")};
   settings.sizes = {16};
   settings.objects = 2500;
   settings.count = 2;
@@ -137,7 +140,7 @@ TEST(BenchRun, AMultipartPutWithAWrongETagIsAnError) {
   origin::embedded_origin origin;
   auto corrupt_part = proxy_with(origin.url(), {"set-header ETag \"0123\" op=UploadPart"});
   auto settings = small_bench(corrupt_part->url());
-  settings.operations = {operation::put_multipart};
+  settings.operations = {operation::named("put-multipart")};
   settings.sizes = {6 * mib};
   settings.count = 2;
   const auto wrong_part = run_bench(settings, nullptr, {});
@@ -322,7 +325,7 @@ TEST(BenchRun, AMissingPartsCountIsAnErrorOfGetParts) {
   auto proxy = proxy_with(
       origin.url(), {"strip-header x-amz-mp-parts-count op=GetObject,HeadObject query=partNumber"});
   auto settings = small_bench(proxy->url());
-  settings.operations = {operation::get_parts};
+  settings.operations = {operation::named("get-parts")};
   settings.sizes = {6 * mib};
   settings.count = 2;
   const auto report = run_bench(settings, nullptr, {});

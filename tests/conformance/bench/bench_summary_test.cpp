@@ -7,7 +7,7 @@
 namespace s3fault::bench {
 namespace {
 
-const cell get_1mib{operation::get, 1 << 20, 4};
+const cell get_1mib{operation::named("get"), 1 << 20, 4};
 
 run_result run_of(double mib_per_second, double p50_ms, unsigned round, unsigned leg = 0) {
   run_result run;
