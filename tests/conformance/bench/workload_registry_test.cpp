@@ -30,10 +30,14 @@ TEST(WorkloadRegistry, EveryWorkloadHasANameOfItsOwn) {
   }
 }
 
-TEST(WorkloadRegistry, ListsTheWorkloadsInTheOrderUsersSeeThem) {
-  EXPECT_EQ(registered_names(),
-            (std::vector<std::string>{"put", "get", "get-parts", "get-ranges", "list", "delete",
-                                      "put-multipart", "mix"}));
+// Reports sort cells by workload in this order, and the lists users see give it: a new
+// workload goes after these, so that nothing earlier moves.
+TEST(WorkloadRegistry, ListsTheFirstWorkloadsInTheOrderUsersKnow) {
+  const std::vector<std::string> known{"put",  "get",    "get-parts",     "get-ranges",
+                                       "list", "delete", "put-multipart", "mix"};
+  const auto names = registered_names();
+  ASSERT_GE(names.size(), known.size());
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + known.size()), known);
 }
 
 // The CLI reads --ops with parse_operation and --mix with parse_mix: every registered name and
@@ -54,12 +58,21 @@ TEST(WorkloadRegistry, TheCommandLineAcceptsExactlyTheRegisteredNames) {
 }
 
 TEST(WorkloadRegistry, MessagesAndHelpListEveryRegisteredName) {
-  EXPECT_EQ(operation_choices("zzz"),
-            "(known: put, get, get-parts, get-ranges, list, delete, put-multipart, mix)");
-  EXPECT_EQ(describe_workloads(),
-            "put, get, get-parts (?partNumber of multipart objects), get-ranges (ranged GETs of "
-            "--part-size), list (every page of the --objects), delete, put-multipart (parts of "
-            "--part-size), mix (see --mix)");
+  std::string known;
+  for (const auto& name : registered_names()) {
+    known += (known.empty() ? "(known: " : ", ") + name;
+  }
+  EXPECT_EQ(operation_choices("zzz"), known + ")");
+  // --ops's help, word for word as it was written by hand before the registry.
+  EXPECT_EQ(describe_workloads().rfind(
+                "put, get, get-parts (?partNumber of multipart objects), get-ranges (ranged GETs "
+                "of --part-size), list (every page of the --objects), delete, put-multipart (parts "
+                "of --part-size), mix (see --mix)",
+                0),
+            0u);
+  for (const auto& name : registered_names()) {
+    EXPECT_NE(describe_workloads().find(name), std::string::npos) << name;
+  }
 }
 
 TEST(WorkloadRegistry, OperationsOrderAndCompareByTheirPlaceInTheRegistry) {
