@@ -127,21 +127,13 @@ void add_duration(CLI::App& command, const std::string& name, std::string& value
           "DURATION"));
 }
 
-// The re-signing keys: both or neither; the secret from $S3FAULT_RESIGN_SECRET_KEY when the
-// option is not given (so it stays out of the process list).
+// The keys the proxy signs edited requests with (both or neither, checked by
+// proxy_usage_mistakes); none when no access key is given.
 proxy::request_resigner resigner_from(const proxy_options& o) {
-  const char* secret_from_env = std::getenv("S3FAULT_RESIGN_SECRET_KEY");
-  const std::string secret = !o.resign_secret_key.empty() ? o.resign_secret_key
-                             : secret_from_env != nullptr ? secret_from_env
-                                                          : "";
-  if (o.resign_access_key.empty() != secret.empty()) {
-    throw std::invalid_argument("--resign-access-key and --resign-secret-key (or "
-                                "$S3FAULT_RESIGN_SECRET_KEY) go together");
-  }
   if (o.resign_access_key.empty()) {
     return nullptr;
   }
-  return make_request_resigner({o.resign_access_key, secret, ""}, o.resign_region);
+  return make_request_resigner({o.resign_access_key, o.resign_secret_key, ""}, o.resign_region);
 }
 
 // Rules whose request edits cannot be sent without keys: said once at start-up.
@@ -163,6 +155,57 @@ void warn_about_unsigned_edits(const faults::rule_set& active, const proxy::prox
   }
 }
 
+// The admin token given, else $S3FAULT_ADMIN_TOKEN. Not CLI11's envname: the variable is a
+// standing default that a proxy without --admin ignores, while --admin-token on the command line
+// without --admin is a mistake, and an envname value cannot be told from one given.
+std::string admin_token_of(const proxy_options& o) {
+  return !o.admin_token.empty() ? o.admin_token : env_or("S3FAULT_ADMIN_TOKEN", "");
+}
+
+// Every mistake in the options that CLI11 cannot see alone (pairs whose message names an
+// alternative, values that need parsing, a required option that --list-* and --check do without),
+// each as "OPTION: what is wrong"; empty when the proxy can start.
+std::vector<std::string> proxy_usage_mistakes(const proxy_options& o) {
+  std::vector<std::string> mistakes;
+  if (parse_duration(o.watch_interval)->count() <= 0) {
+    mistakes.emplace_back("--watch-interval must be longer than 0");
+  }
+  if (o.watch && o.rule_files.empty()) {
+    mistakes.emplace_back("--watch needs --faults FILE (it watches the rules files)");
+  }
+  if (o.upstream.empty()) {
+    mistakes.emplace_back(
+        "--upstream is required (the store: http://HOST:PORT or https://HOST:PORT)");
+  } else if (!text::http_endpoint::parse(o.upstream).tls &&
+             (o.upstream_insecure || !o.upstream_ca.empty())) {
+    mistakes.emplace_back("--upstream-ca and --upstream-insecure need an https:// upstream");
+  }
+  if (!faults::actions::is_header_value(o.server_header)) {
+    mistakes.emplace_back("--server-header: must be text without control characters");
+  }
+  if (o.resign_access_key.empty() != o.resign_secret_key.empty()) {
+    mistakes.emplace_back("--resign-access-key and --resign-secret-key (or "
+                          "$S3FAULT_RESIGN_SECRET_KEY) go together");
+  }
+  if (!o.tls_self_signed && !o.tls_self_signed_cert.empty()) {
+    mistakes.emplace_back("--tls-self-signed-cert needs --tls-self-signed");
+  }
+  if (!o.admin_token.empty() && o.admin.empty()) {
+    mistakes.emplace_back("--admin-token needs --admin HOST:PORT");
+  }
+  const auto body_limit = text::parse_size(o.admin_body_limit);
+  if (!body_limit || *body_limit == 0 || *body_limit > (1ull << 30)) {
+    mistakes.push_back("--admin-body-limit: '" + o.admin_body_limit +
+                       "' is not a size from 1 byte to 1GiB, like 4MiB");
+  }
+  if (!o.journal.empty() && !text::parse_size(o.journal_max_size)) {
+    mistakes.push_back("--journal-max-size: '" + o.journal_max_size +
+                       "' is not a size, like 256MiB");
+  }
+  return mistakes;
+}
+
+// The proxy's settings from options proxy_usage_mistakes found none in.
 proxy::proxy_config to_config(const proxy_options& o) {
   proxy::proxy_config config;
   config.listen = text::listen_address::parse(o.listen);
@@ -185,24 +228,301 @@ proxy::proxy_config to_config(const proxy_options& o) {
   config.drain_timeout = *parse_duration(o.drain_timeout);
   config.max_header_bytes = o.max_header_bytes;
   config.server_header = o.server_header;
-  if (!faults::actions::is_header_value(o.server_header)) {
-    throw std::invalid_argument("--server-header: must be text without control characters");
-  }
   config.s3_domains = o.s3_domains;
   config.resigner = resigner_from(o);
-  if (config.tls_cert_file.empty() != config.tls_key_file.empty()) {
-    throw std::invalid_argument("--tls-cert and --tls-key go together");
-  }
-  if (config.tls_self_signed && !config.tls_cert_file.empty()) {
-    throw std::invalid_argument("--tls-self-signed and --tls-cert exclude each other");
-  }
-  if (!config.tls_self_signed && !config.tls_self_signed_cert_out.empty()) {
-    throw std::invalid_argument("--tls-self-signed-cert needs --tls-self-signed");
-  }
-  if (!config.upstream.tls && (config.upstream_insecure || !config.upstream_ca_file.empty())) {
-    throw std::invalid_argument("--upstream-ca and --upstream-insecure need an https:// upstream");
-  }
   return config;
+}
+
+// --listen and --upstream.
+void declare_endpoint_options(CLI::App& command, proxy_options& o) {
+  command.add_option("--listen", o.listen, "HOST:PORT to listen on; port 0 picks a free one")
+      ->capture_default_str()
+      ->check(listen_address_check());
+  command
+      .add_option("--upstream", o.upstream,
+                  "The store: http://HOST:PORT or https://HOST:PORT (required)")
+      ->check(store_url_check());
+}
+
+// --threads and the TLS of both sides.
+void declare_tls_options(CLI::App& command, proxy_options& o) {
+  command.add_option("--threads", o.threads, "Worker threads (0: one per core)")
+      ->capture_default_str();
+  auto* cert =
+      command.add_option("--tls-cert", o.tls_cert, "Serve HTTPS with this PEM certificate (chain)");
+  auto* key = command.add_option("--tls-key", o.tls_key, "PEM private key for --tls-cert");
+  cert->needs(key);
+  key->needs(cert);
+  command
+      .add_flag("--tls-self-signed", o.tls_self_signed,
+                "Serve HTTPS with a certificate for localhost made in memory at start-up")
+      ->excludes(cert);
+  command.add_option("--tls-self-signed-cert", o.tls_self_signed_cert,
+                     "Write the --tls-self-signed certificate (PEM, without its key) to this file "
+                     "before listening, for clients' CA bundles (e.g. AWS_CA_BUNDLE)");
+  command.add_option("--upstream-ca", o.upstream_ca,
+                     "Verify an https store against this PEM CA file instead of the system CAs");
+  command.add_flag("--upstream-insecure", o.upstream_insecure,
+                   "Do not verify the https store's certificate");
+}
+
+// --log-format, --log-level, the deadlines and the limits on heads.
+void declare_exchange_options(CLI::App& command, proxy_options& o) {
+  command.add_option("--log-format", o.log_format, "Log lines as text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command
+      .add_option("--log-level", o.log_level,
+                  "trace, debug, info (one line per exchange), warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  add_duration(command, "--connect-timeout", o.connect_timeout,
+               "Deadline for connecting to the store");
+  add_duration(command, "--idle-timeout", o.idle_timeout,
+               "Close a client connection idle this long between requests");
+  add_duration(command, "--header-timeout", o.header_timeout,
+               "Deadline for a whole request or response head once it has started");
+  add_duration(command, "--upstream-timeout", o.upstream_timeout,
+               "Deadline for the store's response head (504 when exceeded)");
+  add_duration(command, "--io-timeout", o.io_timeout,
+               "Deadline for any single body read or write on either side");
+  add_duration(command, "--upstream-idle-timeout", o.upstream_idle_timeout,
+               "Drop pooled store connections unused this long");
+  add_duration(command, "--drain-timeout", o.drain_timeout,
+               "On SIGINT/SIGTERM, wait this long for exchanges in flight");
+  command
+      .add_option("--server-header", o.server_header,
+                  "Server field of the answers the proxy makes itself (fault and gateway "
+                  "errors); empty: none")
+      ->capture_default_str();
+  command
+      .add_option("--max-header-bytes", o.max_header_bytes,
+                  "Largest request or response head accepted")
+      ->capture_default_str()
+      ->check(CLI::Range(1024u, 1024u * 1024u));
+}
+
+// The catalogues, --check, and how the rules reach requests and are reloaded.
+void declare_catalogue_options(CLI::App& command, proxy_options& o) {
+  command
+      .add_option("--list-actions", o.list_actions,
+                  "Print every fault action (text: columns, markdown: the table of "
+                  "docs/faults.md) and exit")
+      ->check(CLI::IsMember({"text", "markdown"}));
+  command
+      .add_option("--list-operations", o.list_operations,
+                  "Print every S3 operation op= takes, from AWS's S3 service model, with the "
+                  "sets @multipart, @read, @write (text, the default: columns; markdown: the "
+                  "table of docs/faults.md) and exit")
+      ->expected(0, 1)
+      ->default_str("text")
+      ->check(CLI::IsMember({"text", "markdown"}));
+  command.add_flag("--allow-header-faults", o.allow_header_faults,
+                   "Take a fault for one request from its 'x-s3fault-fault: ONE-LINE RULE' "
+                   "field (added after signing; removed before the store): that rule and no "
+                   "other for the request. Without it such requests are refused (400)");
+  command.add_flag("--check", o.check,
+                   "Validate the rules (--fault, --faults, --preset, --profile, --seed), print "
+                   "every mistake or the rules, and exit 0 (no mistake) or 2, without listening");
+  command.add_flag("--watch", o.watch,
+                   "Reload the rules when a --faults file changes, as SIGHUP does: all sources "
+                   "re-read and swapped in at once, or on any mistake none (each logged)");
+  add_duration(command, "--watch-interval", o.watch_interval,
+               "How often --watch looks at the files");
+}
+
+// Where the fault rules come from.
+void declare_rule_source_options(CLI::App& command, proxy_options& o) {
+  command.add_option("--fault", o.fault_specs,
+                     "A fault rule in one line, e.g. 'strip-header x-amz-mp-parts-count "
+                     "op=GetObject query=partNumber' (repeatable)");
+  command.add_option("--faults", o.rule_files, "A YAML or JSON rules file (repeatable)");
+  command.add_option("--preset", o.presets,
+                     "A named set of rules, e.g. rustfs-parts-count (repeatable)");
+  command.add_option("--profile", o.profiles,
+                     "Make the store answer like another: a shipped store profile (see 's3fault "
+                     "profile list': rgw-16.2, s3rver-3.7, rustfs-1.0.0-rc.5) or a profile file; "
+                     "most need --resign-access-key/--resign-secret-key (repeatable)");
+  command.add_option("--seed", o.seed,
+                     "Seed of the fault dice, overriding the rules files' seeds (default: "
+                     "from the rules files, else random; logged)");
+}
+
+// The admin API, the traffic report and journal, the S3 domain, and the keys edited requests
+// are signed with.
+void declare_control_options(CLI::App& command, proxy_options& o) {
+  command
+      .add_option("--admin", o.admin,
+                  "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
+                  "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
+                  "this loopback HOST:PORT; prints 'admin on URL'")
+      ->check(listen_address_check());
+  command.add_option("--admin-token", o.admin_token,
+                     "Demand 'Authorization: Bearer TOKEN' on every admin request (at least 16 "
+                     "characters; default: $S3FAULT_ADMIN_TOKEN). Needed to serve the admin API "
+                     "on a non-loopback address");
+  command
+      .add_option("--admin-body-limit", o.admin_body_limit,
+                  "Largest admin request body, e.g. 4MiB (at most 1GiB); a larger one is "
+                  "answered 413 with the limit named, and logged")
+      ->capture_default_str();
+  command.add_option("--report", o.report,
+                     "At exit, write the traffic measured (per S3 operation: requests, bytes, "
+                     "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
+  command.add_option("--journal", o.journal,
+                     "Write one JSON line per exchange to FILE (time, operation, bucket, key, "
+                     "part, range, status, S3 error code, bytes, TTFB, duration, faults, the "
+                     "store's request id, the request's fields with secrets redacted; never a "
+                     "body); see docs/journal.md and 's3fault journal'");
+  command
+      .add_option("--journal-max-size", o.journal_max_size,
+                  "Size of one journal file before it is renamed FILE.1 (FILE.2, ...) and a "
+                  "new one started, e.g. 256MiB")
+      ->capture_default_str();
+  command
+      .add_option("--journal-files", o.journal_files,
+                  "Rotated journal files kept besides the current one (0: the file is "
+                  "truncated when full)")
+      ->capture_default_str();
+  command.add_option("--s3-domain", o.s3_domains,
+                     "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
+  command.add_option("--resign-access-key", o.resign_access_key,
+                     "Access key the proxy signs requests with after a request-head action "
+                     "edited a signed part of them (strip-query partNumber, ...) or a resign "
+                     "action asked for it; the store must accept these keys");
+  // From the environment, so that the secret stays out of the process list.
+  command
+      .add_option("--resign-secret-key", o.resign_secret_key,
+                  "Secret key for --resign-access-key (default: $S3FAULT_RESIGN_SECRET_KEY; "
+                  "never logged)")
+      ->envname("S3FAULT_RESIGN_SECRET_KEY");
+  command
+      .add_option("--resign-region", o.resign_region,
+                  "Region to sign for when the request names none (unsigned requests)")
+      ->capture_default_str();
+}
+
+// The catalogues and --check, which answer without listening; nullopt when none was asked for.
+std::optional<int> answer_without_listening(const proxy_options& o) {
+  if (!o.list_actions.empty()) {
+    std::cout << (o.list_actions == "markdown" ? faults::config::actions_markdown()
+                                               : faults::config::actions_text(100));
+    return 0;
+  }
+  if (!o.list_operations.empty()) {
+    std::cout << (o.list_operations == "markdown" ? faults::config::operations_markdown()
+                                                  : faults::config::operations_text(100));
+    return 0;
+  }
+  if (o.check) {
+    return check_rules(o);
+  }
+  return std::nullopt;
+}
+
+// The admin API on --admin (none without it), announced on stdout; throws when it cannot start.
+std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
+                                                 proxy::proxy_config& config,
+                                                 std::shared_ptr<spdlog::logger> logger) {
+  if (o.admin.empty()) {
+    return nullptr;
+  }
+  block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
+  config.inspector = std::make_shared<proxy::exchange_inspector>();
+  auto admin = std::make_unique<proxy::admin_server>(
+      text::listen_address::parse(o.admin), config.faults, config.metrics,
+      std::string(runtime::build_version()), std::move(logger),
+      proxy::admin_options{
+          admin_token_of(o), static_cast<std::size_t>(*text::parse_size(o.admin_body_limit)),
+          config.upstream.scheme() + "://" + config.upstream.host_and_port(), config.inspector});
+  std::cout << "admin on " << admin->url() << std::endl;
+  return admin;
+}
+
+// The journal on --journal (none without it); throws when its file cannot be opened.
+std::shared_ptr<proxy::traffic_journal> open_journal(const proxy_options& o) {
+  if (o.journal.empty()) {
+    return nullptr;
+  }
+  return std::make_shared<proxy::traffic_journal>(
+      proxy::journal_settings{o.journal, *text::parse_size(o.journal_max_size), o.journal_files});
+}
+
+// What the proxy serves, logged once it is bound: the way through, the seed and every rule.
+void announce_proxy(proxy::proxy_server& served, const proxy::proxy_config& config,
+                    proxy::admin_server* admin, std::uint64_t seed, spdlog::logger& logger) {
+  logger.info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
+              config.upstream.host_and_port());
+  if (admin != nullptr) {
+    admin->set_proxy_url(served.listen_url());
+  }
+  const auto active = config.faults->current();
+  logger.info("fault rules: {} active, seed {}", active->rules().size(), seed);
+  warn_about_unsigned_edits(*active, config, logger);
+  for (const auto& r : active->rules()) {
+    logger.info("rule {}: {}", r.name,
+                r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+}
+
+// The traffic as measured, for people (stderr: stdout carries only the listening line) and,
+// with --report, for tools; the exit status once it is written.
+int report_traffic(const proxy_options& o, const metrics::traffic_metrics& measured,
+                   spdlog::logger& logger, int status) {
+  logger.info("traffic through the proxy:\n{}", metrics::summary_table(measured));
+  logger.flush();
+  if (o.report.empty()) {
+    return status;
+  }
+  std::ofstream report(o.report, std::ios::trunc);
+  report << metrics::stats_json(measured).dump(2, ' ', false,
+                                               nlohmann::json::error_handler_t::replace)
+         << "\n";
+  if (!report) {
+    std::cerr << "s3fault proxy: cannot write --report " << o.report << "\n";
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}
+
+// Serves until a stop signal, with the rules, admin API and journal of options that are usable.
+int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
+  proxy::proxy_config config;
+  std::shared_ptr<spdlog::logger> logger;
+  try {
+    config = to_config(o);
+    logger = make_logger(config.format, o.log_level);
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault proxy: " << error.what() << "\n";
+    return 2;
+  }
+  const std::uint64_t seed = o.seed ? *o.seed : rules.seed ? *rules.seed : std::random_device{}();
+  config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
+  config.faults->replace_all(std::move(rules.rules));
+  config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
+  std::unique_ptr<proxy::admin_server> admin;
+  try {
+    admin = start_admin(o, config, logger);
+    block_stop_signals(); // before the journal's and the watch's threads: not for SIGTERM
+    config.journal = open_journal(o);
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault proxy: " << error.what() << "\n";
+    return 2;
+  }
+  rules_reloader reloader(rule_sources_of(o), config.faults, logger);
+  if (o.watch) {
+    reloader.watch(
+        std::chrono::duration_cast<std::chrono::milliseconds>(*parse_duration(o.watch_interval)));
+  }
+  // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
+  std::optional<proxy::proxy_server> server;
+  const int status = serve_until_stopped(
+      "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
+      [&](proxy::proxy_server& served) {
+        announce_proxy(served, config, admin.get(), seed, *logger);
+      },
+      [&reloader] { reloader.reload("SIGHUP"); });
+  return report_traffic(o, *config.metrics, *logger, status);
 }
 
 } // namespace
@@ -217,284 +537,29 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       "exchange goes to stderr. SIGINT/SIGTERM: stop accepting, finish exchanges in flight\n"
       "(up to --drain-timeout), exit 0. SIGHUP: reload the rules from their sources (all\n"
       "or, on any mistake, none; connections and the counters of unchanged rules kept).");
-  command
-      ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
-      ->capture_default_str()
-      ->check(listen_address_check());
-  command
-      ->add_option("--upstream", options->upstream,
-                   "The store: http://HOST:PORT or https://HOST:PORT (required)")
-      ->check(store_url_check());
-  command
-      ->add_option("--list-actions", options->list_actions,
-                   "Print every fault action (text: columns, markdown: the table of "
-                   "docs/faults.md) and exit")
-      ->check(CLI::IsMember({"text", "markdown"}));
-  command
-      ->add_option("--list-operations", options->list_operations,
-                   "Print every S3 operation op= takes, from AWS's S3 service model, with the "
-                   "sets @multipart, @read, @write (text, the default: columns; markdown: the "
-                   "table of docs/faults.md) and exit")
-      ->expected(0, 1)
-      ->default_str("text")
-      ->check(CLI::IsMember({"text", "markdown"}));
-  command->add_flag("--allow-header-faults", options->allow_header_faults,
-                    "Take a fault for one request from its 'x-s3fault-fault: ONE-LINE RULE' "
-                    "field (added after signing; removed before the store): that rule and no "
-                    "other for the request. Without it such requests are refused (400)");
-  command->add_flag("--check", options->check,
-                    "Validate the rules (--fault, --faults, --preset, --profile, --seed), print "
-                    "every mistake or the rules, and exit 0 (no mistake) or 2, without listening");
-  command->add_flag("--watch", options->watch,
-                    "Reload the rules when a --faults file changes, as SIGHUP does: all sources "
-                    "re-read and swapped in at once, or on any mistake none (each logged)");
-  add_duration(*command, "--watch-interval", options->watch_interval,
-               "How often --watch looks at the files");
-  command->add_option("--threads", options->threads, "Worker threads (0: one per core)")
-      ->capture_default_str();
-  auto* cert = command->add_option("--tls-cert", options->tls_cert,
-                                   "Serve HTTPS with this PEM certificate (chain)");
-  command->add_option("--tls-key", options->tls_key, "PEM private key for --tls-cert");
-  command
-      ->add_flag("--tls-self-signed", options->tls_self_signed,
-                 "Serve HTTPS with a certificate for localhost made in memory at start-up")
-      ->excludes(cert);
-  command->add_option("--tls-self-signed-cert", options->tls_self_signed_cert,
-                      "Write the --tls-self-signed certificate (PEM, without its key) to this file "
-                      "before listening, for clients' CA bundles (e.g. AWS_CA_BUNDLE)");
-  command->add_option("--upstream-ca", options->upstream_ca,
-                      "Verify an https store against this PEM CA file instead of the system CAs");
-  command->add_flag("--upstream-insecure", options->upstream_insecure,
-                    "Do not verify the https store's certificate");
-  command->add_option("--log-format", options->log_format, "Log lines as text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  command
-      ->add_option("--log-level", options->log_level,
-                   "trace, debug, info (one line per exchange), warn, error or off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
-      ->capture_default_str();
-  add_duration(*command, "--connect-timeout", options->connect_timeout,
-               "Deadline for connecting to the store");
-  add_duration(*command, "--idle-timeout", options->idle_timeout,
-               "Close a client connection idle this long between requests");
-  add_duration(*command, "--header-timeout", options->header_timeout,
-               "Deadline for a whole request or response head once it has started");
-  add_duration(*command, "--upstream-timeout", options->upstream_timeout,
-               "Deadline for the store's response head (504 when exceeded)");
-  add_duration(*command, "--io-timeout", options->io_timeout,
-               "Deadline for any single body read or write on either side");
-  add_duration(*command, "--upstream-idle-timeout", options->upstream_idle_timeout,
-               "Drop pooled store connections unused this long");
-  add_duration(*command, "--drain-timeout", options->drain_timeout,
-               "On SIGINT/SIGTERM, wait this long for exchanges in flight");
-  command
-      ->add_option("--server-header", options->server_header,
-                   "Server field of the answers the proxy makes itself (fault and gateway "
-                   "errors); empty: none")
-      ->capture_default_str();
-  command
-      ->add_option("--max-header-bytes", options->max_header_bytes,
-                   "Largest request or response head accepted")
-      ->capture_default_str()
-      ->check(CLI::Range(1024u, 1024u * 1024u));
-
-  command->add_option("--fault", options->fault_specs,
-                      "A fault rule in one line, e.g. 'strip-header x-amz-mp-parts-count "
-                      "op=GetObject query=partNumber' (repeatable)");
-  command->add_option("--faults", options->rule_files, "A YAML or JSON rules file (repeatable)");
-  command->add_option("--preset", options->presets,
-                      "A named set of rules, e.g. rustfs-parts-count (repeatable)");
-  command->add_option("--profile", options->profiles,
-                      "Make the store answer like another: a shipped store profile (see 's3fault "
-                      "profile list': rgw-16.2, s3rver-3.7, rustfs-1.0.0-rc.5) or a profile file; "
-                      "most need --resign-access-key/--resign-secret-key (repeatable)");
-  command->add_option("--seed", options->seed,
-                      "Seed of the fault dice, overriding the rules files' seeds (default: "
-                      "from the rules files, else random; logged)");
-  command
-      ->add_option("--admin", options->admin,
-                   "Serve the admin API (JSON over HTTP: list/add/replace/delete/enable/disable "
-                   "rules, counters; GET /metrics in Prometheus format, GET /stats as JSON) on "
-                   "this loopback HOST:PORT; prints 'admin on URL'")
-      ->check(listen_address_check());
-  command->add_option("--admin-token", options->admin_token,
-                      "Demand 'Authorization: Bearer TOKEN' on every admin request (at least 16 "
-                      "characters; default: $S3FAULT_ADMIN_TOKEN). Needed to serve the admin API "
-                      "on a non-loopback address");
-  command
-      ->add_option("--admin-body-limit", options->admin_body_limit,
-                   "Largest admin request body, e.g. 4MiB (at most 1GiB); a larger one is "
-                   "answered 413 with the limit named, and logged")
-      ->capture_default_str();
-  command->add_option("--report", options->report,
-                      "At exit, write the traffic measured (per S3 operation: requests, bytes, "
-                      "latency and TTFB p50/p90/p99/max, retries; faults per rule) as JSON");
-  command->add_option("--journal", options->journal,
-                      "Write one JSON line per exchange to FILE (time, operation, bucket, key, "
-                      "part, range, status, S3 error code, bytes, TTFB, duration, faults, the "
-                      "store's request id, the request's fields with secrets redacted; never a "
-                      "body); see docs/journal.md and 's3fault journal'");
-  command
-      ->add_option("--journal-max-size", options->journal_max_size,
-                   "Size of one journal file before it is renamed FILE.1 (FILE.2, ...) and a "
-                   "new one started, e.g. 256MiB")
-      ->capture_default_str();
-  command
-      ->add_option("--journal-files", options->journal_files,
-                   "Rotated journal files kept besides the current one (0: the file is "
-                   "truncated when full)")
-      ->capture_default_str();
-  command->add_option("--s3-domain", options->s3_domains,
-                      "Domain of virtual-host style requests (BUCKET.DOMAIN), for matching");
-  command->add_option("--resign-access-key", options->resign_access_key,
-                      "Access key the proxy signs requests with after a request-head action "
-                      "edited a signed part of them (strip-query partNumber, ...) or a resign "
-                      "action asked for it; the store must accept these keys");
-  command->add_option("--resign-secret-key", options->resign_secret_key,
-                      "Secret key for --resign-access-key (default: $S3FAULT_RESIGN_SECRET_KEY; "
-                      "never logged)");
-  command
-      ->add_option("--resign-region", options->resign_region,
-                   "Region to sign for when the request names none (unsigned requests)")
-      ->capture_default_str();
+  // In the order --help lists them.
+  declare_endpoint_options(*command, *options);
+  declare_catalogue_options(*command, *options);
+  declare_tls_options(*command, *options);
+  declare_exchange_options(*command, *options);
+  declare_rule_source_options(*command, *options);
+  declare_control_options(*command, *options);
   command->footer(command->get_footer() + "\n" + faults_help());
 
   return [options]() -> int {
-    if (!options->list_actions.empty()) {
-      std::cout << (options->list_actions == "markdown" ? faults::config::actions_markdown()
-                                                        : faults::config::actions_text(100));
-      return 0;
+    if (const auto answer = answer_without_listening(*options)) {
+      return *answer;
     }
-    if (!options->list_operations.empty()) {
-      std::cout << (options->list_operations == "markdown" ? faults::config::operations_markdown()
-                                                           : faults::config::operations_text(100));
-      return 0;
+    // Every mistake at once: the options' and the rules'.
+    const auto mistakes = proxy_usage_mistakes(*options);
+    for (const auto& mistake : mistakes) {
+      std::cerr << "s3fault proxy: " << mistake << "\n";
     }
-    if (options->check) {
-      return check_rules(*options);
-    }
-    if (parse_duration(options->watch_interval)->count() <= 0) {
-      std::cerr << "s3fault proxy: --watch-interval must be longer than 0\n";
+    auto rules = load_fault_rules(*options);
+    if (!mistakes.empty() || !rules) {
       return 2;
     }
-    if (options->watch && options->rule_files.empty()) {
-      std::cerr << "s3fault proxy: --watch needs --faults FILE (it watches the rules files)\n";
-      return 2;
-    }
-    if (options->upstream.empty()) {
-      std::cerr << "s3fault proxy: --upstream is required (the store: http://HOST:PORT or "
-                   "https://HOST:PORT)\n";
-      return 2;
-    }
-    proxy::proxy_config config;
-    std::shared_ptr<spdlog::logger> logger;
-    std::optional<faults::config::rule_build> rules;
-    try {
-      config = to_config(*options);
-      logger = make_logger(config.format, options->log_level);
-    } catch (const std::exception& error) {
-      std::cerr << "s3fault proxy: " << error.what() << "\n";
-      return 2;
-    }
-    rules = load_fault_rules(*options);
-    if (!rules) {
-      return 2;
-    }
-    const std::uint64_t seed = options->seed ? *options->seed
-                               : rules->seed ? *rules->seed
-                                             : std::random_device{}();
-    config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
-    config.faults->replace_all(std::move(rules->rules));
-    config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
-    std::unique_ptr<proxy::admin_server> admin;
-    const char* token_from_env = std::getenv("S3FAULT_ADMIN_TOKEN");
-    const std::string admin_token = !options->admin_token.empty() ? options->admin_token
-                                    : token_from_env != nullptr   ? token_from_env
-                                                                  : "";
-    if (!options->admin_token.empty() && options->admin.empty()) {
-      std::cerr << "s3fault proxy: --admin-token needs --admin HOST:PORT\n";
-      return 2;
-    }
-    const auto admin_body_limit = text::parse_size(options->admin_body_limit);
-    if (!admin_body_limit || *admin_body_limit == 0 || *admin_body_limit > (1ull << 30)) {
-      std::cerr << "s3fault proxy: --admin-body-limit: '" << options->admin_body_limit
-                << "' is not a size from 1 byte to 1GiB, like 4MiB\n";
-      return 2;
-    }
-    if (!options->admin.empty()) {
-      block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
-      config.inspector = std::make_shared<proxy::exchange_inspector>();
-
-      try {
-        admin = std::make_unique<proxy::admin_server>(
-            text::listen_address::parse(options->admin), config.faults, config.metrics,
-            std::string(runtime::build_version()), logger,
-            proxy::admin_options{admin_token, static_cast<std::size_t>(*admin_body_limit),
-                                 config.upstream.scheme() + "://" + config.upstream.host_and_port(),
-                                 config.inspector});
-      } catch (const std::exception& error) {
-        std::cerr << "s3fault proxy: " << error.what() << "\n";
-        return 2;
-      }
-      std::cout << "admin on " << admin->url() << std::endl;
-    }
-    block_stop_signals();            // before the watch thread starts: it must not take SIGTERM
-    if (!options->journal.empty()) { // after: its flushing thread must not take SIGTERM
-      const auto max_size = text::parse_size(options->journal_max_size);
-      if (!max_size) {
-        std::cerr << "s3fault proxy: --journal-max-size: '" << options->journal_max_size
-                  << "' is not a size, like 256MiB\n";
-        return 2;
-      }
-      try {
-        config.journal = std::make_shared<proxy::traffic_journal>(
-            proxy::journal_settings{options->journal, *max_size, options->journal_files});
-      } catch (const std::exception& error) {
-        std::cerr << "s3fault proxy: " << error.what() << "\n";
-        return 2;
-      }
-    }
-    rules_reloader reloader(rule_sources_of(*options), config.faults, logger);
-    if (options->watch) {
-      reloader.watch(std::chrono::duration_cast<std::chrono::milliseconds>(
-          *parse_duration(options->watch_interval)));
-    }
-    // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
-    std::optional<proxy::proxy_server> server;
-    const int status = serve_until_stopped(
-        "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
-        [&](proxy::proxy_server& served) {
-          logger->info("proxying {} -> {}://{}", served.listen_url(), config.upstream.scheme(),
-                       config.upstream.host_and_port());
-          if (admin) {
-            admin->set_proxy_url(served.listen_url());
-          }
-          const auto active = config.faults->current();
-          logger->info("fault rules: {} active, seed {}", active->rules().size(), seed);
-          warn_about_unsigned_edits(*active, config, *logger);
-          for (const auto& r : active->rules()) {
-            logger->info(
-                "rule {}: {}", r.name,
-                r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-          }
-        },
-        [&reloader] { reloader.reload("SIGHUP"); });
-    // The traffic as measured, for people (stderr: stdout carries only the listening line)
-    // and, with --report, for tools.
-    logger->info("traffic through the proxy:\n{}", metrics::summary_table(*config.metrics));
-    logger->flush();
-    if (!options->report.empty()) {
-      std::ofstream report(options->report, std::ios::trunc);
-      report << metrics::stats_json(*config.metrics)
-                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-             << "\n";
-      if (!report) {
-        std::cerr << "s3fault proxy: cannot write --report " << options->report << "\n";
-        return status == 0 ? 1 : status;
-      }
-    }
-    return status;
+    return run_proxy(*options, std::move(*rules));
   };
 }
 

@@ -2,6 +2,7 @@
 front of `s3fault origin`, driven by real clients (aws cli, botocore-signed raw requests)."""
 
 import json
+import os
 import socket
 import subprocess
 import unittest
@@ -231,6 +232,36 @@ class FaultRulesTest(unittest.TestCase):
         self.assertEqual(result.stdout, "")
         for name, field in (("one", "at"), ("two", "operations"), ("three", "probability")):
             self.assertRegex(result.stderr, rf"rule \d+ \({name}\):.*{field}")
+
+    def test_every_option_mistake_is_reported_at_once(self):
+        """Mistakes CLI11 cannot see alone are gathered in one step: each named with its option,
+        one line each, together with the rules' mistakes; exit 2 before anything is written."""
+        cert, journal = self.tmp / "self-signed.pem", self.tmp / "journal.jsonl"
+        env = {k: v for k, v in os.environ.items() if k != "S3FAULT_RESIGN_SECRET_KEY"}
+        result = subprocess.run(
+            [str(harness.proxy_binary()), "proxy", "--listen", "127.0.0.1:0", "--upstream",
+             self.origin.url, "--watch", "--watch-interval", "0s", "--server-header", "a\x01b",
+             "--resign-access-key", "AK", "--tls-self-signed-cert", str(cert),
+             "--upstream-insecure", "--admin-token", "t" * 20, "--admin-body-limit", "0",
+             "--journal", str(journal), "--journal-max-size", "abc",
+             "--fault", "no-such-action"],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, env=env)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "")
+        for mistake in ("--watch-interval must be longer than 0",
+                        "--watch needs --faults FILE",
+                        "--upstream-ca and --upstream-insecure need an https:// upstream",
+                        "--server-header: must be text without control characters",
+                        "--resign-access-key and --resign-secret-key (or "
+                        "$S3FAULT_RESIGN_SECRET_KEY) go together",
+                        "--tls-self-signed-cert needs --tls-self-signed",
+                        "--admin-token needs --admin HOST:PORT",
+                        "--admin-body-limit: '0' is not a size",
+                        "--journal-max-size: 'abc' is not a size"):
+            self.assertIn("s3fault proxy: " + mistake, result.stderr)
+        self.assertIn("the fault rules have 1 mistake", result.stderr)
+        self.assertFalse(cert.exists())
+        self.assertFalse(journal.exists())
 
     def test_seed_option_overrides_rules_files_that_disagree(self):
         one = self.tmp / "one.yaml"

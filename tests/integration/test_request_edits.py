@@ -15,7 +15,10 @@ edits what the store is sent and signs it again with --resign-access-key/--resig
 
 import dataclasses
 import json
+import os
 import re
+import subprocess
+from unittest import mock
 
 import harness
 from harness import MIB
@@ -109,6 +112,33 @@ class RequestEditsTest(harness.OriginTestCase):
         self.assertEqual(json.loads(result.stdout)["ContentLength"], PART_SIZE)
         self.assertEqual(out.read_bytes(), self.source.read_bytes()[:PART_SIZE])
         self.assertTrue(self.log_lines(proxy, "faults=any-signature:resign"))
+
+    def test_the_resign_secret_comes_from_the_environment_unless_given(self):
+        """$S3FAULT_RESIGN_SECRET_KEY (CLI11's envname) stands in for --resign-secret-key: the
+        proxy signs with it; the option, when given, wins; and a secret there without
+        --resign-access-key is refused as the option would be."""
+        wrong = "0" * 32
+        resign = ["--fault", "resign name=any-signature",
+                  "--resign-access-key", self.origin.access_key]
+        with mock.patch.dict(os.environ, {"S3FAULT_RESIGN_SECRET_KEY": self.origin.secret_key}):
+            from_env = self.start_proxy(self.origin, resign)
+        result, out = self.get_part_one(self.cli_through(from_env, "aws-env", wrong), "env.bin")
+        self.assertEqual(json.loads(result.stdout)["ContentLength"], PART_SIZE)
+        self.assertEqual(out.read_bytes(), self.source.read_bytes()[:PART_SIZE])
+
+        with mock.patch.dict(os.environ, {"S3FAULT_RESIGN_SECRET_KEY": "not-the-secret"}):
+            given = self.start_proxy(self.origin, resign + ["--resign-secret-key",
+                                                            self.origin.secret_key])
+        result, _ = self.get_part_one(self.cli_through(given, "aws-given", wrong), "given.bin")
+        self.assertEqual(json.loads(result.stdout)["ContentLength"], PART_SIZE)
+
+        alone = subprocess.run(
+            [str(harness.proxy_binary()), "proxy", "--listen", "127.0.0.1:0", "--upstream",
+             self.origin.endpoint], capture_output=True, text=True, timeout=30,
+            stdin=subprocess.DEVNULL, env={**os.environ, "S3FAULT_RESIGN_SECRET_KEY": "s"})
+        self.assertEqual(alone.returncode, 2, alone.stderr)
+        self.assertIn("--resign-access-key and --resign-secret-key (or "
+                      "$S3FAULT_RESIGN_SECRET_KEY) go together", alone.stderr)
 
     def test_head_as_get_answers_a_ranged_head_as_the_ranged_get_with_a_valid_signature(self):
         proxy = self.proxy_with("head-as-get op=HeadObject header=range name=ranged-head")
