@@ -49,10 +49,10 @@ bool is_region_name(const std::string& text) {
 
 /// --access-key/--secret-key, then every --account, then the --accounts-file lines, in that
 /// order (the first is the one that owns buckets of older data directories); the default
-/// account when none is given. Every problem is reported (secrets are never echoed).
-std::vector<s3::credentials> collect_accounts(const origin_options& o) {
+/// account when none is given. Every problem is added to `problems` (secrets are never echoed).
+std::vector<s3::credentials> collect_accounts(const origin_options& o,
+                                              std::vector<std::string>& problems) {
   std::vector<s3::credentials> accounts;
-  std::vector<std::string> problems;
   if (!o.access_key.empty()) {
     accounts.push_back(s3::credentials{o.access_key, o.secret_key, ""});
   }
@@ -87,20 +87,14 @@ std::vector<s3::credentials> collect_accounts(const origin_options& o) {
       problems.push_back("access key '" + account.access_key + "' is given twice");
     }
   }
-  if (!problems.empty()) {
-    std::string message;
-    for (const auto& problem : problems) {
-      message += (message.empty() ? "" : "\n") + problem;
-    }
-    throw std::invalid_argument(message);
-  }
   if (accounts.empty()) {
     accounts.push_back(s3::credentials{default_access_key, default_secret_key, ""});
   }
   return accounts;
 }
 
-origin::origin_config to_config(const origin_options& o) {
+/// The origin's settings; each usage mistake (accounts, region) is added to `mistakes`.
+origin::origin_config to_config(const origin_options& o, std::vector<std::string>& mistakes) {
   origin::origin_config config;
   const auto listen = text::listen_address::parse(o.listen);
   config.listen_host = listen.host;
@@ -108,17 +102,13 @@ origin::origin_config to_config(const origin_options& o) {
   config.data_dir = o.data_dir;
   config.threads = o.threads;
   config.format = o.log_format == "json" ? origin::log_format::json : origin::log_format::text;
-  if (o.access_key.empty() != o.secret_key.empty()) {
-    throw std::invalid_argument("--access-key and --secret-key go together");
-  }
   if (!o.anonymous) {
-    auto accounts = collect_accounts(o);
+    auto accounts = collect_accounts(o, mistakes);
     config.settings.credentials = accounts.front();
     config.settings.more_accounts.assign(accounts.begin() + 1, accounts.end());
   }
   if (!is_region_name(o.region)) {
-    throw std::invalid_argument("--region '" + o.region +
-                                "': must be a region name like us-east-1");
+    mistakes.push_back("--region '" + o.region + "': must be a region name like us-east-1");
   }
   config.settings.region = o.region;
   config.settings.domain = o.domain;
@@ -139,107 +129,119 @@ std::string describe_accounts(const origin::origin_settings& settings) {
          keys;
 }
 
-} // namespace
+/// What `s3fault origin --help` says above the options.
+std::string origin_description() {
+  return "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
+         "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
+         "aws-chunked forms). Versioning (version ids, delete markers, ListObjectVersions),\n"
+         "GetObjectAttributes, conditional writes, and a retried CompleteMultipartUpload\n"
+         "answered 200 as AWS does. Objects live in memory, or in --data-dir.\n"
+         "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
+         "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
+         "the account that created it; other accounts get 403 AccessDenied.\n"
+         "Path-style URLs always; virtual-hosted buckets with --domain.\n"
+         "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
+         "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
+         "exit 0.\n\n"
+         "Example:\n"
+         "  s3fault origin --listen 127.0.0.1:9000\n"
+         "  AWS_ACCESS_KEY_ID=s3fault AWS_SECRET_ACCESS_KEY=s3fault-secret \\\n"
+         "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo";
+}
 
-std::function<int()> add_origin_command(CLI::App& app) {
-  auto options = std::make_shared<origin_options>();
-  auto* command = app.add_subcommand(
-      "origin",
-      "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
-      "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
-      "aws-chunked forms). Versioning (version ids, delete markers, ListObjectVersions),\n"
-      "GetObjectAttributes, conditional writes, and a retried CompleteMultipartUpload\n"
-      "answered 200 as AWS does. Objects live in memory, or in --data-dir.\n"
-      "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
-      "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
-      "the account that created it; other accounts get 403 AccessDenied.\n"
-      "Path-style URLs always; virtual-hosted buckets with --domain.\n"
-      "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
-      "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
-      "exit 0.\n\n"
-      "Example:\n"
-      "  s3fault origin --listen 127.0.0.1:9000\n"
-      "  AWS_ACCESS_KEY_ID=s3fault AWS_SECRET_ACCESS_KEY=s3fault-secret \\\n"
-      "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo");
-  command
-      ->add_option("--listen", options->listen, "HOST:PORT to listen on; port 0 picks a free one")
+/// The origin's options; --access-key and --secret-key need each other and --anonymous excludes
+/// every account (CLI11 refuses those as it parses).
+void declare_origin_options(CLI::App& command, origin_options& o) {
+  command.add_option("--listen", o.listen, "HOST:PORT to listen on; port 0 picks a free one")
       ->capture_default_str()
       ->check(listen_address_check());
-  command->add_option("--data-dir", options->data_dir,
-                      "Keep buckets and objects in this directory (created if missing); "
-                      "default: in memory");
-  auto* access_key = command->add_option("--access-key", options->access_key,
-                                         std::string("Access key clients sign with (default '") +
-                                             default_access_key + "')");
-  auto* secret_key = command->add_option("--secret-key", options->secret_key,
-                                         std::string("Secret key for --access-key (default '") +
-                                             default_secret_key + "')");
+  command.add_option("--data-dir", o.data_dir,
+                     "Keep buckets and objects in this directory (created if missing); "
+                     "default: in memory");
+  auto* access_key = command.add_option("--access-key", o.access_key,
+                                        std::string("Access key clients sign with (default '") +
+                                            default_access_key + "')");
+  auto* secret_key = command.add_option("--secret-key", o.secret_key,
+                                        std::string("Secret key for --access-key (default '") +
+                                            default_secret_key + "')");
   auto* account =
-      command->add_option("--account", options->accounts,
-                          "Another account, KEY:SECRET (repeatable). With --access-key first, "
-                          "then these, then --accounts-file; the first account owns buckets "
-                          "of older data directories");
-  auto* accounts_file = command->add_option(
-      "--accounts-file", options->accounts_file,
+      command.add_option("--account", o.accounts,
+                         "Another account, KEY:SECRET (repeatable). With --access-key first, "
+                         "then these, then --accounts-file; the first account owns buckets "
+                         "of older data directories");
+  auto* accounts_file = command.add_option(
+      "--accounts-file", o.accounts_file,
       "File of accounts: one KEY:SECRET per line; blank lines and '#' comments skipped");
+  access_key->needs(secret_key);
+  secret_key->needs(access_key);
   command
-      ->add_flag("--anonymous", options->anonymous,
-                 "Accept every request, signed or not, without checking signatures")
+      .add_flag("--anonymous", o.anonymous,
+                "Accept every request, signed or not, without checking signatures")
       ->excludes(access_key)
       ->excludes(secret_key)
       ->excludes(account)
       ->excludes(accounts_file);
   command
-      ->add_option("--min-part-size", options->min_part_size,
-                   "Smallest part (bytes) CompleteMultipartUpload accepts for every part but "
-                   "the last (EntityTooSmall)")
+      .add_option("--min-part-size", o.min_part_size,
+                  "Smallest part (bytes) CompleteMultipartUpload accepts for every part but "
+                  "the last (EntityTooSmall)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--domain", options->domain,
-                      "Serve virtual-hosted buckets: Host 'BUCKET.DOMAIN' names the bucket");
-  command->add_option("--region", options->region, "Region clients sign for")
-      ->capture_default_str();
+  command.add_option("--domain", o.domain,
+                     "Serve virtual-hosted buckets: Host 'BUCKET.DOMAIN' names the bucket");
+  command.add_option("--region", o.region, "Region clients sign for")->capture_default_str();
   command
-      ->add_option(
-          "--threads", options->threads,
+      .add_option(
+          "--threads", o.threads,
           "Worker threads (0: half the cores, at least one; its clients usually share the machine)")
       ->capture_default_str();
-  command->add_option("--log-format", options->log_format, "Log lines as text or json")
+  command.add_option("--log-format", o.log_format, "Log lines as text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   command
-      ->add_option("--log-level", options->log_level,
-                   "trace, debug, info (one line per request), warn, error or off")
+      .add_option("--log-level", o.log_level,
+                  "trace, debug, info (one line per request), warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
+}
 
-  return [options]() -> int {
-    origin::origin_config config;
-    std::shared_ptr<spdlog::logger> logger;
-    try {
-      config = to_config(*options);
-      logger = make_logger(config.format == origin::log_format::json ? proxy::log_format::json
-                                                                     : proxy::log_format::text,
-                           options->log_level);
-    } catch (const std::exception& error) {
-      std::cerr << "s3fault origin: " << error.what() << "\n";
-      return 2;
-    }
-    std::unique_ptr<origin::origin_server> server;
-    try {
-      server = std::make_unique<origin::origin_server>(config, logger);
-    } catch (const std::exception& error) {
-      std::cerr << "s3fault origin: " << error.what() << "\n";
-      return 2;
-    }
-    return serve_until_stopped(
-        "origin", *logger, [&]() -> origin::origin_server& { return *server; },
-        [&](origin::origin_server& served) {
-          logger->info("origin at {}: storage in {}, {}, region {}", served.listen_url(),
-                       served.service().store().description(), describe_accounts(config.settings),
-                       config.settings.region);
-        });
-  };
+/// Every usage mistake at once (exit 2), then serving until a stop signal.
+int run_origin(const origin_options& o) {
+  std::vector<std::string> mistakes;
+  origin::origin_config config = to_config(o, mistakes);
+  for (const auto& mistake : mistakes) {
+    std::cerr << "s3fault origin: " << mistake << "\n";
+  }
+  if (!mistakes.empty()) {
+    return 2;
+  }
+  std::shared_ptr<spdlog::logger> logger;
+  std::unique_ptr<origin::origin_server> server;
+  try {
+    logger = make_logger(config.format == origin::log_format::json ? proxy::log_format::json
+                                                                   : proxy::log_format::text,
+                         o.log_level);
+    server = std::make_unique<origin::origin_server>(config, logger);
+  } catch (const std::exception& error) {
+    std::cerr << "s3fault origin: " << error.what() << "\n";
+    return 2;
+  }
+  return serve_until_stopped(
+      "origin", *logger, [&]() -> origin::origin_server& { return *server; },
+      [&](origin::origin_server& served) {
+        logger->info("origin at {}: storage in {}, {}, region {}", served.listen_url(),
+                     served.service().store().description(), describe_accounts(config.settings),
+                     config.settings.region);
+      });
+}
+
+} // namespace
+
+std::function<int()> add_origin_command(CLI::App& app) {
+  auto options = std::make_shared<origin_options>();
+  auto* command = app.add_subcommand("origin", origin_description());
+  declare_origin_options(*command, *options);
+  return [options]() { return run_origin(*options); };
 }
 
 } // namespace s3fault::cli

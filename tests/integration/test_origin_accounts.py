@@ -126,6 +126,26 @@ class OriginAccountsTest(harness.OriginTestCase):
         self.assertIn(f"--accounts-file '{bad}': line 3: expected KEY:SECRET", result.stderr)
         self.assertEqual(result.stdout, "")
 
+    def test_every_mistake_is_reported_at_once(self):
+        """The accounts' mistakes and the region's come out together, one line each (exit 2);
+        --access-key without --secret-key is refused by CLI11 as the command line is parsed."""
+        bad = self.tmp / "bad-accounts.txt"
+        bad.write_text("no-colon-here\n")
+        result = subprocess.run(
+            [str(harness.proxy_binary()), "origin", "--listen", "127.0.0.1:0",
+             "--account", "also-no-colon", "--accounts-file", str(bad), "--region", "Not A Region"],
+            capture_output=True, text=True, timeout=30)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "")
+        for mistake in ("--account number 1: ", f"--accounts-file '{bad}': line 1: ",
+                        "--region 'Not A Region': must be a region name like us-east-1"):
+            self.assertIn("s3fault origin: " + mistake, result.stderr)
+        alone = subprocess.run(
+            [str(harness.proxy_binary()), "origin", "--listen", "127.0.0.1:0",
+             "--access-key", "k"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(alone.returncode, 2, alone.stderr)
+        self.assertIn("--access-key requires --secret-key", alone.stderr)
+
     def test_get_object_attributes(self):
         self.start_accounts()
         client = self.clients["alice"]
