@@ -30,7 +30,7 @@ struct audit_options {
   bool anonymous = false;
   std::string bucket;
   bool keep = false;
-  std::vector<std::string> checks;
+  std::vector<std::string> checks{"*"}; // globs, split at commas as parsed
   bool strict = false;
   std::string json_file;
   std::string junit_file;
@@ -109,7 +109,7 @@ int refuse_audit(const audit_options& options, const std::string& endpoint,
 }
 
 int run_audit_command(const audit_options& options) {
-  const auto globs = split_globs(options.checks);
+  const auto& globs = options.checks;
   if (const auto unknown = audit::unknown_check_globs(globs); !unknown.empty()) {
     return refuse_audit(options, options.endpoint, unknown);
   }
@@ -213,9 +213,11 @@ std::function<int()> add_audit_command(CLI::App& app) {
                       "Use this existing bucket (fixtures go under s3fault-audit/<random>/); "
                       "default: create s3fault-audit-<random>");
   command->add_flag("--keep", options->keep, "Leave the bucket and fixtures in place afterwards");
-  command->add_option("--checks", options->checks,
-                      "Run only the checks whose ID matches a glob (comma-separated or repeated), "
-                      "e.g. 'part.*,range.suffix'");
+  command
+      ->add_option("--checks", options->checks,
+                   "Run only the checks whose ID matches a glob (comma-separated or repeated), "
+                   "e.g. 'part.*,range.suffix'")
+      ->delimiter(',');
   command->add_flag("--strict", options->strict, "SHOULD checks decide the exit status too");
   command->add_option("--json", options->json_file,
                       "Write the full report (every expectation and exchange) as JSON");

@@ -34,7 +34,7 @@ struct bench_options {
   std::vector<std::string> prefill;
   std::string warmup = "0s";
   std::vector<std::string> sizes{"1MiB"};
-  std::vector<std::string> concurrency{"1,8,32"};
+  std::vector<std::string> concurrency{"1", "8", "32"};
   std::string duration = "10s";
   std::uint64_t count = 0;
   unsigned rounds = 3;
@@ -104,14 +104,11 @@ void add_sharding_settings(const bench_options& options, bench::bench_settings& 
   }
 }
 
-/// The command line as bench settings; every problem is collected, one line each.
-bench::bench_settings make_settings(const bench_options& options, const runtime::shard& shard,
-                                    std::vector<std::string>& problems) {
-  bench::bench_settings settings;
-  settings.shard = shard;
-  add_sharding_settings(options, settings, problems);
+/// --ops and --mix as settings.
+void add_operation_settings(const bench_options& options, bench::bench_settings& settings,
+                            std::vector<std::string>& problems) {
   settings.operations.clear();
-  auto ops = split_commas(options.ops);
+  auto ops = options.ops;
   if (ops.empty()) {
     ops.emplace_back(options.mix.empty() ? "get" : "mix");
   }
@@ -123,27 +120,27 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
                          bench::operation_choices(name));
     }
   }
-  settings.mix = bench::parse_mix(split_commas(options.mix), problems);
+  settings.mix = bench::parse_mix(options.mix, problems);
   if (!settings.mix.empty() &&
       std::none_of(settings.operations.begin(), settings.operations.end(),
                    [](bench::operation op) { return op.workload().draws_from_mix(); })) {
     problems.emplace_back("--mix: --ops has no 'mix' cell to run it in (leave --ops out, or add "
                           "mix to it)");
   }
-  if (const auto warmup = parse_duration(options.warmup)) {
-    settings.warmup = *warmup;
-  } else {
-    problems.push_back("--warmup: '" + options.warmup + "' is not a duration like 2s or 500ms");
-  }
+}
+
+/// The axes of the cells and the stored volumes: --sizes, --prefill and --concurrency.
+void add_cell_axes(const bench_options& options, bench::bench_settings& settings,
+                   std::vector<std::string>& problems) {
   settings.sizes.clear();
-  for (const auto& text : split_commas(options.sizes)) {
+  for (const auto& text : options.sizes) {
     if (const auto size = text::parse_size(text)) {
       settings.sizes.push_back(*size);
     } else {
       problems.push_back("--sizes: '" + text + "' is not a size like 4KiB, 10MiB or 1048576");
     }
   }
-  for (const auto& text : split_commas(options.prefill)) {
+  for (const auto& text : options.prefill) {
     if (const auto size = text::parse_size(text)) {
       settings.prefill.push_back(*size);
     } else {
@@ -151,7 +148,7 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
     }
   }
   settings.concurrencies.clear();
-  for (const auto& text : split_commas(options.concurrency)) {
+  for (const auto& text : options.concurrency) {
     const auto level = text::parse_whole_number(text);
     if (level && *level >= 1 && *level <= 1024) {
       settings.concurrencies.push_back(static_cast<unsigned>(*level));
@@ -159,6 +156,21 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
       problems.push_back("--concurrency: '" + text + "' is not a whole number from 1 to 1024");
     }
   }
+}
+
+/// The command line as bench settings; every problem is collected, one line each.
+bench::bench_settings make_settings(const bench_options& options, const runtime::shard& shard,
+                                    std::vector<std::string>& problems) {
+  bench::bench_settings settings;
+  settings.shard = shard;
+  add_sharding_settings(options, settings, problems);
+  add_operation_settings(options, settings, problems);
+  if (const auto warmup = parse_duration(options.warmup)) {
+    settings.warmup = *warmup;
+  } else {
+    problems.push_back("--warmup: '" + options.warmup + "' is not a duration like 2s or 500ms");
+  }
+  add_cell_axes(options, settings, problems);
   if (options.count > 0) {
     settings.count = options.count;
   } else if (const auto duration = parse_duration(options.duration)) {
@@ -183,7 +195,7 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
   settings.seed = options.seed;
   settings.bucket = options.bucket;
   settings.keep = options.keep;
-  for (const auto& text : split_commas(options.store_pids)) {
+  for (const auto& text : options.store_pids) {
     const auto pid = text::parse_whole_number(text);
     if (pid && *pid > 0 && *pid < 1u << 31) {
       settings.store_pids.push_back(static_cast<int>(*pid));
@@ -277,18 +289,11 @@ int refuse_bench(const bench_options& options, const runtime::shard& shard,
   return 2;
 }
 
-int run_bench_command(const bench_options& options) {
-  const auto shard = resolve_shard("s3fault bench: ", options.shard);
-  if (!shard) {
-    return 2;
-  }
-  if (!report_paths_writable("bench", {{"--csv", report_path(options.csv_file, *shard)},
-                                       {"--json", report_path(options.json_file, *shard)},
-                                       {"--html", report_path(options.html_file, *shard)}})) {
-    return 2;
-  }
-  std::vector<std::string> problems;
-  auto settings = make_settings(options, *shard, problems);
+/// The problems make_settings cannot see: the keys, the endpoint, the baseline file and the
+/// store processes; the baseline as read.
+std::optional<bench::baseline> check_bench_inputs(const bench_options& options,
+                                                  const bench::bench_settings& settings,
+                                                  std::vector<std::string>& problems) {
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
     problems.emplace_back("--access-key and --secret-key go together");
   }
@@ -309,15 +314,49 @@ int run_bench_command(const bench_options& options) {
       problems.push_back("--store-pid: " + error);
     }
   }
-  if (!problems.empty()) {
-    return refuse_bench(options, *shard, problems);
-  }
-  if (earlier && !baseline_matches(settings, *earlier, options.strict)) {
-    return refuse_bench(
-        options, *shard,
-        {"--strict: the baseline " + earlier->source + " was measured differently"});
-  }
+  return earlier;
+}
 
+/// What the bench prints as it goes: the first line, live progress, one line per run.
+bench::bench_observer make_observer(const bench_options& options,
+                                    const bench::bench_settings& settings, std::size_t cell_count) {
+  const bool live_progress =
+      options.progress == "always" ||
+      (options.progress == "auto" && isatty(STDOUT_FILENO) && env_or("CI", "") != "true");
+  bench::bench_observer observer;
+  observer.fixtures_ready = [&settings, cell_count](const bench::bench_fixtures& fixtures) {
+    std::cout << "s3fault bench: " << settings.client.endpoint << ", bucket " << fixtures.bucket()
+              << "; " << cell_count << (cell_count == 1 ? " cell" : " cells") << " x "
+              << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
+              << (settings.control ? " x 2 control runs" : "") << ", "
+              << about_time(settings, cell_count) << sharding_text(settings) << "\n";
+    std::cout.flush();
+  };
+  observer.progress = [&settings, live_progress](const bench::run_position& position,
+                                                 const bench::run_progress& now) {
+    if (live_progress) {
+      std::cout << "\r\x1b[2K" << bench::progress_line(position, now, settings) << std::flush;
+    }
+  };
+  observer.run_done = [live_progress](const bench::run_position& position,
+                                      const bench::run_result& result) {
+    std::cout << (live_progress ? "\r\x1b[2K" : "") << bench::run_line(position, result) << "\n"
+              << std::flush;
+  };
+  observer.filling = [](std::uint64_t stored) {
+    std::cout << "s3fault bench: --prefill: filling the bucket up to " << bench::format_size(stored)
+              << " of filler objects\n"
+              << std::flush;
+  };
+  observer.cleanup_problem = [](const std::string& problem) {
+    std::cerr << "s3fault bench: left behind: " << problem << "\n";
+  };
+  return observer;
+}
+
+/// Runs the cells of usable settings and writes the reports; the exit status.
+int measure(const bench_options& options, const runtime::shard& shard,
+            bench::bench_settings& settings, const std::optional<bench::baseline>& earlier) {
   // Ctrl-C ends the run in progress early, summarizes what ran and removes the fixtures.
   static std::atomic<bool> stop_requested{false};
   block_stop_signals();
@@ -330,54 +369,23 @@ int run_bench_command(const bench_options& options) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
     } catch (const std::exception& error) {
-      return refuse_bench(options, *shard,
+      return refuse_bench(options, shard,
                           {std::string("cannot start the embedded origin: ") + error.what()});
     }
     aim_at_embedded_origin(settings.client, embedded->url());
     std::cout << "no --endpoint: benchmarking the embedded origin at " << embedded->url()
               << " (in this process)\n";
   }
-
-  const bool live_progress =
-      options.progress == "always" ||
-      (options.progress == "auto" && isatty(STDOUT_FILENO) && env_or("CI", "") != "true");
-  const auto cells = bench::plan_cells(settings);
-  bench::bench_observer observer;
-  observer.fixtures_ready = [&](const bench::bench_fixtures& fixtures) {
-    std::cout << "s3fault bench: " << settings.client.endpoint << ", bucket " << fixtures.bucket()
-              << "; " << cells.size() << (cells.size() == 1 ? " cell" : " cells") << " x "
-              << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
-              << (settings.control ? " x 2 control runs" : "") << ", "
-              << about_time(settings, cells.size()) << sharding_text(settings) << "\n";
-    std::cout.flush();
-  };
-  observer.progress = [&](const bench::run_position& position, const bench::run_progress& now) {
-    if (live_progress) {
-      std::cout << "\r\x1b[2K" << bench::progress_line(position, now, settings) << std::flush;
-    }
-  };
-  observer.run_done = [&](const bench::run_position& position, const bench::run_result& result) {
-    std::cout << (live_progress ? "\r\x1b[2K" : "") << bench::run_line(position, result) << "\n"
-              << std::flush;
-  };
-  observer.filling = [](std::uint64_t stored) {
-    std::cout << "s3fault bench: --prefill: filling the bucket up to " << bench::format_size(stored)
-              << " of filler objects\n"
-              << std::flush;
-  };
-  observer.cleanup_problem = [](const std::string& problem) {
-    std::cerr << "s3fault bench: left behind: " << problem << "\n";
-  };
-
+  const auto observer = make_observer(options, settings, bench::plan_cells(settings).size());
   bench::bench_report report;
   try {
     report = bench::run_bench(settings, earlier ? &*earlier : nullptr, observer);
   } catch (const bench::store_unusable& error) {
     return refuse_bench(
-        options, *shard,
+        options, shard,
         {"the store at " + settings.client.endpoint + " cannot be benchmarked: " + error.what()});
   } catch (const std::exception& error) {
-    return refuse_bench(options, *shard, {error.what()});
+    return refuse_bench(options, shard, {error.what()});
   }
   bench::print_summary(std::cout, report);
   if (options.keep) {
@@ -385,10 +393,151 @@ int run_bench_command(const bench_options& options) {
   }
   const bool written = write_report_files(
       "bench",
-      {{report_path(options.csv_file, *shard), [&] { return bench::csv_report(report); }},
-       {report_path(options.json_file, *shard), [&] { return bench::json_report(report); }},
-       {report_path(options.html_file, *shard), [&] { return bench::html_report(report); }}});
+      {{report_path(options.csv_file, shard), [&] { return bench::csv_report(report); }},
+       {report_path(options.json_file, shard), [&] { return bench::json_report(report); }},
+       {report_path(options.html_file, shard), [&] { return bench::html_report(report); }}});
   return job_exit_status(written, report.interrupted, bench::bench_exit_status(report));
+}
+
+/// Validation (every problem at once, in the reports too), then the measuring.
+int run_bench_command(const bench_options& options) {
+  const auto shard = resolve_shard("s3fault bench: ", options.shard);
+  if (!shard) {
+    return 2;
+  }
+  if (!report_paths_writable("bench", {{"--csv", report_path(options.csv_file, *shard)},
+                                       {"--json", report_path(options.json_file, *shard)},
+                                       {"--html", report_path(options.html_file, *shard)}})) {
+    return 2;
+  }
+  std::vector<std::string> problems;
+  auto settings = make_settings(options, *shard, problems);
+  const auto earlier = check_bench_inputs(options, settings, problems);
+  if (!problems.empty()) {
+    return refuse_bench(options, *shard, problems);
+  }
+  if (earlier && !baseline_matches(settings, *earlier, options.strict)) {
+    return refuse_bench(
+        options, *shard,
+        {"--strict: the baseline " + earlier->source + " was measured differently"});
+  }
+  return measure(options, *shard, settings, earlier);
+}
+
+/// What the cells are: operations, sizes, concurrency, how long and how often each runs.
+void declare_cell_options(CLI::App& command, bench_options& o) {
+  command
+      .add_option("--ops", o.ops,
+                  "Operations, comma-separated: " + bench::describe_workloads() +
+                      "; default: get, or mix with --mix")
+      ->delimiter(',');
+  command
+      .add_option("--mix", o.mix,
+                  "The operations of a mix cell with weights, e.g. get=70,put=20,delete=10: "
+                  "each operation is drawn by weight (the same sequence every round)")
+      ->delimiter(',');
+  command
+      .add_option("--prefill", o.prefill,
+                  "Stored-volume sweep, e.g. 0,1GiB,4GiB: the bucket is filled with 8 MiB "
+                  "filler objects up to each volume in turn, and every cell runs at each")
+      ->delimiter(',');
+  command
+      .add_option("--warmup", o.warmup,
+                  "Run every cell this long before the first round, unmeasured, e.g. 2s")
+      ->capture_default_str();
+  command.add_option("--sizes", o.sizes, "Object sizes, e.g. 4KiB,1MiB,8MiB,64MiB")
+      ->delimiter(',')
+      ->capture_default_str();
+  command.add_option("--concurrency", o.concurrency, "Concurrent clients, e.g. 1,8,32")
+      ->delimiter(',')
+      ->default_str("[1,8,32]"); // how the help shows a list default
+  auto* duration = command
+                       .add_option("--duration", o.duration,
+                                   "How long each run of a cell lasts, e.g. 10s, 500ms")
+                       ->capture_default_str();
+  command.add_option("--count", o.count, "Operations per run of a cell, instead of --duration")
+      ->check(CLI::PositiveNumber)
+      ->excludes(duration);
+  command.add_option("--rounds", o.rounds, "Runs of every cell; the median is reported")
+      ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  command
+      .add_option("--objects", o.objects,
+                  "Objects per size that reads rotate over (and keys put overwrites)")
+      ->capture_default_str();
+  command
+      .add_option("--part-size", o.part_size,
+                  "Part size of the get-parts objects and range size of get-ranges")
+      ->capture_default_str();
+  command.add_flag("--verify,!--no-verify", o.verify,
+                   "Check the content of every read (a hash of every byte against the object's) "
+                   "and the ETag of every put; on by default, --no-verify checks lengths only");
+  command.add_flag("--control", o.control,
+                   "Run every cell twice per round and report the noise band");
+}
+
+/// What is measured besides the traffic, where the figures go and what they are judged against.
+void declare_report_options(CLI::App& command, bench_options& o) {
+  command
+      .add_option("--store-pid", o.store_pids,
+                  "Sample this process's memory, threads and CPU during every run "
+                  "(repeat or comma-separate for several; figures are summed)")
+      ->delimiter(',');
+  command.add_option("--csv", o.csv_file, "Write the per-cell figures as CSV");
+  command.add_option("--json", o.json_file, "Write the per-cell figures and every run as JSON");
+  command.add_option("--html", o.html_file, "Write one self-contained HTML page with SVG charts");
+  command.add_option("--baseline", o.baseline_file,
+                     "Compare with an earlier --csv or --json file of the same cells");
+  command
+      .add_option("--min-change", o.min_change,
+                  "Percent a figure must change by, at least, to be flagged against the baseline")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
+  command
+      .add_option("--alpha", o.alpha,
+                  "False-alarm rate per compared figure: the chance that a figure which did not "
+                  "change is flagged")
+      ->check(CLI::Range(0.0001, 0.5))
+      ->capture_default_str();
+  command.add_flag("--strict", o.strict,
+                   "Refuse (exit 2) to compare with a baseline measured with other settings or "
+                   "other cells, instead of warning");
+}
+
+/// The bucket, the clients, the progress line and the sharding of the work.
+void declare_run_options(CLI::App& command, bench_options& o) {
+  command.add_option("--bucket", o.bucket,
+                     "Use this existing bucket (objects under s3fault-bench/<random>/); "
+                     "default: create s3fault-bench-<random>");
+  command.add_flag("--keep", o.keep, "Leave the bucket and objects in place");
+  command
+      .add_option("--client-threads", o.client_threads,
+                  "Threads the bench's clients run on, each an event loop with its share of the "
+                  "--concurrency clients as fibers; 0: one per core. Over https every client "
+                  "has a thread of its own")
+      ->check(CLI::Range(0u, 1024u))
+      ->capture_default_str();
+  command
+      .add_option("--attempts", o.attempts,
+                  "Attempts per request for SlowDown, 5xx and broken connections")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
+  command.add_option("--seed", o.seed, "Seed of the object bytes and backoff jitter")
+      ->capture_default_str();
+  command
+      .add_option("--progress", o.progress,
+                  "Live progress line: auto (on a terminal, not when CI=true), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  add_shard_options(&command, o.shard, "workers of every cell (and of --count)");
+  command.add_option("--start-at", o.start_at,
+                     "Start the first run at this time, RFC 3339 (2026-12-05T14:00:00Z) or +30s "
+                     "(after $S3FAULT_START_AT when set, else now); with --duration every run then "
+                     "has its slot (its duration + 2 s + 10 %), so shards run each cell together");
+  command
+      .add_option("--test-clock-offset", o.test_clock_offset,
+                  "Tests only: add this to the clock (play a machine whose clock is off)")
+      ->group("");
 }
 
 } // namespace
@@ -428,104 +577,9 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "Store URL http(s)://HOST[:PORT]; default: an embedded origin in this "
                       "process");
   add_store_access_options(command, options->access, true);
-  command->add_option("--ops", options->ops,
-                      "Operations, comma-separated: " + bench::describe_workloads() +
-                          "; default: get, or mix with --mix");
-  command->add_option("--mix", options->mix,
-                      "The operations of a mix cell with weights, e.g. get=70,put=20,delete=10: "
-                      "each operation is drawn by weight (the same sequence every round)");
-  command->add_option("--prefill", options->prefill,
-                      "Stored-volume sweep, e.g. 0,1GiB,4GiB: the bucket is filled with 8 MiB "
-                      "filler objects up to each volume in turn, and every cell runs at each");
-  command
-      ->add_option("--warmup", options->warmup,
-                   "Run every cell this long before the first round, unmeasured, e.g. 2s")
-      ->capture_default_str();
-  command->add_option("--sizes", options->sizes, "Object sizes, e.g. 4KiB,1MiB,8MiB,64MiB")
-      ->capture_default_str();
-  command->add_option("--concurrency", options->concurrency, "Concurrent clients, e.g. 1,8,32")
-      ->capture_default_str();
-  auto* duration = command
-                       ->add_option("--duration", options->duration,
-                                    "How long each run of a cell lasts, e.g. 10s, 500ms")
-                       ->capture_default_str();
-  command
-      ->add_option("--count", options->count, "Operations per run of a cell, instead of --duration")
-      ->check(CLI::PositiveNumber)
-      ->excludes(duration);
-  command->add_option("--rounds", options->rounds, "Runs of every cell; the median is reported")
-      ->check(CLI::Range(1u, 1000u))
-      ->capture_default_str();
-  command
-      ->add_option("--objects", options->objects,
-                   "Objects per size that reads rotate over (and keys put overwrites)")
-      ->capture_default_str();
-  command
-      ->add_option("--part-size", options->part_size,
-                   "Part size of the get-parts objects and range size of get-ranges")
-      ->capture_default_str();
-  command->add_flag("--verify,!--no-verify", options->verify,
-                    "Check the content of every read (a hash of every byte against the object's) "
-                    "and the ETag of every put; on by default, --no-verify checks lengths only");
-  command->add_flag("--control", options->control,
-                    "Run every cell twice per round and report the noise band");
-  command->add_option("--store-pid", options->store_pids,
-                      "Sample this process's memory, threads and CPU during every run "
-                      "(repeat or comma-separate for several; figures are summed)");
-  command->add_option("--csv", options->csv_file, "Write the per-cell figures as CSV");
-  command->add_option("--json", options->json_file,
-                      "Write the per-cell figures and every run as JSON");
-  command->add_option("--html", options->html_file,
-                      "Write one self-contained HTML page with SVG charts");
-  command->add_option("--baseline", options->baseline_file,
-                      "Compare with an earlier --csv or --json file of the same cells");
-  command
-      ->add_option("--min-change", options->min_change,
-                   "Percent a figure must change by, at least, to be flagged against the baseline")
-      ->check(CLI::Range(0.0, 1000.0))
-      ->capture_default_str();
-  command
-      ->add_option("--alpha", options->alpha,
-                   "False-alarm rate per compared figure: the chance that a figure which did not "
-                   "change is flagged")
-      ->check(CLI::Range(0.0001, 0.5))
-      ->capture_default_str();
-  command->add_flag("--strict", options->strict,
-                    "Refuse (exit 2) to compare with a baseline measured with other settings or "
-                    "other cells, instead of warning");
-  command->add_option("--bucket", options->bucket,
-                      "Use this existing bucket (objects under s3fault-bench/<random>/); "
-                      "default: create s3fault-bench-<random>");
-  command->add_flag("--keep", options->keep, "Leave the bucket and objects in place");
-  command
-      ->add_option("--client-threads", options->client_threads,
-                   "Threads the bench's clients run on, each an event loop with its share of the "
-                   "--concurrency clients as fibers; 0: one per core. Over https every client "
-                   "has a thread of its own")
-      ->check(CLI::Range(0u, 1024u))
-      ->capture_default_str();
-  command
-      ->add_option("--attempts", options->attempts,
-                   "Attempts per request for SlowDown, 5xx and broken connections")
-      ->check(CLI::Range(1u, 100u))
-      ->capture_default_str();
-  command->add_option("--seed", options->seed, "Seed of the object bytes and backoff jitter")
-      ->capture_default_str();
-  command
-      ->add_option("--progress", options->progress,
-                   "Live progress line: auto (on a terminal, not when CI=true), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
-  add_shard_options(command, options->shard, "workers of every cell (and of --count)");
-  command->add_option(
-      "--start-at", options->start_at,
-      "Start the first run at this time, RFC 3339 (2026-12-05T14:00:00Z) or +30s "
-      "(after $S3FAULT_START_AT when set, else now); with --duration every run then "
-      "has its slot (its duration + 2 s + 10 %), so shards run each cell together");
-  command
-      ->add_option("--test-clock-offset", options->test_clock_offset,
-                   "Tests only: add this to the clock (play a machine whose clock is off)")
-      ->group("");
+  declare_cell_options(*command, *options);
+  declare_report_options(*command, *options);
+  declare_run_options(*command, *options);
   auto run_merge = add_bench_merge_command(*command);
   return [options, run_merge]() {
     if (run_merge.parsed()) {

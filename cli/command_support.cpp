@@ -3,7 +3,6 @@
 #include "conformance/client/endpoint.hpp"
 #include "conformance/origin/embedded_origin.hpp"
 #include "text/endpoint.hpp"
-#include "text/text.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -29,24 +28,6 @@ std::optional<std::string> make_temporary_directory(const std::string& prefix) {
 std::string env_or(const char* name, std::string fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
-
-std::vector<std::string> split_commas(const std::vector<std::string>& arguments) {
-  std::vector<std::string> pieces;
-  for (const auto& argument : arguments) {
-    for (auto& piece : text::split_nonempty(argument, ',')) {
-      pieces.push_back(std::move(piece));
-    }
-  }
-  return pieces;
-}
-
-std::vector<std::string> split_globs(const std::vector<std::string>& arguments) {
-  auto globs = split_commas(arguments);
-  if (globs.empty()) {
-    globs.push_back("*");
-  }
-  return globs;
 }
 
 namespace {

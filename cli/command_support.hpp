@@ -1,6 +1,6 @@
 #pragma once
 // Small pieces the job subcommands (audit, gate, read, demo) share: defaults from the
-// environment, comma-separated glob options, when to colour, and writing a report file.
+// environment, the checks of addresses, when to colour, and writing a report file.
 #include "conformance/client/s3_client.hpp"
 #include "runtime/shard.hpp"
 
@@ -19,12 +19,6 @@ std::string env_or(const char* name, std::string fallback);
 /// A new directory in the temporary directory, named `prefix` and six random characters; nullopt
 /// when it cannot be made.
 std::optional<std::string> make_temporary_directory(const std::string& prefix);
-
-/// `--x 'a,b' --x c` as {a, b, c} (empty pieces dropped).
-std::vector<std::string> split_commas(const std::vector<std::string>& arguments);
-
-/// split_commas, or {"*"} when nothing was given.
-std::vector<std::string> split_globs(const std::vector<std::string>& arguments);
 
 /// Checks of the two address forms (text/endpoint.hpp) as the command line is parsed, so that a
 /// refusal names the option: "--upstream: 'ftp://x': must start with http:// or https://".

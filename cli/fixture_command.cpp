@@ -37,7 +37,7 @@ std::optional<gate::object_shape> shape_from(const fixture_options& options, std
   }
   shape.size = *size;
   std::uint64_t sum = 0;
-  for (const auto& part : split_commas(options.parts)) {
+  for (const auto& part : options.parts) {
     const auto bytes = text::parse_size(part);
     if (!bytes || *bytes == 0) {
       error = "--parts " + part + ": not a size above 0";
@@ -120,10 +120,6 @@ int run_fixture(const fixture_options& options) {
     std::cerr << "s3fault fixture: " << error << "\n";
     return 2;
   }
-  if (options.no_upload && options.expected.empty()) {
-    std::cerr << "s3fault fixture: --no-upload needs --expected FILE (where the bytes go)\n";
-    return 2;
-  }
   const std::string bytes = gate::fixture_bytes(*shape, options.seed);
   if (!options.expected.empty()) {
     std::ofstream out(options.expected, std::ios::binary | std::ios::trunc);
@@ -177,17 +173,22 @@ std::function<int()> add_fixture_command(CLI::App& app) {
   command->add_option("--key", options->key, "Key")->required();
   command->add_option("--size", options->size,
                       "Object size: bytes, or 12MiB, 1GB ... (required unless --remove)");
-  command->add_option("--parts", options->parts,
-                      "Part sizes, comma-separated, adding up to --size; omitted: one PUT");
+  command
+      ->add_option("--parts", options->parts,
+                   "Part sizes, comma-separated, adding up to --size; omitted: one PUT")
+      ->delimiter(',');
   command->add_option("--checksum", options->checksum, "crc32, crc32c, sha1, sha256 or none")
       ->check(CLI::IsMember({"crc32", "crc32c", "sha1", "sha256", "none"}))
       ->capture_default_str();
   command->add_option("--content-type", options->content_type, "Content-Type to store");
   command->add_option("--seed", options->seed, "Seed of the bytes")->capture_default_str();
-  command->add_option("--expected", options->expected, "Also write the bytes to this file");
-  command->add_flag("--no-upload", options->no_upload,
-                    "Upload nothing: write the bytes to --expected and delete the key's object "
-                    "(a writer run's input)");
+  auto* expected =
+      command->add_option("--expected", options->expected, "Also write the bytes to this file");
+  command
+      ->add_flag("--no-upload", options->no_upload,
+                 "Upload nothing: write the bytes to --expected and delete the key's object "
+                 "(a writer run's input)")
+      ->needs(expected);
   command
       ->add_flag("--remove", options->remove,
                  "Remove the key's object and open uploads, then the bucket (a repro.sh does so "

@@ -30,8 +30,8 @@ struct gate_options {
   std::string access_key;
   std::string secret_key;
   std::string region;
-  std::vector<std::string> scenarios;
-  std::vector<std::string> shapes;
+  std::vector<std::string> scenarios{"*"}; // globs, split at commas as parsed
+  std::vector<std::string> shapes{"*"};
   std::vector<std::string> exclude;
   std::vector<std::string> scenario_files;
   double timeout_seconds = 60;
@@ -204,9 +204,9 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
                              : credentials_or_environment(options.access_key, options.secret_key);
   settings.region =
       options.upstream.empty() ? embedded.region : region_or_environment(options.region);
-  settings.scenario_globs = split_globs(options.scenarios);
-  settings.shape_globs = split_globs(options.shapes);
-  settings.exclude_globs = split_commas(options.exclude);
+  settings.scenario_globs = options.scenarios;
+  settings.shape_globs = options.shapes;
+  settings.exclude_globs = options.exclude;
   settings.matrix = std::move(matrix);
   settings.jobs = options.jobs;
   // Absolute: the repro.sh paths printed work from any directory.
@@ -297,139 +297,170 @@ int run_gate_command(gate_options options) {
   return finish_gate(options, report);
 }
 
+/// What `s3fault gate --help` says above the options.
+std::string gate_description() {
+  return "Puts an S3 reader through store misbehaviours and fails when it returns wrong bytes\n"
+         "silently, hangs, or gives up where the right bytes could be had.\n"
+         "For each object shape and fault scenario (--list shows them) it uploads the object\n"
+         "straight to the store, installs the scenario's fault rules (limited to the run's key) in "
+         "a\n"
+         "proxy started in this process, runs the reader against the proxy and compares what it\n"
+         "wrote with the object.\n\n"
+         "The reader command runs under bash -c in its own process group with these placeholders\n"
+         "(shell-quoted) and environment variables:\n"
+         "  {endpoint} S3FAULT_ENDPOINT   the proxy, http://127.0.0.1:PORT\n"
+         "  {bucket}   S3FAULT_BUCKET     {key} S3FAULT_KEY\n"
+         "  {output}   S3FAULT_OUTPUT     where to write the object (or write it to stdout)\n"
+         "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, HOME "
+         "(scratch)\n"
+         "It must exit 0 when it read the object and non-zero when it failed.\n\n"
+         "With --writer instead, the command uploads the file {input} (S3FAULT_INPUT) to\n"
+         "s3://{bucket}/{key} through {endpoint} and exits 0 when it believes the upload "
+         "succeeded.\n"
+         "The writers' own matrix runs (--writer ... --list shows it); after each run the gate "
+         "reads\n"
+         "the key straight from the store and judges: STORED (exit 0, the store holds the input),\n"
+         "REJECTED (non-zero exit, the key holds nothing, the input or the object it held "
+         "before),\n"
+         "SILENT_LOSS (exit 0, the key holds nothing, the old object or other bytes: always "
+         "fails),\n"
+         "TORN (non-zero exit, other bytes under the key: always fails), HUNG. Multipart uploads "
+         "it\n"
+         "left open are reported, then aborted.\n\n"
+         "Nothing passes that was not judged:\n"
+         "  - a reader that cannot run (exit 126/127, or it ended without a request to the proxy)\n"
+         "    is a gate error, exit 2;\n"
+         "  - the baseline (no fault) runs first on every shape; where the reader does not read "
+         "it\n"
+         "    CORRECT (the writer does not store it), every other run of that shape is NOT_JUDGED\n"
+         "    and the gate fails;\n"
+         "  - a run that would pass while its fault never reached the reader (no injection on its\n"
+         "    key: it read in a way no rule matched) is NOT_EXERCISED: never a pass, counted "
+         "apart;\n"
+         "    when no fault reached the reader in any run the gate fails.\n\n"
+         "Verdicts: CORRECT; REJECTED (non-zero exit); SILENT_CORRUPTION (exit 0, wrong bytes);\n"
+         "HUNG (killed at --timeout); NOT_EXERCISED; NOT_JUDGED. Expectations: must-recover (only\n"
+         "CORRECT passes), must-not-corrupt (CORRECT or REJECTED pass), informational.\n"
+         "SILENT_CORRUPTION and HUNG always fail.\n\n"
+         "Every failing run gets a repro.sh (in --keep-failed DIR, else in a new temporary "
+         "directory\n"
+         "named at the end; also in --json and --junit): bash it from any directory to make the "
+         "run\n"
+         "again (an origin like the gate's or the same --upstream, with the keys from\n"
+         "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; the object in a bucket of its own, removed\n"
+         "afterwards; the proxy with the run's rules and seed; the same --timeout) and judge it "
+         "as\n"
+         "the gate does: exit 1 when the failing verdict reproduces, 0 when not, 2 when it cannot\n"
+         "run. The terminal prints each one's path (--show-repro: the script).\n"
+         "Exit status: 0 when every run passed or was not exercised (and some fault was), 1 when "
+         "a\n"
+         "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
+         "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
+         "finished runs are reported).\n\n"
+         "On more than one machine: --shard K/N (or auto, from the launcher) makes only the runs\n"
+         "shard K owns (the plan's runs dealt out by a hash of their keys, the same on every\n"
+         "machine) plus the baselines they rest on; it needs --upstream.\n"
+         "{shard} in --json and --junit is replaced by K. A shard exits 1 only when a run it owns\n"
+         "failed or was not judged; `s3fault gate merge s1.json s2.json ...` gives the verdict of\n"
+         "the whole (docs/gate.md, \"Running on more than one machine\").\n\n"
+         "Examples:\n"
+         "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: "
+         "fails\n"
+         "  s3fault gate --reader builtin:robust-parts       # passes\n"
+         "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
+         "  s3fault gate --writer builtin:naive                # fails: SILENT_LOSS\n"
+         "  s3fault gate --writer examples/writers/boto3-upload-file.py --jobs 2\n"
+         "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint "
+         "{endpoint}' "
+         "\\"
+         "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed "
+         "failed/\n"
+         "  s3fault gate --reader builtin:robust-parts --upstream http://127.0.0.1:9000 \\\n"
+         "    --shard 2/3 --json s{shard}.json      # then: s3fault gate merge s1.json s2.json "
+         "s3.json";
+}
+
+/// The gate's options. Its usage mistakes (one of --reader and --writer, the keys together, a
+/// shard without --upstream) are checked by gate_settings_from, not by CLI11, so that --json
+/// and --junit still get a report saying what was wrong.
+void declare_gate_options(CLI::App& command, gate_options& o) {
+  command.add_option("--reader", o.reader,
+                     "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
+                     "builtin:ranged");
+  command.add_option("--writer", o.writer,
+                     "The writer instead of a reader: a shell command that uploads {input} to "
+                     "{bucket}/{key} (examples/writers/), or builtin:naive, builtin:careful");
+  command.add_option("--upstream", o.upstream,
+                     "The store, http(s)://HOST:PORT; default: an embedded origin started here");
+  command.add_option("--access-key", o.access_key,
+                     "Access key for --upstream (default: $AWS_ACCESS_KEY_ID)");
+  command.add_option("--secret-key", o.secret_key,
+                     "Secret key for --upstream (default: $AWS_SECRET_ACCESS_KEY)");
+  command.add_option(
+      "--region", o.region,
+      "Region to sign for (default: $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1)");
+  command
+      .add_option("--scenarios", o.scenarios,
+                  "Only the scenarios matching these globs (comma-separated or repeated); "
+                  "baseline always runs")
+      ->delimiter(',');
+  command
+      .add_option("--shapes", o.shapes,
+                  "Only the object shapes matching these globs (comma-separated or repeated)")
+      ->delimiter(',');
+  command
+      .add_option("--exclude", o.exclude, "Leave out the scenarios and shapes matching these globs")
+      ->delimiter(',');
+  command.add_option("--scenario-file", o.scenario_files,
+                     "Add the scenarios and shapes of this YAML file (repeatable; format in "
+                     "docs/gate.md); checked before anything runs");
+  command
+      .add_option("--timeout", o.timeout_seconds,
+                  "Seconds a reader or writer may run before it is killed and judged HUNG")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command
+      .add_option("--jobs", o.jobs,
+                  "Runs at a time, each with its own proxy and key (verdicts do not depend "
+                  "on it)")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  command.add_option("--json", o.json_file,
+                     "Write every run (verdict, why, rules, seed, traffic, repro) as JSON");
+  command.add_option("--junit", o.junit_file,
+                     "Write JUnit XML: one testsuite per scenario, one testcase per shape "
+                     "(NOT_EXERCISED and NOT_JUDGED as skipped)");
+  command.add_option("--color", o.colour, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  command
+      .add_option("--seed", o.seed,
+                  "Seed of the object bytes and the rules' dice (each run's seed derives from "
+                  "it and the run's names)")
+      ->capture_default_str();
+  command.add_option("--work-dir", o.work_dir,
+                     "Scratch space for the runs (each run's files are removed when it ends; "
+                     "--keep-failed keeps failing ones); default: a temporary directory, "
+                     "removed afterwards");
+  command.add_option("--keep-failed", o.keep_failed,
+                     "Keep each failing run's output, reader stdout/stderr and repro.sh in "
+                     "DIR/<scenario>.<shape>/ (without it only the repro.sh files are written, "
+                     "to a new temporary directory)");
+  command.add_flag("--show-repro", o.show_repro,
+                   "Also print each failing run's repro.sh at the end (by default only its "
+                   "path)");
+  command.add_flag("--list", o.list,
+                   "Print scenarios (with their rules), shapes and built-in readers (with "
+                   "--writer: the writers' matrix)");
+  add_shard_options(&command, o.shard, "runs");
+}
+
 } // namespace
 
 std::function<int()> add_gate_command(CLI::App& app) {
   auto options = std::make_shared<gate_options>();
-  auto* command = app.add_subcommand(
-      "gate",
-      "Puts an S3 reader through store misbehaviours and fails when it returns wrong bytes\n"
-      "silently, hangs, or gives up where the right bytes could be had.\n"
-      "For each object shape and fault scenario (--list shows them) it uploads the object\n"
-      "straight to the store, installs the scenario's fault rules (limited to the run's key) in a\n"
-      "proxy started in this process, runs the reader against the proxy and compares what it\n"
-      "wrote with the object.\n\n"
-      "The reader command runs under bash -c in its own process group with these placeholders\n"
-      "(shell-quoted) and environment variables:\n"
-      "  {endpoint} S3FAULT_ENDPOINT   the proxy, http://127.0.0.1:PORT\n"
-      "  {bucket}   S3FAULT_BUCKET     {key} S3FAULT_KEY\n"
-      "  {output}   S3FAULT_OUTPUT     where to write the object (or write it to stdout)\n"
-      "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_DEFAULT_REGION, HOME (scratch)\n"
-      "It must exit 0 when it read the object and non-zero when it failed.\n\n"
-      "With --writer instead, the command uploads the file {input} (S3FAULT_INPUT) to\n"
-      "s3://{bucket}/{key} through {endpoint} and exits 0 when it believes the upload succeeded.\n"
-      "The writers' own matrix runs (--writer ... --list shows it); after each run the gate reads\n"
-      "the key straight from the store and judges: STORED (exit 0, the store holds the input),\n"
-      "REJECTED (non-zero exit, the key holds nothing, the input or the object it held before),\n"
-      "SILENT_LOSS (exit 0, the key holds nothing, the old object or other bytes: always fails),\n"
-      "TORN (non-zero exit, other bytes under the key: always fails), HUNG. Multipart uploads it\n"
-      "left open are reported, then aborted.\n\n"
-      "Nothing passes that was not judged:\n"
-      "  - a reader that cannot run (exit 126/127, or it ended without a request to the proxy)\n"
-      "    is a gate error, exit 2;\n"
-      "  - the baseline (no fault) runs first on every shape; where the reader does not read it\n"
-      "    CORRECT (the writer does not store it), every other run of that shape is NOT_JUDGED\n"
-      "    and the gate fails;\n"
-      "  - a run that would pass while its fault never reached the reader (no injection on its\n"
-      "    key: it read in a way no rule matched) is NOT_EXERCISED: never a pass, counted apart;\n"
-      "    when no fault reached the reader in any run the gate fails.\n\n"
-      "Verdicts: CORRECT; REJECTED (non-zero exit); SILENT_CORRUPTION (exit 0, wrong bytes);\n"
-      "HUNG (killed at --timeout); NOT_EXERCISED; NOT_JUDGED. Expectations: must-recover (only\n"
-      "CORRECT passes), must-not-corrupt (CORRECT or REJECTED pass), informational.\n"
-      "SILENT_CORRUPTION and HUNG always fail.\n\n"
-      "Every failing run gets a repro.sh (in --keep-failed DIR, else in a new temporary directory\n"
-      "named at the end; also in --json and --junit): bash it from any directory to make the run\n"
-      "again (an origin like the gate's or the same --upstream, with the keys from\n"
-      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; the object in a bucket of its own, removed\n"
-      "afterwards; the proxy with the run's rules and seed; the same --timeout) and judge it as\n"
-      "the gate does: exit 1 when the failing verdict reproduces, 0 when not, 2 when it cannot\n"
-      "run. The terminal prints each one's path (--show-repro: the script).\n"
-      "Exit status: 0 when every run passed or was not exercised (and some fault was), 1 when a\n"
-      "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
-      "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
-      "finished runs are reported).\n\n"
-      "On more than one machine: --shard K/N (or auto, from the launcher) makes only the runs\n"
-      "shard K owns (the plan's runs dealt out by a hash of their keys, the same on every\n"
-      "machine) plus the baselines they rest on; it needs --upstream.\n"
-      "{shard} in --json and --junit is replaced by K. A shard exits 1 only when a run it owns\n"
-      "failed or was not judged; `s3fault gate merge s1.json s2.json ...` gives the verdict of\n"
-      "the whole (docs/gate.md, \"Running on more than one machine\").\n\n"
-      "Examples:\n"
-      "  s3fault gate --reader builtin:naive-parts        # the reader that caused the bug: fails\n"
-      "  s3fault gate --reader builtin:robust-parts       # passes\n"
-      "  s3fault gate --reader examples/readers/aws-cli.sh --jobs 4 --junit gate.xml\n"
-      "  s3fault gate --writer builtin:naive                # fails: SILENT_LOSS\n"
-      "  s3fault gate --writer examples/writers/boto3-upload-file.py --jobs 2\n"
-      "  s3fault gate --reader 'my-tool get s3://{bucket}/{key} -o {output} --endpoint {endpoint}' "
-      "\\"
-      "\n    --scenario-file our-bugs.yaml --scenarios 'our-*,truncate-*' --keep-failed failed/\n"
-      "  s3fault gate --reader builtin:robust-parts --upstream http://127.0.0.1:9000 \\\n"
-      "    --shard 2/3 --json s{shard}.json      # then: s3fault gate merge s1.json s2.json "
-      "s3.json");
-  command->add_option("--reader", options->reader,
-                      "The reader: a shell command, or builtin:naive-parts, builtin:robust-parts, "
-                      "builtin:ranged");
-  command->add_option("--writer", options->writer,
-                      "The writer instead of a reader: a shell command that uploads {input} to "
-                      "{bucket}/{key} (examples/writers/), or builtin:naive, builtin:careful");
-  command->add_option("--upstream", options->upstream,
-                      "The store, http(s)://HOST:PORT; default: an embedded origin started here");
-  command->add_option("--access-key", options->access_key,
-                      "Access key for --upstream (default: $AWS_ACCESS_KEY_ID)");
-  command->add_option("--secret-key", options->secret_key,
-                      "Secret key for --upstream (default: $AWS_SECRET_ACCESS_KEY)");
-  command->add_option(
-      "--region", options->region,
-      "Region to sign for (default: $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1)");
-  command->add_option("--scenarios", options->scenarios,
-                      "Only the scenarios matching these globs (comma-separated or repeated); "
-                      "baseline always runs");
-  command->add_option("--shapes", options->shapes,
-                      "Only the object shapes matching these globs (comma-separated or repeated)");
-  command->add_option("--exclude", options->exclude,
-                      "Leave out the scenarios and shapes matching these globs");
-  command->add_option("--scenario-file", options->scenario_files,
-                      "Add the scenarios and shapes of this YAML file (repeatable; format in "
-                      "docs/gate.md); checked before anything runs");
-  command
-      ->add_option("--timeout", options->timeout_seconds,
-                   "Seconds a reader or writer may run before it is killed and judged HUNG")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  command
-      ->add_option("--jobs", options->jobs,
-                   "Runs at a time, each with its own proxy and key (verdicts do not depend "
-                   "on it)")
-      ->check(CLI::Range(1u, 64u))
-      ->capture_default_str();
-  command->add_option("--json", options->json_file,
-                      "Write every run (verdict, why, rules, seed, traffic, repro) as JSON");
-  command->add_option("--junit", options->junit_file,
-                      "Write JUnit XML: one testsuite per scenario, one testcase per shape "
-                      "(NOT_EXERCISED and NOT_JUDGED as skipped)");
-  command->add_option("--color", options->colour, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
-  command
-      ->add_option("--seed", options->seed,
-                   "Seed of the object bytes and the rules' dice (each run's seed derives from "
-                   "it and the run's names)")
-      ->capture_default_str();
-  command->add_option("--work-dir", options->work_dir,
-                      "Scratch space for the runs (each run's files are removed when it ends; "
-                      "--keep-failed keeps failing ones); default: a temporary directory, "
-                      "removed afterwards");
-  command->add_option("--keep-failed", options->keep_failed,
-                      "Keep each failing run's output, reader stdout/stderr and repro.sh in "
-                      "DIR/<scenario>.<shape>/ (without it only the repro.sh files are written, "
-                      "to a new temporary directory)");
-  command->add_flag("--show-repro", options->show_repro,
-                    "Also print each failing run's repro.sh at the end (by default only its "
-                    "path)");
-  command->add_flag("--list", options->list,
-                    "Print scenarios (with their rules), shapes and built-in readers (with "
-                    "--writer: the writers' matrix)");
-  add_shard_options(command, options->shard, "runs");
+  auto* command = app.add_subcommand("gate", gate_description());
+  declare_gate_options(*command, *options);
   auto merge = add_gate_merge_command(*command);
   return [options, merge]() { return merge.parsed() ? merge.run() : run_gate_command(*options); };
 }
