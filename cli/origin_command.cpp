@@ -130,24 +130,23 @@ std::string describe_accounts(const origin::origin_settings& settings) {
 }
 
 /// What `s3fault origin --help` says above the options.
-std::string origin_description() {
-  return "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
-         "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
-         "aws-chunked forms). Versioning (version ids, delete markers, ListObjectVersions),\n"
-         "GetObjectAttributes, conditional writes, and a retried CompleteMultipartUpload\n"
-         "answered 200 as AWS does. Objects live in memory, or in --data-dir.\n"
-         "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
-         "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
-         "the account that created it; other accounts get 403 AccessDenied.\n"
-         "Path-style URLs always; virtual-hosted buckets with --domain.\n"
-         "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
-         "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
-         "exit 0.\n\n"
-         "Example:\n"
-         "  s3fault origin --listen 127.0.0.1:9000\n"
-         "  AWS_ACCESS_KEY_ID=s3fault AWS_SECRET_ACCESS_KEY=s3fault-secret \\\n"
-         "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo";
-}
+constexpr const char* origin_about =
+    "An S3-compatible store for tests: the GetObject contract of AWS S3 (partNumber, Range,\n"
+    "conditionals, multipart ETags, checksums), SigV4 verified (header, presigned and\n"
+    "aws-chunked forms). Versioning (version ids, delete markers, ListObjectVersions),\n"
+    "GetObjectAttributes, conditional writes, and a retried CompleteMultipartUpload\n"
+    "answered 200 as AWS does. Objects live in memory, or in --data-dir.\n"
+    "Default credentials: access key 's3fault', secret key 's3fault-secret', region\n"
+    "us-east-1. Several accounts with --account / --accounts-file: each bucket belongs to\n"
+    "the account that created it; other accounts get 403 AccessDenied.\n"
+    "Path-style URLs always; virtual-hosted buckets with --domain.\n"
+    "Prints 'listening on URL' on stdout once it accepts connections; one log line per\n"
+    "request goes to stderr. SIGINT/SIGTERM: stop accepting, finish requests in flight, "
+    "exit 0.\n\n"
+    "Example:\n"
+    "  s3fault origin --listen 127.0.0.1:9000\n"
+    "  AWS_ACCESS_KEY_ID=s3fault AWS_SECRET_ACCESS_KEY=s3fault-secret \\\n"
+    "    aws --region us-east-1 --endpoint-url http://127.0.0.1:9000 s3 mb s3://demo";
 
 /// The origin's options; --access-key and --secret-key need each other and --anonymous excludes
 /// every account (CLI11 refuses those as it parses).
@@ -239,7 +238,7 @@ int run_origin(const origin_options& o) {
 
 std::function<int()> add_origin_command(CLI::App& app) {
   auto options = std::make_shared<origin_options>();
-  auto* command = app.add_subcommand("origin", origin_description());
+  auto* command = app.add_subcommand("origin", origin_about);
   declare_origin_options(*command, *options);
   return [options]() { return run_origin(*options); };
 }
