@@ -97,36 +97,57 @@ int finish_audit(const audit_options& options, const audit::audit_report& report
   return written ? audit::audit_exit_status(report) : 2;
 }
 
-/// The audit cannot run: the reason on stderr and in every report asked for (exit 2).
+/// The audit cannot run: each reason on stderr, and all of them (joined by "; ") in every report
+/// asked for (exit 2).
 int refuse_audit(const audit_options& options, const std::string& endpoint,
-                 const std::string& error) {
-  std::cerr << "s3fault audit: " << error << "\n";
+                 const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (const auto& reason : reasons) {
+    std::cerr << "s3fault audit: " << reason << "\n";
+    joined += (joined.empty() ? "" : "; ") + reason;
+  }
   audit::audit_report report;
   report.endpoint = endpoint;
   report.started_at = client::utc_now_iso8601();
-  report.error = error;
+  report.error = joined;
   return finish_audit(options, report);
 }
 
-int run_audit_command(const audit_options& options) {
-  const auto& globs = options.checks;
-  if (const auto unknown = audit::unknown_check_globs(globs); !unknown.empty()) {
-    return refuse_audit(options, options.endpoint, unknown);
-  }
-  if (options.list) {
-    print_catalog(globs);
-    return 0;
+int refuse_audit(const audit_options& options, const std::string& endpoint,
+                 const std::string& error) {
+  return refuse_audit(options, endpoint, std::vector<std::string>{error});
+}
+
+/// Every usage mistake at once: check globs that match nothing, report files that cannot be
+/// written (each named on stderr as it is tried), the keys, the endpoint. Checked here rather
+/// than by CLI11, whose parse errors would skip the reports a refusal still writes.
+std::vector<std::string> audit_usage_mistakes(const audit_options& options) {
+  std::vector<std::string> mistakes;
+  if (auto unknown = audit::unknown_check_globs(options.checks); !unknown.empty()) {
+    mistakes.push_back(std::move(unknown));
   }
   if (!report_paths_writable("audit", {{"--json", options.json_file},
                                        {"--junit", options.junit_file},
                                        {"--emit-profile", options.emit_profile}})) {
-    return refuse_audit(options, options.endpoint, "a report file cannot be written");
+    mistakes.emplace_back("a report file cannot be written");
   }
   if (options.access.access_key.empty() != options.access.secret_key.empty()) {
-    return refuse_audit(options, options.endpoint, "--access-key and --secret-key go together");
+    mistakes.emplace_back("--access-key and --secret-key go together");
   }
-  if (const auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
-    return refuse_audit(options, options.endpoint, refusal);
+  if (auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
+    mistakes.push_back(std::move(refusal));
+  }
+  return mistakes;
+}
+
+int run_audit_command(const audit_options& options) {
+  const auto& globs = options.checks;
+  if (options.list && audit::unknown_check_globs(globs).empty()) {
+    print_catalog(globs);
+    return 0;
+  }
+  if (const auto mistakes = audit_usage_mistakes(options); !mistakes.empty()) {
+    return refuse_audit(options, options.endpoint, mistakes);
   }
   // Ctrl-C stops after the check in progress and still removes the fixtures; a second one ends
   // the process at once. Blocked before any thread starts, so only the signal thread takes it.

@@ -155,41 +155,64 @@ int finish_gate(const gate_options& options, const gate::gate_report& report) {
   return written ? gate::gate_exit_status(report) : 2;
 }
 
-/// The gate cannot start: the reason on stderr and in every report asked for (exit 2).
-int refuse_gate(const gate_options& options, gate::run_role role, const std::string& error) {
-  std::cerr << "s3fault gate: " << error << "\n";
+/// The gate cannot start: each reason on stderr, and all of them (joined by "; ") in every report
+/// asked for (exit 2).
+int refuse_gate(const gate_options& options, gate::run_role role,
+                const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (const auto& reason : reasons) {
+    std::cerr << "s3fault gate: " << reason << "\n";
+    joined += (joined.empty() ? "" : "; ") + reason;
+  }
   const auto& client = role == gate::run_role::writer ? options.writer : options.reader;
-  auto report = gate::error_report(role, client, error);
+  auto report = gate::error_report(role, client, joined);
   report.shard = options.part; // so that `gate merge` names the shard that could not judge
   return finish_gate(options, report);
 }
 
-/// The settings of a gate the options describe; nullopt with `error` set when they cannot be
-/// used.
-std::optional<gate::gate_settings> gate_settings_from(const gate_options& options,
-                                                      gate::run_role role, gate::gate_matrix matrix,
-                                                      std::string& error) {
+int refuse_gate(const gate_options& options, gate::run_role role, const std::string& error) {
+  return refuse_gate(options, role, std::vector<std::string>{error});
+}
+
+/// Every usage mistake of the gate's options at once, added to `mistakes`, and the command that
+/// runs the reader or writer. Checked here rather than by CLI11 (needs, excludes), whose parse
+/// errors would skip the --json and --junit reports a refusal still writes.
+std::optional<std::string> check_gate_options(const gate_options& options, gate::run_role role,
+                                              std::vector<std::string>& mistakes) {
+  std::optional<std::string> command;
   if (options.reader.empty() == options.writer.empty()) {
-    error = "give one of --reader or --writer (a command, or builtin:NAME; --list shows the "
-            "built-in ones)";
-    return std::nullopt;
+    mistakes.emplace_back("give one of --reader or --writer (a command, or builtin:NAME; --list "
+                          "shows the built-in ones)");
+  } else {
+    std::string error;
+    command = client_command(role, role == gate::run_role::writer ? options.writer : options.reader,
+                             error);
+    if (!command) {
+      mistakes.push_back(std::move(error));
+    }
   }
   if (options.access_key.empty() != options.secret_key.empty()) {
-    error = "--access-key and --secret-key go together";
-    return std::nullopt;
+    mistakes.emplace_back("--access-key and --secret-key go together");
   }
-  if (error = store_url_refusal("--upstream", options.upstream); !error.empty()) {
-    return std::nullopt;
+  if (auto refusal = store_url_refusal("--upstream", options.upstream); !refusal.empty()) {
+    mistakes.push_back(std::move(refusal));
   }
   if (options.part.sharded() && options.upstream.empty()) {
-    error = "--shard " + options.part.text() +
-            ": shard only against --upstream (without it each shard would start its own "
-            "embedded origin, a store of its own; start `s3fault origin` or use a real store)";
-    return std::nullopt;
+    mistakes.push_back(
+        "--shard " + options.part.text() +
+        ": shard only against --upstream (without it each shard would start its own "
+        "embedded origin, a store of its own; start `s3fault origin` or use a real store)");
   }
-  const auto command =
-      client_command(role, role == gate::run_role::writer ? options.writer : options.reader, error);
-  if (!command) {
+  return command;
+}
+
+/// The settings of a gate the options describe; nullopt with every mistake added to `mistakes`
+/// (or when it already holds one) when they cannot be used.
+std::optional<gate::gate_settings> gate_settings_from(const gate_options& options,
+                                                      gate::run_role role, gate::gate_matrix matrix,
+                                                      std::vector<std::string>& mistakes) {
+  const auto command = check_gate_options(options, role, mistakes);
+  if (!mistakes.empty()) {
     return std::nullopt;
   }
   gate::gate_settings settings;
@@ -250,14 +273,14 @@ int run_gate_command(gate_options options) {
     print_catalog(role, *matrix);
     return 0;
   }
+  std::vector<std::string> mistakes;
   if (!report_paths_writable("gate",
                              {{"--json", options.json_file}, {"--junit", options.junit_file}})) {
-    return refuse_gate(options, role, "a report file cannot be written");
+    mistakes.emplace_back("a report file cannot be written");
   }
-  std::string error;
-  auto settings = gate_settings_from(options, role, std::move(*matrix), error);
+  auto settings = gate_settings_from(options, role, std::move(*matrix), mistakes);
   if (!settings) {
-    return refuse_gate(options, role, error);
+    return refuse_gate(options, role, mistakes);
   }
   bool own_work_dir = false;
   const auto work_dir = make_work_dir(options, own_work_dir);

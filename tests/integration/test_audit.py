@@ -9,6 +9,7 @@ and the ways it refuses to start.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -229,6 +230,21 @@ class AuditOriginTest(unittest.TestCase):
         self.assertEqual(typo.report["checks"], [])
         self.assertEqual(len(typo.junit().getElementsByTagName("error")), 1)
         self.assert_no_buckets_left()
+
+    def test_every_usage_mistake_is_reported_at_once_and_in_the_reports(self):
+        """The checks, the keys and the endpoint are checked in one step: each mistake on a line of
+        its own, all of them in the reports still written (exit 2)."""
+        run = AuditRun(self.tmp, "mistakes", ["--endpoint", "ftp://127.0.0.1:1", "--access-key",
+                                              "k", "--checks", "part.stauts"])
+        self.assertEqual(run.code, 2, run.describe())
+        mistakes = ["no check matches 'part.stauts' (nearest: part.status)",
+                    "--access-key and --secret-key go together",
+                    "--endpoint: 'ftp://127.0.0.1:1': must start with http:// or https://"]
+        for mistake in mistakes:
+            self.assertRegex(run.stderr, r"(?m)^s3fault audit: .*" + re.escape(mistake))
+            self.assertIn(mistake, run.report["error"])
+        self.assertEqual(run.report["summary"]["exit_status"], 2)
+        self.assertEqual(len(run.junit().getElementsByTagName("error")), 1)
 
     def test_ctrl_c_stops_after_the_check_in_progress_and_cleans_up(self):
         self.stop_midway(signal.SIGINT)

@@ -199,6 +199,18 @@ class GateCommandsTest(unittest.TestCase):
         self.assertEqual([e.getAttribute("type") for e in errors], ["COULD_NOT_RUN"])
         self.assertIn(why, errors[0].getAttribute("message"))
 
+    def test_every_usage_mistake_is_reported_at_once_and_in_the_reports(self):
+        run = GateRun(self.tmp, "mistakes", ["--reader", "builtin:nope", "--access-key", "k",
+                                             "--shard", "1/2"])
+        self.assertEqual(run.code, 2, run.describe())
+        for mistake in ("--reader builtin:nope: no built-in reader 'nope'",
+                        "--access-key and --secret-key go together",
+                        "--shard 1/2: shard only against --upstream"):
+            self.assertIn("s3fault gate: " + mistake, run.stderr)
+            self.assertIn(mistake, run.report["error"])
+        errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")
+        self.assertEqual([e.getAttribute("type") for e in errors], ["COULD_NOT_RUN"])
+
     def test_a_gate_that_judged_nothing_fails_and_says_why(self):
         # parts-count-low needs a multipart shape: on 1KiB only the baseline runs.
         run = GateRun(self.tmp, "nothing", ["--reader", "builtin:robust-parts", "--shapes", "1KiB",
