@@ -108,8 +108,8 @@ void exchange::decide_faults(std::shared_ptr<const faults::rule_set> own_rules) 
     return; // no rules: not even the classification is paid for
   }
   classified_ = faults::classify_request(request_line_of(record_), owner_.config.s3_domains);
-  decision_ = rules_->decide(*classified_, record_.method, request_header_lookup(*request_),
-                             clock::now());
+  decision_ =
+      rules_->decide(*classified_, record_.method, request_header_lookup(*request_), clock::now());
 }
 
 asio::awaitable<std::optional<bool>>

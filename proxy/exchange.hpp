@@ -81,7 +81,8 @@ private:
   /// Applies what the rules decided before the store: delay, then reset, hang or an answer of
   /// the proxy's own. Returns nullopt when the exchange goes on to the store, else whether the
   /// client connection stays open.
-  asio::awaitable<std::optional<bool>> apply_before_store(const faults::before_store_effect& effect);
+  asio::awaitable<std::optional<bool>>
+  apply_before_store(const faults::before_store_effect& effect);
   asio::awaitable<bool> relay_to_store();
   void log();
 

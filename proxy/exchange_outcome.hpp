@@ -25,9 +25,9 @@ enum class outcome_kind {
   fault_reset_before_store,
   fault_hang,
   fault_answered_by_proxy,
-  fault_answer_replaced,   // the store answered, the client was told something else
-  fault_answer_reset,      // the store answered, the client got a reset
-  fault_upload_reset,      // the upload's fault reset both connections
+  fault_answer_replaced, // the store answered, the client was told something else
+  fault_answer_reset,    // the store answered, the client got a reset
+  fault_upload_reset,    // the upload's fault reset both connections
   fault_reset_mid_body,
   fault_body_cut,
 };

@@ -237,8 +237,9 @@ asio::awaitable<bool> exchange::drop_body_of_get() {
   }
   // Read whole (chunks and all) and dropped, so the store connection is in step; a body over
   // the limit is left unread and its connection closed.
-  const whole_body body = co_await read_whole_body(*upstream_->stream, upstream_->buffer, framing,
-                                                   dropped_get_body_limit, owner_.config.io_timeout);
+  const whole_body body =
+      co_await read_whole_body(*upstream_->stream, upstream_->buffer, framing,
+                               dropped_get_body_limit, owner_.config.io_timeout);
   if (body.end != whole_body::ending::complete) {
     co_return false;
   }
@@ -250,10 +251,12 @@ asio::awaitable<exchange::ending> exchange::relay_response_body(bool to_client) 
   auto scratch = owner_.buffers.take();
   // Without a body for the client (a fault made the status one that has none), the store's
   // body is read and dropped, so the store connection stays in step.
-  const relay_outcome body = co_await relay_body(
-      *upstream_->stream, upstream_->buffer, to_client ? &client_.stream : nullptr,
-      response_framing_, scratch.span(),
-      {.io_timeout = owner_.config.io_timeout, .filters = response_filters_, .pipes = &owner_.pipes});
+  const relay_outcome body =
+      co_await relay_body(*upstream_->stream, upstream_->buffer,
+                          to_client ? &client_.stream : nullptr, response_framing_, scratch.span(),
+                          {.io_timeout = owner_.config.io_timeout,
+                           .filters = response_filters_,
+                           .pipes = &owner_.pipes});
   record_.response_bytes = body.bytes;
   if (body.ended_by_filter != faults::body_step::ending::none) {
     // A fault cut the body: close (the declared length was kept, the client must notice) or
@@ -266,12 +269,12 @@ asio::awaitable<exchange::ending> exchange::relay_response_body(bool to_client) 
   if (body.complete()) {
     co_return ending::answered(store_can_be_reused());
   }
-  record_.outcome = body.write_error ? exchange_outcome{outcome_kind::client_went_away_mid_body,
-                                                        body.write_error.message()}
-                    : !body.framing_error.empty()
-                        ? exchange_outcome{outcome_kind::store_malformed_chunked, body.framing_error}
-                        : exchange_outcome{outcome_kind::store_failed_mid_body,
-                                           body.read_error.message()};
+  record_.outcome =
+      body.write_error
+          ? exchange_outcome{outcome_kind::client_went_away_mid_body, body.write_error.message()}
+      : !body.framing_error.empty()
+          ? exchange_outcome{outcome_kind::store_malformed_chunked, body.framing_error}
+          : exchange_outcome{outcome_kind::store_failed_mid_body, body.read_error.message()};
   if (!to_client) {
     co_return ending::answered(false); // the client already has its whole answer
   }
@@ -312,7 +315,7 @@ asio::awaitable<bool> exchange::end(ending how) {
       upstream_->stream->close();
     }
   }
-  co_return answered && client_in_step && !close_client_;
+  co_return answered&& client_in_step && !close_client_;
 }
 
 } // namespace s3fault::proxy

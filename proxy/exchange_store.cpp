@@ -56,8 +56,7 @@ asio::awaitable<std::optional<exchange::ending>> exchange::send_request() {
     // byte: most likely the store closed it before the request came, so it is sent again. A
     // timeout says nothing of the kind: the store has the request and may be acting on it.
     const bool retry_is_safe = read.head.ec && !read.head.got_bytes && !is_timeout(read.head.ec) &&
-                               record_.upstream_reused &&
-                               (!upload_ || !upload_->started_reading());
+                               record_.upstream_reused && (!upload_ || !upload_->started_reading());
     if (!retry_is_safe) {
       co_return co_await check_store_answer(read);
     }
@@ -196,11 +195,10 @@ exchange::check_store_answer(const final_head_read& read) {
   }
   if (upload_ && upload_->reset_by_fault()) {
     // The upload's fault reset both connections: the client never got an HTTP answer.
-    record_.outcome = {outcome_kind::fault_upload_reset,
-                       std::to_string(upload_->outcome().bytes)};
+    record_.outcome = {outcome_kind::fault_upload_reset, std::to_string(upload_->outcome().bytes)};
     if (const auto left = upload_->unacknowledged_at_reset()) {
-      record_.outcome.asides.push_back(fmt::format(
-          "{} still unacknowledged by the store when the wait for them ran out", left));
+      record_.outcome.asides.push_back(
+          fmt::format("{} still unacknowledged by the store when the wait for them ran out", left));
     }
     co_return ending::cut(ending::client_side::reset);
   }
