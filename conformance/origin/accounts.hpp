@@ -2,7 +2,8 @@
 // The accounts of the origin: who may sign requests (--access-key/--secret-key, --account,
 // --accounts-file) and how an account appears where S3 shows an owner. Buckets belong to the
 // account that created them; a bucket record without an owner (data directories written before
-// there were several accounts) belongs to the first account.
+// there were several accounts) belongs to the first account. Who may do what: docs/contract.md,
+// "Authentication".
 #include "conformance/s3/sigv4.hpp"
 
 #include <string>

@@ -2,7 +2,8 @@
 // Combining CRCs of consecutive pieces into the CRC of their concatenation, without the bytes:
 // how a FULL_OBJECT checksum of a multipart upload comes from its parts' checksums. The GF(2)
 // matrix method of zlib's crc32_combine, for any reflected 32-bit CRC with the usual
-// pre- and post-inversion (CRC-32 and CRC-32C).
+// pre- and post-inversion (CRC-32 and CRC-32C). What the checksums must be: docs/contract.md,
+// "Checksums (optional)".
 #include <cstdint>
 
 namespace s3fault::origin {

@@ -1,7 +1,8 @@
 #pragma once
 // The rules of CompleteMultipartUpload as pure functions: the part list is checked against the
 // uploaded parts (order, existence, ETags, checksums, minimum size) and the object's ETag and
-// composite checksum are computed from the parts.
+// composite checksum are computed from the parts (docs/contract.md, "Multipart upload and writes",
+// "ETag" and "Checksums").
 #include "conformance/origin/object_record.hpp"
 #include "conformance/origin/s3_error.hpp"
 

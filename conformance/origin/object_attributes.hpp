@@ -1,5 +1,6 @@
 #pragma once
-// GetObjectAttributes (GET /b/k?attributes) as pure functions: which attributes the request asks
+// GetObjectAttributes (GET /b/k?attributes; docs/contract.md, "Multipart upload and writes") as
+// pure functions: which attributes the request asks
 // for (x-amz-object-attributes, x-amz-max-parts, x-amz-part-number-marker) and the
 // GetObjectAttributesResponse document for a stored object, with AWS's element names:
 //

@@ -1,5 +1,6 @@
 // GetObject and HeadObject: the object's headers plus what read_plan.hpp decides about
 // preconditions, partNumber and Range. The bytes are streamed by the server from the record.
+// HEAD and GET tell the same story (docs/contract.md, "Whole-object reads and agreement").
 #include "conformance/origin/object_headers.hpp"
 
 #include "conformance/origin/operations.hpp"

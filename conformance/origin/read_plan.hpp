@@ -1,7 +1,8 @@
 #pragma once
 // How a GET or HEAD of an existing object is answered: the conditional headers, then partNumber
 // or Range, decide the status, the bytes and the range headers. Pure functions of plain values,
-// so every rule of the GetObject contract (docs/contract.md) is unit-tested here.
+// so every rule of the GetObject contract (docs/contract.md: "partNumber (GET and HEAD)", "Range",
+// "Conditional requests") is unit-tested here.
 //
 //   request ──parse_part_number (before the lookup)──> part number or 400
 //   object + request ──evaluate_preconditions──> 412 | 304 | go on

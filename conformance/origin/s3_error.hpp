@@ -1,7 +1,8 @@
 #pragma once
 // An S3 error as a value: status, code, message, plus the extra elements and headers some codes
 // carry (the key of a NoSuchKey, the region of an AuthorizationHeaderMalformed). Operations
-// return these; the server renders them in one place (xml_render.hpp).
+// return these; the server renders them in one place (xml_render.hpp), as docs/contract.md
+// ("Errors") says an error answer looks.
 #include "s3_errors/s3_error_codes.hpp"
 
 #include <cstdint>

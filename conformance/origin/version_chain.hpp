@@ -1,7 +1,8 @@
 #pragma once
 // A key's versions, newest first, and the rules S3 applies to them: what a write replaces under
 // each versioning state, which version a delete removes or hides, and which entries one page of
-// ListObjectVersions shows. Pure: the object_store calls these under its lock.
+// ListObjectVersions shows (docs/contract.md, "Versions"). Pure: the object_store calls these
+// under its lock.
 #include "conformance/origin/object_record.hpp"
 #include "conformance/origin/store_views.hpp"
 
