@@ -15,6 +15,11 @@ namespace s3fault::report {
 enum class junit_outcome { passed, failure, error, skipped };
 
 struct junit_testcase {
+  junit_testcase() = default;
+  /// A passing testcase; the caller sets the rest.
+  junit_testcase(std::string classname, std::string name, double seconds)
+      : classname(std::move(classname)), name(std::move(name)), seconds(seconds) {}
+
   std::string classname;
   std::string name;
   double seconds = 0;
