@@ -124,14 +124,10 @@ write_through_filters(std::vector<std::unique_ptr<faults::body_filter>>& filters
 
 /// The fast path: the rest of a plain, length-framed body through the kernel. True when the
 /// relay is over (its end or its error is in `outcome`); false when the rest goes through the
-/// scratch buffer: splicing was not possible, or the receiver went away and the rest is read
-/// and dropped (drain_after_write_error).
+/// scratch buffer: no pipe was free, or the receiver went away and the rest is read and dropped
+/// (drain_after_write_error). The caller has checked that the body can be spliced.
 asio::awaitable<bool> splice_rest(byte_stream& from, byte_stream& to, body_end_tracker& tracker,
                                   const relay_options& options, relay_outcome& outcome) {
-  if (tracker.remaining_length() < splice_threshold || !from.splice_capable() ||
-      !to.splice_capable()) {
-    co_return false;
-  }
   auto pipe = options.pipes->take();
   if (!pipe) {
     co_return false;
@@ -239,7 +235,10 @@ asio::awaitable<relay_outcome> relay_body(byte_stream& from, boost::beast::flat_
     from_buffer.consume(n);
   }
   // 2. Through the kernel when nothing needs to see the bytes, 3. else through `scratch`.
-  if (options.pipes != nullptr && to != nullptr && !filtered && !outcome.write_error) {
+  const bool can_splice = options.pipes != nullptr && to != nullptr && !filtered &&
+                          !outcome.write_error && tracker.remaining_length() >= splice_threshold &&
+                          from.splice_capable() && to->splice_capable();
+  if (can_splice) {
     if (co_await splice_rest(from, *to, tracker, options, outcome)) {
       co_return outcome;
     }

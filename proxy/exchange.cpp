@@ -16,8 +16,6 @@ exchange::exchange(worker& owner, client_connection client)
   record_.client = client_.peer;
 }
 
-exchange::~exchange() = default;
-
 asio::awaitable<bool> exchange::serve(request_parser& request, const head_read& head) {
   std::optional<exchange_gauge::hold> counted;
   if (owner_.config.exchanges) {
@@ -77,7 +75,7 @@ void exchange::note_request() {
   const auto& head = request_->get();
   record_.method = std::string(head.method_string());
   record_.target = std::string(head.target());
-  resource_ = record_.target.substr(0, record_.target.find('?'));
+  resource_ = std::string_view(record_.target).substr(0, record_.target.find('?'));
   head_request_ = head.method() == http::verb::head;
   store_got_head_ = head_request_;
   if (const auto range = head.find(http::field::range); range != head.end()) {

@@ -31,7 +31,6 @@ struct client_connection {
 class exchange {
 public:
   exchange(worker& owner, client_connection client);
-  ~exchange();
   exchange(const exchange&) = delete;
   exchange& operator=(const exchange&) = delete;
 
@@ -186,7 +185,7 @@ private:
   /// The store was asked with HEAD: its answer has no body. Not the same as head_request_ when
   /// a request edit changed the method (head-as-get sends the client's HEAD as a GET).
   bool store_got_head_ = false;
-  std::string resource_; // the target's path, for error bodies
+  std::string_view resource_; // the target's path (in record_.target), for error bodies
 
   // The fault engine's view: the snapshot the decision was made with (kept alive for the
   // response-status part of the decision), the classified request and the decision. The
