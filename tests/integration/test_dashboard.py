@@ -167,6 +167,19 @@ class DashboardTest(unittest.TestCase):
             self.assertLess(time.monotonic(), deadline, listed)
             time.sleep(0.05)
 
+    def history_covers(self, seconds: float, intervals: int) -> None:
+        """Waits, on the proxy's own clock, for /history to hold `intervals` intervals and one
+        that ended after `seconds`: the page then draws every request, in lines of that many
+        points, however slowly the machine runs."""
+        deadline = time.monotonic() + 60
+        while True:
+            history = self.admin_call("GET", "/history")
+            ended = history["seconds"]
+            if len(ended) >= intervals and ended[-1] >= seconds:
+                return
+            self.assertLess(time.monotonic(), deadline, (seconds, history))
+            time.sleep(0.1)
+
     def chromium(self, url: str, *args: str) -> str:
         command = [self.chromium_binary, "--headless", "--no-sandbox", "--disable-gpu",
                    "--window-size=1280,1500", f"--user-data-dir={self.tmp / 'profile'}",
@@ -181,7 +194,7 @@ class DashboardTest(unittest.TestCase):
         requests = self.drive_traffic()
         self.admin_call("POST", "/rules/off/disable")
         listed = self.settled(requests)
-        time.sleep(2.2)  # two looks of the proxy's history after the traffic
+        self.history_covers(self.admin_call("GET", "/stats")["seconds"], intervals=3)
         before = self.admin_call("GET", "/stats")
         page_url = f"{self.admin}/#token={TOKEN}"
         dom = self.chromium(page_url, "--dump-dom")
