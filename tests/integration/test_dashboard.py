@@ -156,29 +156,27 @@ class DashboardTest(unittest.TestCase):
                 self.heads_received[metadata["RequestId"]] = metadata["HTTPHeaders"]
         return 1 + PUTS + GETS + SLOW + MISSING
 
+    def admin_until(self, path: str, done, seconds: float = 30) -> dict:
+        """GET `path` on the admin port until `done` holds of the answer; fails past `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            answer = self.admin_call("GET", path)
+            if done(answer):
+                return answer
+            self.assertLess(time.monotonic(), deadline, (path, answer))
+            time.sleep(0.05)
+
     def settled(self, requests: int) -> dict:
         """/exchanges once every exchange is in it: an exchange joins the list after its
         counters, histograms and journal line."""
-        deadline = time.monotonic() + 30
-        while True:
-            listed = self.admin_call("GET", "/exchanges")
-            if len(listed["exchanges"]) >= requests:
-                return listed
-            self.assertLess(time.monotonic(), deadline, listed)
-            time.sleep(0.05)
+        return self.admin_until("/exchanges", lambda listed: len(listed["exchanges"]) >= requests)
 
     def history_covers(self, seconds: float, intervals: int) -> None:
         """Waits, on the proxy's own clock, for /history to hold `intervals` intervals and one
         that ended after `seconds`: the page then draws every request, in lines of that many
         points, however slowly the machine runs."""
-        deadline = time.monotonic() + 60
-        while True:
-            history = self.admin_call("GET", "/history")
-            ended = history["seconds"]
-            if len(ended) >= intervals and ended[-1] >= seconds:
-                return
-            self.assertLess(time.monotonic(), deadline, (seconds, history))
-            time.sleep(0.1)
+        self.admin_until("/history", lambda history: len(history["seconds"]) >= intervals
+                         and history["seconds"][-1] >= seconds, seconds=60)
 
     def chromium(self, url: str, *args: str) -> str:
         command = [self.chromium_binary, "--headless", "--no-sandbox", "--disable-gpu",
