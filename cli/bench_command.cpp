@@ -1,6 +1,7 @@
 #include "cli/bench_command.hpp"
 
 #include "cli/bench_merge_command.hpp"
+#include "cli/bench_stores.hpp"
 #include "cli/command_support.hpp"
 #include "cli/duration.hpp"
 #include "cli/start_time.hpp"
@@ -27,8 +28,7 @@ namespace s3fault::cli {
 namespace {
 
 struct bench_options {
-  std::string endpoint;
-  store_access access;
+  bench_store_options stores; // --endpoint or --store ..., keys, regions, --store-pid
   std::vector<std::string> ops; // default: get (or mix with --mix)
   std::vector<std::string> mix;
   std::vector<std::string> prefill;
@@ -37,14 +37,14 @@ struct bench_options {
   std::vector<std::string> concurrency{"1", "8", "32"};
   std::string duration = "10s";
   std::uint64_t count = 0;
-  unsigned rounds = 3;
+  unsigned rounds = 0; // 0: bench::default_rounds for the stores
   unsigned objects = 8;
   std::string part_size = "8MiB";
   bool verify = true;
   bool control = false;
   bool strict = false;
+  bool allow_inconclusive = false;
   double alpha = 0.01;
-  std::vector<std::string> store_pids;
   std::string csv_file;
   std::string json_file;
   std::string html_file;
@@ -93,9 +93,9 @@ void add_sharding_settings(const bench_options& options, bench::bench_settings& 
   }
   const std::string sharded =
       "--shard " + settings.shard.text() + " (" + settings.shard.source + ")";
-  if (options.endpoint.empty()) {
-    problems.push_back(sharded + " needs --endpoint: without it each process would benchmark "
-                                 "an embedded origin of its own, not one store together");
+  if (options.stores.endpoint.empty() && options.stores.stores.empty()) {
+    problems.push_back(sharded + " needs --endpoint or --store: without one each process would "
+                                 "benchmark an embedded origin of its own, not one store together");
   }
   if (!options.baseline_file.empty()) {
     problems.push_back(sharded + " with --baseline: a shard measures part of every cell; "
@@ -179,7 +179,8 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
     problems.push_back("--duration: '" + options.duration +
                        "' is not a duration like 10s or 500ms");
   }
-  settings.rounds = options.rounds;
+  settings.stores = bench_stores(options.stores, problems);
+  settings.rounds = options.rounds != 0 ? options.rounds : bench::default_rounds(settings.stores.size());
   settings.objects = options.objects;
   if (const auto part = text::parse_size(options.part_size)) {
     settings.part_size = *part;
@@ -190,19 +191,12 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
   settings.control = options.control;
   settings.judging.min_change_percent = options.min_change;
   settings.judging.alpha = options.alpha;
+  settings.allow_inconclusive = options.allow_inconclusive;
   settings.max_attempts = options.attempts;
   settings.client_threads = options.client_threads;
   settings.seed = options.seed;
   settings.bucket = options.bucket;
   settings.keep = options.keep;
-  for (const auto& text : options.store_pids) {
-    const auto pid = text::parse_whole_number(text);
-    if (pid && *pid > 0 && *pid < 1u << 31) {
-      settings.store_pids.push_back(static_cast<int>(*pid));
-    } else {
-      problems.push_back("--store-pid: '" + text + "' is not a process ID");
-    }
-  }
   if (problems.empty()) {
     for (auto& problem : bench::validate(settings)) {
       problems.push_back(std::move(problem));
@@ -289,32 +283,42 @@ int refuse_bench(const bench_options& options, const runtime::shard& shard,
   return 2;
 }
 
-/// The problems make_settings cannot see: the keys, the endpoint, the baseline file and the
-/// store processes; the baseline as read.
+/// The problems make_settings cannot see: the baseline file, what it may be compared with,
+/// and the store processes; the baseline as read.
 std::optional<bench::baseline> check_bench_inputs(const bench_options& options,
                                                   const bench::bench_settings& settings,
                                                   std::vector<std::string>& problems) {
-  if (options.access.access_key.empty() != options.access.secret_key.empty()) {
-    problems.emplace_back("--access-key and --secret-key go together");
-  }
-  if (auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
-    problems.push_back(std::move(refusal));
-  }
   std::optional<bench::baseline> earlier;
-  if (!options.baseline_file.empty()) {
+  if (!options.baseline_file.empty() && settings.stores.size() > 1) {
+    problems.emplace_back("--baseline with several --store: the stores are compared with the "
+                          "first; compare one store with a baseline in a bench of its own");
+  } else if (!options.baseline_file.empty()) {
     std::string error;
-    earlier = bench::load_baseline(options.baseline_file, error);
+    earlier = bench::load_baseline_of_store(options.baseline_file, error);
     if (!earlier) {
       problems.push_back("--baseline: " + error);
     }
   }
-  for (const int pid : settings.store_pids) {
-    std::string error;
-    if (!bench::read_processes({pid}, error)) {
-      problems.push_back("--store-pid: " + error);
+  for (const auto& store : settings.stores) {
+    for (const int pid : store.pids) {
+      std::string error;
+      if (!bench::read_processes({pid}, error)) {
+        problems.push_back("--store-pid" + (store.name.empty() ? "" : " " + store.name) + ": " +
+                           error);
+      }
     }
   }
   return earlier;
+}
+
+/// --rounds that is not a multiple of the store count leaves the places unbalanced: said.
+void warn_unbalanced_rounds(const bench_options& options, const bench::bench_settings& settings) {
+  const auto stores = settings.stores.size();
+  if (stores > 1 && options.rounds != 0 && settings.rounds % stores != 0) {
+    std::cerr << "s3fault bench: warning: --rounds " << settings.rounds << " with " << stores
+              << " stores: each store does not run first equally often; a multiple of " << stores
+              << " balances the order\n";
+  }
 }
 
 /// What the bench prints as it goes: the first line, live progress, one line per run.
@@ -324,9 +328,13 @@ bench::bench_observer make_observer(const bench_options& options,
       options.progress == "always" ||
       (options.progress == "auto" && isatty(STDOUT_FILENO) && env_or("CI", "") != "true");
   bench::bench_observer observer;
-  observer.fixtures_ready = [&settings, cell_count](const bench::bench_fixtures& fixtures) {
-    std::cout << "s3fault bench: " << settings.client.endpoint << ", bucket " << fixtures.bucket()
-              << "; " << cell_count << (cell_count == 1 ? " cell" : " cells") << " x "
+  observer.fixtures_ready = [&settings, cell_count](const bench::bench_report& report) {
+    std::cout << "s3fault bench: " << bench::describe_stores(report) << "; " << cell_count
+              << (cell_count == 1 ? " cell" : " cells")
+              << (settings.stores.size() > 1
+                      ? " x " + std::to_string(settings.stores.size()) + " stores"
+                      : "")
+              << " x "
               << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
               << (settings.control ? " x 2 control runs" : "") << ", "
               << about_time(settings, cell_count) << sharding_text(settings) << "\n";
@@ -364,15 +372,15 @@ int measure(const bench_options& options, const runtime::shard& shard,
   settings.stop_requested = &stop_requested;
 
   std::unique_ptr<origin::embedded_origin> embedded;
-  settings.client = store_client_config(options.endpoint, options.access, "s3fault-bench");
-  if (options.endpoint.empty()) {
+  auto& only = settings.stores.front();
+  if (settings.stores.size() == 1 && only.client.endpoint.empty()) {
     try {
       embedded = std::make_unique<origin::embedded_origin>();
     } catch (const std::exception& error) {
       return refuse_bench(options, shard,
                           {std::string("cannot start the embedded origin: ") + error.what()});
     }
-    aim_at_embedded_origin(settings.client, embedded->url());
+    aim_at_embedded_origin(only.client, embedded->url());
     std::cout << "no --endpoint: benchmarking the embedded origin at " << embedded->url()
               << " (in this process)\n";
   }
@@ -381,15 +389,20 @@ int measure(const bench_options& options, const runtime::shard& shard,
   try {
     report = bench::run_bench(settings, earlier ? &*earlier : nullptr, observer);
   } catch (const bench::store_unusable& error) {
-    return refuse_bench(
-        options, shard,
-        {"the store at " + settings.client.endpoint + " cannot be benchmarked: " + error.what()});
+    return refuse_bench(options, shard,
+                        {(settings.stores.size() == 1
+                              ? "the store at " + settings.stores.front().client.endpoint
+                              : std::string("a store")) +
+                         " cannot be benchmarked: " + error.what()});
   } catch (const std::exception& error) {
     return refuse_bench(options, shard, {error.what()});
   }
   bench::print_summary(std::cout, report);
   if (options.keep) {
-    std::cout << "kept: bucket " << report.bucket << " and its s3fault-bench/ objects\n";
+    for (const auto& store : report.stores) {
+      std::cout << "kept: " << (store.name.empty() ? "" : store.name + ": ") << "bucket "
+                << store.bucket << " and its s3fault-bench/ objects\n";
+    }
   }
   const bool written = write_report_files(
       "bench",
@@ -416,6 +429,7 @@ int run_bench_command(const bench_options& options) {
   if (!problems.empty()) {
     return refuse_bench(options, *shard, problems);
   }
+  warn_unbalanced_rounds(options, settings);
   if (earlier && !baseline_matches(settings, *earlier, options.strict)) {
     return refuse_bench(
         options, *shard,
@@ -458,9 +472,11 @@ void declare_cell_options(CLI::App& command, bench_options& o) {
   command.add_option("--count", o.count, "Operations per run of a cell, instead of --duration")
       ->check(CLI::PositiveNumber)
       ->excludes(duration);
-  command.add_option("--rounds", o.rounds, "Runs of every cell; the median is reported")
-      ->check(CLI::Range(1u, 1000u))
-      ->capture_default_str();
+  command
+      .add_option("--rounds", o.rounds,
+                  "Runs of every cell (on every store); the median is reported. Default 3, with "
+                  "several --store the next multiple of their count (2 stores: 4)")
+      ->check(CLI::Range(1u, 1000u));
   command
       .add_option("--objects", o.objects,
                   "Objects per size that reads rotate over (and keys put overwrites)")
@@ -478,16 +494,12 @@ void declare_cell_options(CLI::App& command, bench_options& o) {
 
 /// What is measured besides the traffic, where the figures go and what they are judged against.
 void declare_report_options(CLI::App& command, bench_options& o) {
-  command
-      .add_option("--store-pid", o.store_pids,
-                  "Sample this process's memory, threads and CPU during every run "
-                  "(repeat or comma-separate for several; figures are summed)")
-      ->delimiter(',');
   command.add_option("--csv", o.csv_file, "Write the per-cell figures as CSV");
   command.add_option("--json", o.json_file, "Write the per-cell figures and every run as JSON");
   command.add_option("--html", o.html_file, "Write one self-contained HTML page with SVG charts");
   command.add_option("--baseline", o.baseline_file,
-                     "Compare with an earlier --csv or --json file of the same cells");
+                     "Compare with an earlier --csv or --json file of the same cells; FILE:NAME "
+                     "for the store NAME of a bench of several --store");
   command
       .add_option("--min-change", o.min_change,
                   "Percent a figure must change by, at least, to be flagged against the baseline")
@@ -499,6 +511,9 @@ void declare_report_options(CLI::App& command, bench_options& o) {
                   "change is flagged")
       ->check(CLI::Range(0.0001, 0.5))
       ->capture_default_str();
+  command.add_flag("--allow-inconclusive", o.allow_inconclusive,
+                   "Do not fail (exit 1) when a compared figure's rounds could not tell a change "
+                   "of --min-change from none; the verdict still says inconclusive");
   command.add_flag("--strict", o.strict,
                    "Refuse (exit 2) to compare with a baseline measured with other settings or "
                    "other cells, instead of warning");
@@ -573,10 +588,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
       "    --ops put,get,get-parts --sizes 4KiB,8MiB,64MiB --concurrency 1,8,32 --csv run.csv\n"
       "  s3fault bench --endpoint URL --ops get --sizes 10MiB --concurrency 32 --duration 10s \\\n"
       "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)");
-  command->add_option("--endpoint", options->endpoint,
-                      "Store URL http(s)://HOST[:PORT]; default: an embedded origin in this "
-                      "process");
-  add_store_access_options(command, options->access, true);
+  declare_bench_store_options(*command, options->stores);
   declare_cell_options(*command, *options);
   declare_report_options(*command, *options);
   declare_run_options(*command, *options);

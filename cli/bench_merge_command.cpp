@@ -18,6 +18,7 @@ struct bench_merge_options {
   std::string json_file;
   std::string html_file;
   std::string baseline_file;
+  bool allow_inconclusive = false;
 };
 
 /// Each part's text; nullopt after naming each file that cannot be read.
@@ -51,7 +52,7 @@ int run_bench_merge(const bench_merge_options& options) {
   std::optional<bench::baseline> earlier;
   if (!options.baseline_file.empty()) {
     std::string error;
-    earlier = bench::load_baseline(options.baseline_file, error);
+    earlier = bench::load_baseline_of_store(options.baseline_file, error);
     if (!earlier) {
       std::cerr << "s3fault bench merge: --baseline: " << error << "\n";
       return 2;
@@ -64,8 +65,10 @@ int run_bench_merge(const bench_merge_options& options) {
     }
     return 2;
   }
+  outcome.merged->settings.allow_inconclusive = options.allow_inconclusive;
   const auto& report = outcome.merged->report;
-  std::cout << "s3fault bench merge: " << report.shards << " shards of " << report.endpoint << "\n";
+  std::cout << "s3fault bench merge: " << report.shards << " shards of "
+            << bench::describe_stores(report) << "\n";
   for (const auto& note : report.notes) {
     std::cout << "  " << note << "\n";
   }
@@ -91,8 +94,10 @@ subcommand_runner add_bench_merge_command(CLI::App& bench) {
       "Refused (exit 2, each reason named): a file that is not a shard's JSON report of this\n"
       "version, settings that differ, shards missing or twice, paced runs whose windows overlap\n"
       "by less than 90 %, clocks (from each shard's look at the store's Date) more than 2 s\n"
-      "apart. Exit status otherwise as a bench's: 0, or 1 on errors or a regression against\n"
-      "--baseline.\n\n"
+      "apart. Parts of a bench of several --store merge store by store, and the merged stores are\n"
+      "compared with the first as in one bench. Exit status otherwise as a bench's: 0, or 1 on\n"
+      "errors, a regression against --baseline, a figure not judged, or one whose rounds could\n"
+      "not tell a change of --min-change (unless --allow-inconclusive).\n\n"
       "Example:\n"
       "  mpirun -np 3 s3fault bench --endpoint URL --shard auto --start-at 2026-12-05T14:00:00Z "
       "\\\n"
@@ -103,7 +108,12 @@ subcommand_runner add_bench_merge_command(CLI::App& bench) {
   command->add_option("--json", options->json_file, "Write the merged report as JSON");
   command->add_option("--html", options->html_file, "Write the merged report as an HTML page");
   command->add_option("--baseline", options->baseline_file,
-                      "Compare the merged cells with an earlier --csv or --json file");
+                      "Compare the merged cells with an earlier --csv or --json file (FILE:NAME "
+                      "for the store NAME of a bench of several --store), with the shards' "
+                      "--alpha and --min-change");
+  command->add_flag("--allow-inconclusive", options->allow_inconclusive,
+                    "Do not fail (exit 1) when a compared figure's rounds could not tell a "
+                    "change of --min-change from none");
   return {command, [options] { return run_bench_merge(*options); }};
 }
 

@@ -67,11 +67,12 @@ std::chrono::milliseconds whole_millis(wall_time::duration d) {
 } // namespace
 
 std::optional<clock_reading> store_clock_offset(const bench_settings& settings,
+                                                const store_target& target,
                                                 const std::string& bucket, std::string& why) {
   // A Date names a whole second. Looking every 20 ms until it changes finds the moment the
   // store's clock passed a second, to within the gap between two looks and a round trip; a store
   // whose Date did not change within 1.5 s gets the middle of its second (within half a second).
-  client::s3_client store(settings.client);
+  client::s3_client store(target.client);
   auto previous = look_at_date(store, settings, bucket, why);
   if (!previous.date) {
     return std::nullopt;

@@ -34,6 +34,7 @@ struct clock_reading {
   std::chrono::milliseconds uncertainty{0}; // the offset is within this of the truth
 };
 std::optional<clock_reading> store_clock_offset(const bench_settings& settings,
+                                                const store_target& store,
                                                 const std::string& bucket, std::string& why);
 
 } // namespace s3fault::bench

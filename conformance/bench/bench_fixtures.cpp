@@ -1,40 +1,16 @@
 #include "conformance/bench/bench_fixtures.hpp"
 
-#include "conformance/bench/splitmix.hpp"
 #include "conformance/bench/workload.hpp"
-#include "conformance/s3/content_hash.hpp"
-
-#include "conformance/s3/hashing.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
+#include <mutex>
 #include <set>
-#include <shared_mutex>
 #include <stdexcept>
 #include <thread>
 
 namespace s3fault::bench {
 namespace {
-
-// Objects start this far apart in the buffer: not a multiple of any block size, so no two
-// objects share aligned blocks a store could deduplicate.
-constexpr std::uint64_t window_stride = 4157;
-// --prefill writes objects of this size (the last one of a step smaller).
-constexpr std::uint64_t filler_size = 8 * 1024 * 1024;
-
-std::string seeded_bytes(std::uint64_t length, std::uint64_t seed) {
-  std::string bytes(length, '\0');
-  std::uint64_t state = seed;
-  std::size_t at = 0;
-  for (; at + 8 <= bytes.size(); at += 8) {
-    const std::uint64_t word = splitmix64(state);
-    std::memcpy(bytes.data() + at, &word, 8);
-  }
-  const std::uint64_t word = splitmix64(state);
-  std::memcpy(bytes.data() + at, &word, bytes.size() - at);
-  return bytes;
-}
 
 std::string describe_answer(const client::response& answer) {
   return answer.describe();
@@ -42,73 +18,30 @@ std::string describe_answer(const client::response& answer) {
 
 } // namespace
 
-bench_fixtures::bench_fixtures(const bench_settings& settings, std::string bucket,
-                               bool bucket_given, std::string prefix)
-    : settings_(settings), bucket_(std::move(bucket)), bucket_given_(bucket_given),
-      prefix_(std::move(prefix)), objects_(settings.objects) {
-  std::uint64_t largest = *std::max_element(settings.sizes.begin(), settings.sizes.end());
-  if (!settings.prefill.empty()) {
-    largest = std::max(largest, filler_size);
-  }
-  buffer_ = seeded_bytes(largest + window_stride * objects_, settings.seed);
-}
-
-std::uint64_t bench_fixtures::window_offset(std::uint64_t index) const {
-  return (index % objects_) * window_stride;
-}
-
-std::string_view bench_fixtures::content(std::uint64_t size, std::uint64_t index) const {
-  return std::string_view(buffer_).substr(window_offset(index), size);
-}
-
-const bench_fixtures::digests& bench_fixtures::digests_of(std::uint64_t index, std::uint64_t offset,
-                                                          std::uint64_t length) const {
-  const auto key = std::make_tuple(index % objects_, offset, length);
-  {
-    // Every timed read looks its digests up: `create` computed them, so this is the path that
-    // must not serialize 64 workers on one lock.
-    const std::shared_lock reading(digest_mutex_);
-    if (const auto found = digests_.find(key); found != digests_.end()) {
-      return found->second;
-    }
-  }
-  const std::unique_lock writing(digest_mutex_);
-  auto found = digests_.find(key);
-  if (found == digests_.end()) {
-    const auto bytes = std::string_view(buffer_).substr(window_offset(index) + offset, length);
-    found = digests_.emplace(key, digests{s3::content_hash(bytes), s3::md5_hex(bytes)}).first;
-  }
-  return found->second;
-}
-
-std::uint64_t bench_fixtures::content_hash_of(std::uint64_t index, std::uint64_t offset,
-                                              std::uint64_t length) const {
-  return digests_of(index, offset, length).content_hash;
-}
-
-const std::string& bench_fixtures::md5_of(std::uint64_t index, std::uint64_t offset,
-                                          std::uint64_t length) const {
-  return digests_of(index, offset, length).md5;
-}
+bench_fixtures::bench_fixtures(const bench_settings& settings, const fixture_content& content,
+                               const store_target& store, std::string bucket, bool bucket_given,
+                               std::string prefix)
+    : settings_(settings), content_(content), store_(store), bucket_(std::move(bucket)),
+      bucket_given_(bucket_given), prefix_(std::move(prefix)) {}
 
 std::string bench_fixtures::single_prefix(std::uint64_t size) const {
   return prefix_ + std::to_string(size) + "/obj-";
 }
 
 std::string bench_fixtures::single_key(std::uint64_t size, std::uint64_t index) const {
-  return single_prefix(size) + std::to_string(index % objects_);
+  return single_prefix(size) + std::to_string(index % objects());
 }
 
 std::string bench_fixtures::multipart_key(std::uint64_t size, std::uint64_t index) const {
-  return prefix_ + std::to_string(size) + "/mp-" + std::to_string(index % objects_);
+  return prefix_ + std::to_string(size) + "/mp-" + std::to_string(index % objects());
 }
 
 std::string bench_fixtures::multipart_put_key(std::uint64_t size, std::uint64_t index) const {
-  return prefix_ + format_size(size) + "/mpput-" + std::to_string(index % objects_);
+  return prefix_ + format_size(size) + "/mpput-" + std::to_string(index % objects());
 }
 
 std::string bench_fixtures::put_key(std::uint64_t size, std::uint64_t index) const {
-  return prefix_ + std::to_string(size) + "/put-" + std::to_string(index % objects_);
+  return prefix_ + std::to_string(size) + "/put-" + std::to_string(index % objects());
 }
 
 std::string bench_fixtures::delete_key(std::uint64_t size, unsigned worker, std::uint64_t n) const {
@@ -165,7 +98,7 @@ void bench_fixtures::upload_multipart(client::s3_client& store, std::uint64_t si
 }
 
 void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
-  client::s3_client store(settings_.client);
+  client::s3_client store(store_.client);
   if (!bucket_given_) {
     const auto answer = store.create_bucket(bucket_);
     if (!answer.ok()) {
@@ -194,29 +127,13 @@ void bench_fixtures::create(const std::vector<cell>& cells, unsigned parallel) {
   };
   std::vector<upload> uploads;
   for (const auto size : single_sizes) {
-    for (unsigned i = 0; i < objects_; ++i) {
+    for (unsigned i = 0; i < objects(); ++i) {
       uploads.push_back({size, i, false});
     }
   }
   for (const auto size : multipart_sizes) {
-    for (unsigned i = 0; i < objects_; ++i) {
+    for (unsigned i = 0; i < objects(); ++i) {
       uploads.push_back({size, i, true});
-    }
-  }
-  // Digests are computed now, not in the middle of a timed cell: whole objects, and the
-  // --part-size pieces of the workloads that check piece by piece.
-  if (settings_.verify) {
-    for (const auto& c : cells) {
-      const auto ops = operations_of(c, settings_);
-      const bool in_parts = std::any_of(ops.begin(), ops.end(), [](operation op) {
-        return op.workload().fixtures().piece_digests;
-      });
-      for (unsigned i = 0; i < objects_; ++i) {
-        digests_of(i, 0, c.size);
-        for (std::uint64_t at = 0; in_parts && at < c.size; at += settings_.part_size) {
-          digests_of(i, at, std::min(settings_.part_size, c.size - at));
-        }
-      }
     }
   }
   upload_all(uploads.size(), parallel, [&](client::s3_client& store, std::size_t i) {
@@ -237,7 +154,7 @@ void bench_fixtures::upload_all(
   std::string failure;
   auto uploader = [&] {
     try {
-      client::s3_client own(settings_.client);
+      client::s3_client own(store_.client);
       for (std::size_t i = next++; i < count; i = next++) {
         {
           const std::lock_guard lock(failure_mutex);
@@ -291,7 +208,7 @@ void bench_fixtures::fill_to(std::uint64_t bytes, unsigned parallel) {
 }
 
 void bench_fixtures::remove(const std::function<void(const std::string&)>& problem) {
-  client::s3_client store(settings_.client);
+  client::s3_client store(store_.client);
   std::string token;
   for (;;) {
     client::list_objects_options options;

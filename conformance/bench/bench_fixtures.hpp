@@ -1,6 +1,6 @@
 #pragma once
-// The objects a bench reads and writes. Every object is a window onto one buffer of seeded
-// random bytes (object i of a size starts at i * stride), so each object has its own content
+// The objects a bench reads and writes on one store. Every object is a window onto the bench's
+// one buffer of seeded random bytes (fixture_content.hpp), so each object has its own content
 // while the process holds the largest size only once, and PUT bodies are sent without copies.
 //
 //   <prefix><size>/obj-<i>    single PUT, read by get and get-ranges, listed by list
@@ -9,38 +9,41 @@
 //   <prefix><size>/mpput-<i>  overwritten by put-multipart
 //   <prefix><size>/del-<w>-<n> written and deleted by delete
 //   <prefix>fill/<n>          filler for --prefill (8 MiB each, the last one smaller)
-#include "conformance/bench/bench_settings.hpp"
+#include "conformance/bench/fixture_content.hpp"
 
 #include <functional>
-#include <map>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 namespace s3fault::bench {
 
+/// One store's objects: its bucket and key prefix, and what create/fill_to/remove wrote there.
 class bench_fixtures {
 public:
-  /// Names the bucket and prefix and fills the content buffer; nothing is sent yet.
-  bench_fixtures(const bench_settings& settings, std::string bucket, bool bucket_given,
+  /// Names the bucket and prefix on `store`; nothing is sent yet. `content` (the objects'
+  /// bytes, shared by every store of the bench) and `store` must outlive the fixtures.
+  bench_fixtures(const bench_settings& settings, const fixture_content& content,
+                 const store_target& store, std::string bucket, bool bucket_given,
                  std::string prefix);
 
+  const store_target& store() const { return store_; }
   const std::string& bucket() const { return bucket_; }
   bool bucket_given() const { return bucket_given_; }
   const std::string& prefix() const { return prefix_; }
-  unsigned objects() const { return objects_; }
+  unsigned objects() const { return content_.objects(); }
 
-  /// The bytes of object `index` (taken modulo --objects) of `size`.
-  std::string_view content(std::uint64_t size, std::uint64_t index) const;
-  /// s3::content_hash and hex MD5 of `length` bytes at `offset` of object `index` (computed
-  /// once and kept; `create` computes those the cells check, so none is computed inside a timed
-  /// cell).
+  /// The objects' bytes and digests (fixture_content.hpp): the same on every store.
+  std::string_view content(std::uint64_t size, std::uint64_t index) const {
+    return content_.content(size, index);
+  }
   std::uint64_t content_hash_of(std::uint64_t index, std::uint64_t offset,
-                                std::uint64_t length) const;
-  const std::string& md5_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;
+                                std::uint64_t length) const {
+    return content_.content_hash_of(index, offset, length);
+  }
+  const std::string& md5_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const {
+    return content_.md5_of(index, offset, length);
+  }
 
   std::string single_key(std::uint64_t size, std::uint64_t index) const;
   std::string multipart_key(std::uint64_t size, std::uint64_t index) const;
@@ -65,7 +68,6 @@ public:
   void remove(const std::function<void(const std::string&)>& problem);
 
 private:
-  std::uint64_t window_offset(std::uint64_t index) const;
   void upload_single(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
   void upload_multipart(client::s3_client& store, std::uint64_t size, std::uint64_t index) const;
   /// Runs `upload(store, i)` for i in [0, count) on `parallel` clients; the first failure
@@ -74,22 +76,14 @@ private:
                   const std::function<void(client::s3_client&, std::size_t)>& upload) const;
 
   const bench_settings& settings_;
+  const fixture_content& content_;
+  const store_target& store_;
   std::string bucket_;
   bool bucket_given_;
   bool bucket_created_ = false;
   std::uint64_t filled_ = 0;  // bytes of filler written
   std::uint64_t fillers_ = 0; // filler objects written
   std::string prefix_;
-  unsigned objects_;
-  std::string buffer_;
-  struct digests {
-    std::uint64_t content_hash = 0;
-    std::string md5;
-  };
-  mutable std::shared_mutex digest_mutex_;
-  // (object index, offset, length) -> digests
-  mutable std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, digests> digests_;
-  const digests& digests_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const;
 };
 
 } // namespace s3fault::bench

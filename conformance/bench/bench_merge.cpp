@@ -25,9 +25,23 @@ struct part {
   std::string file;
   json document;
   runtime::shard shard;
+  std::vector<std::string> stores; // the stores' names, in order ("" for one unnamed store)
   std::vector<run_result> runs;
   std::optional<milliseconds> clock_offset;
 };
+
+/// The names of a report's stores; one unnamed store for a report of a bench before several
+/// stores existed.
+std::vector<std::string> store_names(const json& document) {
+  std::vector<std::string> names;
+  for (const auto& store : document["settings"].value("stores", json::array())) {
+    names.push_back(store.at("name").get<std::string>());
+  }
+  if (names.empty()) {
+    names.emplace_back();
+  }
+  return names;
+}
 
 /// The shard a part's "shard" object names; nullopt with `why`.
 std::optional<runtime::shard> shard_of(const json& document, std::string& why) {
@@ -82,8 +96,9 @@ std::optional<part> read_part(const part_file& file, std::vector<std::string>& r
     return std::nullopt;
   }
   read.shard = *shard;
+  read.stores = store_names(read.document);
   for (const auto& record : read.document.value("runs", json::array())) {
-    auto run = read_run_record(record, why);
+    auto run = read_run_record(record, read.stores, why);
     if (!run) {
       refusals.push_back(file.file + ": a run: " + why);
       return std::nullopt;
@@ -123,6 +138,11 @@ void check_settings(const std::vector<part>& parts, std::vector<std::string>& re
                            " has " + value_text(ours, key) + ", " + other.file + " has " +
                            value_text(theirs, key));
       }
+    }
+    if (first.stores != other.stores) {
+      refusals.push_back("the parts were run with different --store: " + first.file + " has " +
+                         text::join(first.stores, ", ") + ", " + other.file + " has " +
+                         text::join(other.stores, ", "));
     }
     if (first.document.value("start_at", json()) != other.document.value("start_at", json())) {
       refusals.push_back("the parts were run with different --start-at: " + first.file + " has " +
@@ -196,8 +216,13 @@ std::vector<std::uint64_t> numbers(const json& about, const char* key) {
 }
 
 /// The settings the parts ran with (the whole bench's: every cell's full concurrency).
-bench_settings settings_from(const json& about, std::vector<std::string>& refusals) {
+bench_settings settings_from(const part& first, std::vector<std::string>& refusals) {
+  const json& about = first.document["settings"];
   bench_settings settings;
+  settings.stores.clear();
+  for (const auto& name : first.stores) {
+    settings.stores.push_back({name, {}, {}});
+  }
   settings.operations.clear();
   for (const auto& name : about.value("operations", std::vector<std::string>{})) {
     if (const auto op = parse_operation(name)) {
@@ -232,22 +257,25 @@ bench_settings settings_from(const json& about, std::vector<std::string>& refusa
   return settings;
 }
 
-using run_key = std::tuple<operation, std::uint64_t, unsigned, std::uint64_t, unsigned, unsigned>;
+using run_key = std::tuple<std::size_t, operation, std::uint64_t, unsigned, std::uint64_t,
+                           unsigned, unsigned>;
 
 run_key key_of(const run_result& run) {
-  return {run.measured.op,     run.measured.size, run.measured.concurrency,
-          run.measured.stored, run.round,         run.leg};
+  return {run.store,           run.measured.op, run.measured.size, run.measured.concurrency,
+          run.measured.stored, run.round,       run.leg};
 }
 
-std::string describe_run(const run_result& run) {
-  return describe(run.measured) + " round " + std::to_string(run.round) +
-         (run.leg > 0 ? " (control)" : "");
+std::string describe_run(const run_result& run, const std::vector<std::string>& stores) {
+  const auto& store = stores.at(run.store);
+  return describe(run.measured) + (store.empty() ? "" : " on " + store) + " round " +
+         std::to_string(run.round) + (run.leg > 0 ? " (control)" : "");
 }
 
 /// One run of all the shards: counts summed, histograms added, over the whole window.
 run_result merge_run(const std::vector<const run_result*>& shards) {
   run_result merged;
   merged.measured = shards.front()->measured;
+  merged.store = shards.front()->store;
   merged.round = shards.front()->round;
   merged.leg = shards.front()->leg;
   merged.started_unix_us = shards.front()->started_unix_us;
@@ -294,7 +322,7 @@ std::string window_problem(const std::vector<const run_result*>& shards,
   }
   char percent[16];
   std::snprintf(percent, sizeof percent, "%.0f %%", overlap * 100);
-  return describe_run(*shards.front()) + ": the shards ran it " + percent +
+  return describe_run(*shards.front(), parts.front().stores) + ": the shards ran it " + percent +
          " together, less than " + std::to_string(static_cast<int>(min_window_overlap * 100)) +
          " % (" + windows + ")";
 }
@@ -328,7 +356,7 @@ std::vector<run_result> merge_runs(const std::vector<part>& parts, bool paced,
       const auto found = by_key[i].find(key_of(run));
       if (found == by_key[i].end()) {
         (interrupted ? notes : refusals)
-            .push_back(parts[i].file + " has no run " + describe_run(run) +
+            .push_back(parts[i].file + " has no run " + describe_run(run, parts[i].stores) +
                        (interrupted ? " (a part was interrupted): left out" : ""));
         shards.clear();
         break;
@@ -379,6 +407,17 @@ void describe_timing(const std::vector<part>& parts, bool paced, std::vector<std
   }
 }
 
+/// Where a part ran store `index`: from its "stores", or for a report of a bench before several
+/// stores existed, its "endpoint" and "bucket".
+store_place place_of(const json& document, std::size_t index) {
+  const auto stores = document.value("stores", json::array());
+  if (index < stores.size()) {
+    return {stores[index].value("name", ""), stores[index].value("endpoint", ""),
+            stores[index].value("bucket", "")};
+  }
+  return {"", document.value("endpoint", ""), document.value("bucket", "")};
+}
+
 void fill_report(const std::vector<part>& parts, merged_bench& out, std::vector<run_result> runs,
                  const baseline* earlier, std::vector<std::string> notes) {
   auto& report = out.report;
@@ -387,18 +426,27 @@ void fill_report(const std::vector<part>& parts, merged_bench& out, std::vector<
   report.paced = all_paced(parts);
   report.interrupted = any_interrupted(parts);
   report.cells = plan_cells(out.settings);
-  std::set<std::string> endpoints, buckets;
+  // Per store, the endpoints and buckets the shards used (the nodes of one cluster may differ).
+  std::vector<std::set<std::string>> endpoints(parts.front().stores.size());
+  std::vector<std::set<std::string>> buckets(endpoints.size());
   for (const auto& p : parts) {
-    endpoints.insert(p.document.value("endpoint", ""));
-    buckets.insert(p.document.value("bucket", ""));
+    std::set<std::string> part_endpoints;
+    for (std::size_t i = 0; i < endpoints.size(); ++i) {
+      const auto place = place_of(p.document, i);
+      endpoints[i].insert(place.endpoint);
+      buckets[i].insert(place.bucket);
+      part_endpoints.insert(place.endpoint);
+    }
     report.seconds = std::max(report.seconds, p.document.value("seconds", 0.0));
     const auto started = p.document.value("started_at", "");
     report.started_at = report.started_at.empty() ? started : std::min(report.started_at, started);
     report.parts.push_back(
-        {p.file, p.shard, p.document.value("endpoint", ""), started, p.clock_offset});
+        {p.file, p.shard, text::join(part_endpoints, ", "), started, p.clock_offset});
   }
-  report.endpoint = text::join(endpoints, ", ");
-  report.bucket = text::join(buckets, ", ");
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+    report.stores.push_back({parts.front().stores[i], text::join(endpoints[i], ", "),
+                             text::join(buckets[i], ", ")});
+  }
   index_cells(report.cells, runs);
   report.runs = std::move(runs);
   report.baseline_source = earlier != nullptr ? earlier->source : "";
@@ -406,7 +454,7 @@ void fill_report(const std::vector<part>& parts, merged_bench& out, std::vector<
   if (earlier != nullptr) {
     report.baseline_mismatches = baseline_mismatches(out.settings, report.cells, *earlier);
   }
-  report.summaries = summarize_cells(report.cells, report.runs, earlier, out.settings.judging);
+  summarize_and_compare(report, earlier);
   report.notes = std::move(notes);
 }
 
@@ -451,7 +499,7 @@ merge_outcome merge_checked_parts(const std::vector<part_file>& files, const bas
   std::vector<std::string> notes;
   check_clocks(parts, refusals, notes);
   auto merged = std::make_unique<merged_bench>();
-  merged->settings = settings_from(parts.front().document["settings"], refusals);
+  merged->settings = settings_from(parts.front(), refusals);
   if (const auto& start = parts.front().document["start_at"]; start.is_string()) {
     merged->settings.start_at = text::parse_rfc3339(start.get<std::string>());
   }

@@ -3,12 +3,15 @@
 #include "runtime/build_info.hpp"
 
 #include "conformance/bench/bench_run_record.hpp"
+#include "conformance/bench/bench_verdict.hpp"
+#include "conformance/bench/comparison_text.hpp"
 #include "text/http_date.hpp"
 #include "text/text.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -82,17 +85,21 @@ std::string p_value_field(double p) {
   return text;
 }
 
+// The columns of one compared figure, after its key: KEY_reference, KEY_delta_percent, ...
+constexpr const char* comparison_suffixes[] = {
+    "_reference",          "_delta_percent",           "_interval_low_percent",
+    "_interval_high_percent", "_p_value",              "_detectable_drop_percent",
+    "_detectable_rise_percent", "_change",             "_rounds_needed",
+    "_not_judged"};
+constexpr std::size_t comparison_field_count = std::size(comparison_suffixes);
+
 std::vector<std::string> comparison_fields(figure f, const comparison& c) {
   if (!c.judged) {
-    return {c.baseline_rounds > 0 ? format_figure(f, c.baseline) : "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            std::string(change_word(f, c)),
-            c.not_judged};
+    std::vector<std::string> fields(comparison_field_count);
+    fields[0] = c.baseline_rounds > 0 ? format_figure(f, c.baseline) : "";
+    fields[7] = std::string(change_word(f, c));
+    fields[9] = c.not_judged;
+    return fields;
   }
   return {format_figure(f, c.baseline),
           format_percent(c.delta_percent, true),
@@ -102,12 +109,13 @@ std::vector<std::string> comparison_fields(figure f, const comparison& c) {
           format_percent(c.detectable_drop_percent, false),
           format_percent(c.detectable_rise_percent, false),
           std::string(change_word(f, c)),
+          c.rounds_needed ? std::to_string(*c.rounds_needed) : "",
           ""};
 }
 
 // The settings a baseline is checked against, one CSV column each (the same on every row).
 constexpr const char* settings_columns[] = {"duration_ms",     "count",  "rounds", "objects",
-                                            "part_size_bytes", "verify", "control"};
+                                            "part_size_bytes", "verify", "control", "mix"};
 
 std::vector<std::string> settings_values(const bench_settings& settings) {
   return {settings.count ? "" : std::to_string(settings.duration.count()),
@@ -125,7 +133,7 @@ json comparison_json(figure f, const comparison& c) {
              {"judged", c.judged},
              {"change", change_word(f, c)}};
   if (c.baseline_rounds > 0) {
-    entry["baseline"] = number(f, c.baseline);
+    entry["reference"] = number(f, c.baseline);
   }
   if (c.current_rounds > 0) {
     entry["now"] = number(f, c.current);
@@ -143,6 +151,10 @@ json comparison_json(figure f, const comparison& c) {
   entry["detectable_rise_percent"] = round_to(c.detectable_rise_percent, 1);
   entry["flagged"] = c.flagged;
   entry["regression"] = c.regression;
+  entry["conclusive"] = c.conclusive;
+  if (!c.conclusive) {
+    entry["rounds_needed"] = c.rounds_needed ? json(*c.rounds_needed) : json(nullptr);
+  }
   return entry;
 }
 
@@ -196,42 +208,92 @@ void add_sharding(json& document, const bench_report& report) {
 
 } // namespace
 
-std::string csv_report(const bench_report& report) {
-  const auto figures = file_figures(report);
-  const auto compared = compared_figures();
-  const bool noise = any_noise(report.summaries);
-  const bool versus = !report.baseline_source.empty();
-  std::vector<std::string> header{"operation",   "size",         "size_bytes",
+namespace {
+
+/// What a comparison's CSV columns say: what was compared with, and the verdict, on every row.
+std::vector<std::string> reference_fields(const bench_report& report, const bench_verdict& verdict) {
+  const std::string what = report.reference == reference_kind::baseline
+                               ? "baseline " + report.baseline_source
+                               : "store " + report.stores.front().name;
+  return {what, std::string(outcome_name(verdict.decided)), text::join(report.baseline_mismatches, "; ")};
+}
+
+std::vector<std::string> csv_header(const bench_report& report, const std::vector<figure>& figures,
+                                    bool noise) {
+  std::vector<std::string> header{"store",       "operation",    "size", "size_bytes",
                                   "concurrency", "stored_bytes", "runs"};
   for (const auto f : figures) {
     const std::string key(info(f).key);
     header.insert(header.end(), {key, key + "_min", key + "_max"});
   }
-  for (const auto f : compared) {
+  for (const auto f : compared_figures()) {
     header.push_back(std::string(info(f).key) + "_rounds");
   }
   if (noise) {
-    for (const auto f : compared) {
+    for (const auto f : compared_figures()) {
       header.push_back(std::string(info(f).key) + "_noise_percent");
     }
   }
-  if (versus) {
-    for (const auto f : compared) {
-      const std::string key(info(f).key);
-      header.insert(header.end(),
-                    {key + "_baseline", key + "_delta_percent", key + "_interval_low_percent",
-                     key + "_interval_high_percent", key + "_p_value",
-                     key + "_detectable_drop_percent", key + "_detectable_rise_percent",
-                     key + "_change", key + "_not_judged"});
+  if (report.reference != reference_kind::none) {
+    for (const auto f : compared_figures()) {
+      for (const char* suffix : comparison_suffixes) {
+        header.push_back(std::string(info(f).key) + suffix);
+      }
     }
-    header.push_back("baseline_mismatch");
+    header.insert(header.end(), {"reference", "verdict", "baseline_mismatch"});
   }
-  for (const char* setting : settings_columns) {
-    header.emplace_back(setting);
-  }
-  header.push_back("first_error");
-  header.push_back("note");
+  header.insert(header.end(), std::begin(settings_columns), std::end(settings_columns));
+  header.insert(header.end(), {"first_error", "note"});
+  return header;
+}
 
+std::vector<std::string> csv_row(const bench_report& report, const cell_summary& summary,
+                                 const std::vector<figure>& figures, bool noise,
+                                 const std::vector<std::string>& reference) {
+  const auto& c = summary.measured;
+  std::vector<std::string> fields{report.stores[summary.store].name, std::string(to_string(c.op)),
+                                  format_size(c.size),              std::to_string(c.size),
+                                  std::to_string(c.concurrency),    std::to_string(c.stored),
+                                  std::to_string(summary.runs)};
+  for (const auto f : figures) {
+    const auto& s = summary.figures[static_cast<std::size_t>(f)];
+    fields.insert(fields.end(), {s ? format_figure(f, s->median) : "", s ? format_figure(f, s->min) : "",
+                                 s ? format_figure(f, s->max) : ""});
+  }
+  for (const auto f : compared_figures()) {
+    fields.push_back(rounds_text(f, summary.rounds[static_cast<std::size_t>(f)]));
+  }
+  if (noise) {
+    for (const auto f : compared_figures()) {
+      const auto& band = summary.noise_percent[static_cast<std::size_t>(f)];
+      fields.push_back(band ? format_percent(*band, false) : "");
+    }
+  }
+  if (report.reference != reference_kind::none) {
+    for (const auto f : compared_figures()) {
+      const auto& judged = summary.versus[static_cast<std::size_t>(f)];
+      auto more = judged ? comparison_fields(f, *judged)
+                         : std::vector<std::string>(comparison_field_count);
+      fields.insert(fields.end(), more.begin(), more.end());
+    }
+    fields.insert(fields.end(), reference.begin(), reference.end());
+  }
+  for (auto& value : settings_values(*report.settings)) {
+    fields.push_back(std::move(value));
+  }
+  fields.push_back(summary.first_error);
+  fields.push_back(summary.note);
+  return fields;
+}
+
+} // namespace
+
+std::string csv_report(const bench_report& report) {
+  const auto figures = file_figures(report);
+  const bool noise = any_noise(report.summaries);
+  const auto reference = report.reference != reference_kind::none
+                             ? reference_fields(report, verdict_of(report))
+                             : std::vector<std::string>{};
   std::ostringstream out;
   auto write_row = [&](const std::vector<std::string>& fields) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -239,63 +301,17 @@ std::string csv_report(const bench_report& report) {
     }
     out << "\n";
   };
-  write_row(header);
+  write_row(csv_header(report, figures, noise));
   for (const auto& summary : report.summaries) {
-    const auto& c = summary.measured;
-    std::vector<std::string> fields{std::string(to_string(c.op)), format_size(c.size),
-                                    std::to_string(c.size),       std::to_string(c.concurrency),
-                                    std::to_string(c.stored),     std::to_string(summary.runs)};
-    for (const auto f : figures) {
-      const auto& s = summary.figures[static_cast<std::size_t>(f)];
-      if (s) {
-        fields.insert(fields.end(), {format_figure(f, s->median), format_figure(f, s->min),
-                                     format_figure(f, s->max)});
-      } else {
-        fields.insert(fields.end(), {"", "", ""});
-      }
-    }
-    for (const auto f : compared) {
-      fields.push_back(rounds_text(f, summary.rounds[static_cast<std::size_t>(f)]));
-    }
-    if (noise) {
-      for (const auto f : compared) {
-        const auto& band = summary.noise_percent[static_cast<std::size_t>(f)];
-        fields.push_back(band ? format_percent(*band, false) : "");
-      }
-    }
-    if (versus) {
-      for (const auto f : compared) {
-        const auto& cmp = summary.versus_baseline[static_cast<std::size_t>(f)];
-        if (cmp) {
-          const auto fields_of_comparison = comparison_fields(f, *cmp);
-          fields.insert(fields.end(), fields_of_comparison.begin(), fields_of_comparison.end());
-        } else {
-          fields.insert(fields.end(), 9, "");
-        }
-      }
-      fields.push_back(text::join(report.baseline_mismatches, "; "));
-    }
-    for (auto& value : settings_values(*report.settings)) {
-      fields.push_back(std::move(value));
-    }
-    fields.push_back(summary.first_error);
-    fields.push_back(summary.note);
-    write_row(fields);
+    write_row(csv_row(report, summary, figures, noise, reference));
   }
   return out.str();
 }
 
-std::string json_report(const bench_report& report) {
-  const auto& settings = *report.settings;
-  json document;
-  document["tool"] = "s3fault bench";
-  document["format"] = report_format;
-  document["version"] = std::string(runtime::build_version());
-  document["endpoint"] = report.endpoint;
-  document["bucket"] = report.bucket;
-  document["started_at"] = report.started_at;
-  document["seconds"] = round_to(report.seconds, 1);
-  json& about = document["settings"];
+namespace {
+
+json settings_json(const bench_settings& settings) {
+  json about;
   about["operations"] = json::array();
   for (const auto op : settings.operations) {
     about["operations"].push_back(to_string(op));
@@ -320,65 +336,134 @@ std::string json_report(const bench_report& report) {
     about["mix"] = describe_mix(settings.mix);
   }
   about["min_change_percent"] = settings.judging.min_change_percent;
-  about["store_pids"] = settings.store_pids;
+  about["allow_inconclusive"] = settings.allow_inconclusive;
+  about["stores"] = json::array();
+  for (const auto& store : settings.stores) {
+    about["stores"].push_back({{"name", store.name}, {"pids", store.pids}});
+  }
   about["seed"] = settings.seed;
   about["attempts"] = settings.max_attempts;
-  add_sharding(document, report);
+  return about;
+}
 
+json cell_json(const bench_report& report, const cell_summary& summary) {
+  const auto& c = summary.measured;
+  json entry{{"operation", to_string(c.op)}, {"size", format_size(c.size)},
+             {"size_bytes", c.size},         {"concurrency", c.concurrency},
+             {"stored_bytes", c.stored},     {"runs", summary.runs}};
+  if (const auto& name = report.stores[summary.store].name; !name.empty()) {
+    entry["store"] = name;
+  }
+  entry["figures"] = json::object();
+  for (std::size_t i = 0; i < figure_count; ++i) {
+    const auto f = figure_at(i);
+    const std::string key(info(f).key);
+    if (const auto& s = summary.figures[i]) {
+      entry["figures"][key] = {{"median", number(f, s->median)},
+                               {"min", number(f, s->min)},
+                               {"max", number(f, s->max)}};
+    }
+    if (const auto& band = summary.noise_percent[i]) {
+      entry["noise_percent"][key] = round_to(*band, 1);
+    }
+    if (!summary.rounds[i].empty() && info(f).compared) {
+      entry["rounds"][key] = summary.rounds[i];
+    }
+    if (const auto& cmp = summary.versus[i]) {
+      entry["versus"][key] = comparison_json(f, *cmp);
+    }
+  }
+  for (const auto& [key, text] : {std::pair{"first_error", &summary.first_error},
+                                  std::pair{"store_error", &summary.store_error},
+                                  std::pair{"note", &summary.note}}) {
+    if (!text->empty()) {
+      entry[key] = *text;
+    }
+  }
+  return entry;
+}
+
+/// What was compared with, how, and what was decided: the verdict's words and, per figure,
+/// the regressions, the figures not judged and those that could not tell.
+void add_verdict(json& document, const bench_report& report) {
+  const auto verdict = verdict_of(report);
+  document["verdict"] = {{"outcome", outcome_name(verdict.decided)},
+                         {"headline", verdict.headline},
+                         {"details", verdict.details},
+                         {"allow_inconclusive", report.settings->allow_inconclusive}};
+  if (report.reference == reference_kind::none) {
+    return;
+  }
+  const auto& rules = report.settings->judging;
+  document["reference"] = report.reference == reference_kind::baseline
+                              ? json{{"kind", "baseline"}, {"name", report.baseline_source}}
+                              : json{{"kind", "store"}, {"name", report.stores.front().name}};
+  document["statistics"] = {
+      {"method", "two-sample Student's t on the logarithms of the per-round values (pooled "
+                 "variance, two-sided)"},
+      {"alpha", rules.alpha},
+      {"power", rules.power},
+      {"min_change_percent", rules.min_change_percent}};
+  json regressions = json::array();
+  json not_judged = json::array();
+  json inconclusive = json::array();
+  for_each_comparison(
+      report.summaries,
+      [&](const cell_summary& summary, figure f, const comparison& c) {
+        const auto what = compared_figure_text(report, summary, f);
+        if (c.regression && report.reference == reference_kind::baseline) {
+          regressions.push_back(what + " " + format_percent(c.delta_percent, true) + "%");
+        } else if (!c.judged) {
+          not_judged.push_back(what + ": " + c.not_judged);
+        } else if (!c.conclusive) {
+          inconclusive.push_back(
+              {{"figure", what},
+               {"detectable_drop_percent", round_to(c.detectable_drop_percent, 1)},
+               {"detectable_rise_percent", round_to(c.detectable_rise_percent, 1)},
+               {"rounds", {c.baseline_rounds, c.current_rounds}},
+               {"rounds_needed", c.rounds_needed ? json(*c.rounds_needed) : json(nullptr)}});
+        }
+      },
+      [](const cell_summary&) {});
+  document["regressions"] = regressions;
+  document["not_judged"] = not_judged;
+  document["inconclusive"] = inconclusive;
+  if (report.reference == reference_kind::baseline) {
+    document["baseline"] = report.baseline_source;
+    document["baseline_mismatches"] = report.baseline_mismatches;
+  }
+}
+
+} // namespace
+
+std::string json_report(const bench_report& report) {
+  json document;
+  document["tool"] = "s3fault bench";
+  document["format"] = report_format;
+  document["version"] = std::string(runtime::build_version());
+  if (report.stores.size() == 1) {
+    document["endpoint"] = report.stores.front().endpoint;
+    document["bucket"] = report.stores.front().bucket;
+  }
+  document["stores"] = json::array();
+  for (const auto& store : report.stores) {
+    document["stores"].push_back(
+        {{"name", store.name}, {"endpoint", store.endpoint}, {"bucket", store.bucket}});
+  }
+  document["started_at"] = report.started_at;
+  document["seconds"] = round_to(report.seconds, 1);
+  document["settings"] = settings_json(*report.settings);
+  add_sharding(document, report);
   document["cells"] = json::array();
   for (const auto& summary : report.summaries) {
-    const auto& c = summary.measured;
-    json entry{{"operation", to_string(c.op)}, {"size", format_size(c.size)},
-               {"size_bytes", c.size},         {"concurrency", c.concurrency},
-               {"stored_bytes", c.stored},     {"runs", summary.runs}};
-    entry["figures"] = json::object();
-    for (std::size_t i = 0; i < figure_count; ++i) {
-      const auto f = figure_at(i);
-      if (const auto& s = summary.figures[i]) {
-        entry["figures"][std::string(info(f).key)] = {{"median", number(f, s->median)},
-                                                      {"min", number(f, s->min)},
-                                                      {"max", number(f, s->max)}};
-      }
-      if (const auto& band = summary.noise_percent[i]) {
-        entry["noise_percent"][std::string(info(f).key)] = round_to(*band, 1);
-      }
-      if (!summary.rounds[i].empty() && info(f).compared) {
-        entry["rounds"][std::string(info(f).key)] = summary.rounds[i];
-      }
-      if (const auto& cmp = summary.versus_baseline[i]) {
-        entry["baseline"][std::string(info(f).key)] = comparison_json(f, *cmp);
-      }
-    }
-    if (!summary.first_error.empty()) {
-      entry["first_error"] = summary.first_error;
-    }
-    if (!summary.store_error.empty()) {
-      entry["store_error"] = summary.store_error;
-    }
-    if (!summary.note.empty()) {
-      entry["note"] = summary.note;
-    }
-    document["cells"].push_back(std::move(entry));
+    document["cells"].push_back(cell_json(report, summary));
   }
-
   document["runs"] = json::array();
   for (const auto& run : report.runs) {
-    document["runs"].push_back(run_record_json(run));
+    document["runs"].push_back(run_record_json(run, report.stores.at(run.store).name));
   }
   document["interrupted"] = report.interrupted;
-  if (!report.baseline_source.empty()) {
-    document["baseline"] = report.baseline_source;
-    const auto& rules = settings.judging;
-    document["statistics"] = {
-        {"method", "two-sample Student's t on the logarithms of the per-round values (pooled "
-                   "variance, two-sided)"},
-        {"alpha", rules.alpha},
-        {"power", rules.power},
-        {"min_change_percent", rules.min_change_percent}};
-    document["baseline_mismatches"] = report.baseline_mismatches;
-    document["regressions"] = regressions(report.summaries);
-    document["not_judged"] = unjudged(report.summaries);
-  }
+  add_verdict(document, report);
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -447,6 +532,7 @@ std::optional<baseline> parse_json_baseline(const std::string& text, const std::
       return std::nullopt;
     }
     baseline_cell cell_figures;
+    cell_figures.store = json_value<std::string>(entry, "store").value_or("");
     cell_figures.op = *op;
     cell_figures.size = entry["size_bytes"].get<std::uint64_t>();
     cell_figures.concurrency = entry["concurrency"].get<unsigned>();
@@ -587,6 +673,7 @@ std::optional<baseline> parse_csv_baseline(const std::string& text, const std::s
       return std::nullopt;
     }
     baseline_cell cell_figures;
+    cell_figures.store = field("store");
     cell_figures.op = *op;
     cell_figures.size = static_cast<std::uint64_t>(*size);
     cell_figures.concurrency = static_cast<unsigned>(*concurrency);
@@ -650,6 +737,28 @@ std::optional<baseline> load_baseline(const std::string& path, std::string& erro
   std::ostringstream text;
   text << in.rdbuf();
   return parse_baseline(text.str(), path, error);
+}
+
+std::optional<baseline> load_baseline_of_store(const std::string& argument, std::string& error) {
+  // FILE:NAME names a store, unless the whole argument is a file (a path may hold a colon).
+  std::string path = argument;
+  std::string store;
+  std::error_code ignored;
+  if (const auto colon = argument.rfind(':');
+      colon != std::string::npos && !std::filesystem::is_regular_file(argument, ignored)) {
+    path = argument.substr(0, colon);
+    store = argument.substr(colon + 1);
+    if (!store_name_usable(store)) {
+      error = argument + ": '" + store + "' after the colon is not a store's name (" +
+              store_name_rule + ")";
+      return std::nullopt;
+    }
+  }
+  auto earlier = load_baseline(path, error);
+  if (earlier && !choose_baseline_store(*earlier, store, error)) {
+    return std::nullopt;
+  }
+  return earlier;
 }
 
 } // namespace s3fault::bench

@@ -332,7 +332,7 @@ std::optional<noise_span> noise_of(const bench_report& report, const cell_summar
   std::optional<double> percent;
   std::optional<double> centre;
   bool around_baseline = false;
-  const auto& judged = summary.versus_baseline[index];
+  const auto& judged = summary.versus[index];
   const auto before = baseline_median(report, summary.measured, f);
   if (judged && judged->noise_band_percent && before) {
     percent = judged->noise_band_percent;
@@ -618,9 +618,11 @@ std::string charts_section(const bench_report& report) {
 std::string verdict_section(const bench_report& report) {
   const auto verdict = verdict_of(report);
   using outcome = bench_verdict::outcome;
-  const char* look = verdict.decided == outcome::regressed    ? "regressed"
-                     : verdict.decided == outcome::not_judged ? "not-judged"
-                     : verdict.decided == outcome::passed     ? "passed"
+  const char* look = verdict.decided == outcome::regressed      ? "regressed"
+                     : verdict.decided == outcome::not_judged   ? "not-judged"
+                     : verdict.decided == outcome::inconclusive ? "inconclusive"
+                     : verdict.decided == outcome::passed       ? "passed"
+                     : verdict.decided == outcome::judged       ? "judged"
                                                               : "no-verdict";
   std::ostringstream html;
   html << "<section class=\"verdict " << look << "\">\n<p class=\"headline\">"
@@ -712,12 +714,9 @@ std::string summary_tables(const bench_report& report) {
                         {figure::ttfb_p50_ms, figure::ttfb_p90_ms, figure::ttfb_p99_ms,
                          figure::ttfb_max_ms, figure::operations, figure::errors, figure::retries});
   if (any_store_figures(report.summaries)) {
-    std::string pids;
-    for (std::size_t i = 0; i < settings.store_pids.size(); ++i) {
-      pids += (i == 0 ? " " : ", ") + std::to_string(settings.store_pids[i]);
-    }
     html << medians_table(report,
-                          "Store processes (pid" + pids + "), medians over the runs of each cell",
+                          "Store processes (" + sampled_processes(settings) +
+                              "), medians over the runs of each cell",
                           {figure::store_rss_max_mib, figure::store_rss_mean_mib,
                            figure::store_threads_max, figure::store_threads_mean,
                            figure::store_cpu_max_percent, figure::store_cpu_mean_percent});
@@ -767,7 +766,7 @@ std::string baseline_table(const bench_report& report) {
        << format_percent(100 * rules.power, false) << " % of the time.</p>\n"
        << "<div class=\"scroll\"><table class=\"baseline\">\n<tr>" << cell_ths
        << "<th class=\"name\">figure</th>";
-  for (const auto& title : comparison_titles(rules)) {
+  for (const auto& title : comparison_titles(rules, report.reference, "")) {
     html << "<th>" << text::escape_html(title) << "</th>";
   }
   html << "</tr>\n";
@@ -779,7 +778,7 @@ std::string baseline_table(const bench_report& report) {
                                              : "";
         html << "<tr" << row_class << ">" << cell_tds(summary.measured) << "<td class=\"name\">"
              << text::escape_html(column_title(f)) << "</td>";
-        const auto columns = comparison_columns(f, c);
+        const auto columns = comparison_columns(f, c, report.reference);
         for (std::size_t i = 0; i < columns.size(); ++i) {
           html << figure_td(summary.measured, f, comparison_keys[i], columns[i]);
         }
@@ -823,14 +822,16 @@ constexpr const char* page_style =
     ".verdict ul.many{columns:2;column-gap:2.5em}\n"
     ".verdict.regressed{border-color:#c62828;background:#fdecea}\n"
     ".verdict.not-judged{border-color:#e09000;background:#fff4dc}\n"
+    ".verdict.inconclusive{border-color:#e09000;background:#fff4dc}\n"
+    ".verdict.judged{border-color:#1f5fa8;background:#e8f0fa}\n"
     ".verdict.passed{border-color:#2e7d32;background:#e9f6ea}\n";
 
 /// Where and how the bench ran, with the rounds that ran.
 std::string settings_paragraph(const bench_report& report) {
   const auto& settings = *report.settings;
   std::ostringstream html;
-  html << "<p>" << text::escape_html(report.endpoint) << ", bucket "
-       << text::escape_html(report.bucket) << ", started " << text::escape_html(report.started_at)
+  html << "<p>" << text::escape_html(describe_stores(report)) << ", started "
+       << text::escape_html(report.started_at)
        << "; <span class=\"rounds\">" << text::escape_html(rounds_text(report)) << "</span>"
        << (settings.control ? " with control runs" : "") << ", "
        << (settings.count ? std::to_string(*settings.count) + " operations"

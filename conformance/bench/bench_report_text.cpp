@@ -50,8 +50,12 @@ std::string range_of(const cell_summary& summary, figure f) {
   return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
 }
 
+bool several_stores(const bench_report& report) {
+  return report.stores.size() > 1;
+}
+
 /// The columns that name a cell: operation, size, conc, and with --prefill the stored volume.
-row cell_titles(const bench_report& report) {
+row cell_only_titles(const bench_report& report) {
   row titles{"operation", "size", "conc"};
   if (!report.settings->prefill.empty()) {
     titles.emplace_back("stored");
@@ -59,12 +63,35 @@ row cell_titles(const bench_report& report) {
   return titles;
 }
 
-row cell_columns(const cell& c, const bench_report& report) {
+row cell_only_columns(const cell& c, const bench_report& report) {
   row columns{std::string(to_string(c.op)), format_size(c.size), std::to_string(c.concurrency)};
   if (!report.settings->prefill.empty()) {
     columns.push_back(format_size(c.stored));
   }
   return columns;
+}
+
+/// The columns that name a summary: its cell's, and with several stores the store.
+row cell_titles(const bench_report& report) {
+  row titles = cell_only_titles(report);
+  if (several_stores(report)) {
+    titles.emplace_back("store");
+  }
+  return titles;
+}
+
+row cell_columns(const cell_summary& summary, const bench_report& report) {
+  row columns = cell_only_columns(summary.measured, report);
+  if (several_stores(report)) {
+    columns.push_back(report.stores[summary.store].name);
+  }
+  return columns;
+}
+
+/// "get 1MiB c=4", with several stores "get 1MiB c=4 on b".
+std::string describe_summary(const bench_report& report, const cell_summary& summary) {
+  return describe(summary.measured) +
+         (several_stores(report) ? " on " + report.stores[summary.store].name : "");
 }
 
 std::string seconds_text(double seconds) {
@@ -82,41 +109,102 @@ constexpr figure store_figures[] = {figure::store_rss_max_mib,     figure::store
                                     figure::store_threads_max,     figure::store_threads_mean,
                                     figure::store_cpu_max_percent, figure::store_cpu_mean_percent};
 
-void print_baseline_table(std::ostream& out, const bench_report& report) {
-  for (const auto& mismatch : report.baseline_mismatches) {
-    out << "\nwarning: not measured as the baseline was: " << mismatch;
-  }
+/// How the comparison was made, above its table.
+void print_method(std::ostream& out, const bench_report& report) {
   const auto& rules = report.settings->judging;
-  out << "\nAgainst the baseline " << report.baseline_source
-      << ": Student's t on the logarithms of the rounds, false-alarm rate "
+  out << "Student's t on the logarithms of the rounds, false-alarm rate "
       << format_percent(100 * rules.alpha, false)
       << " % per figure (--alpha); flagged when significant, beyond the control band and at "
          "least "
       << format_percent(rules.min_change_percent, false)
-      << " % (--min-change). 'detectable': the smallest drop and rise these rounds flag "
-      << format_percent(100 * rules.power, false) << " % of the time\n";
+      << " % (--min-change). 'detectable': the smallest drop and rise these rounds find "
+      << format_percent(100 * rules.power, false)
+      << " % of the time; 'cannot tell' where that is more than --min-change\n";
+}
+
+void print_baseline_table(std::ostream& out, const bench_report& report) {
+  for (const auto& mismatch : report.baseline_mismatches) {
+    out << "\nwarning: not measured as the baseline was: " << mismatch;
+  }
+  out << "\nAgainst the baseline " << report.baseline_source << ": ";
+  print_method(out, report);
   row header = cell_titles(report);
   header.emplace_back("figure");
-  for (auto& title : comparison_titles(rules)) {
+  for (auto& title : comparison_titles(report.settings->judging, report.reference, "")) {
     header.push_back(std::move(title));
   }
   std::vector<row> rows;
   for_each_comparison(
       report.summaries,
       [&](const cell_summary& summary, figure f, const comparison& c) {
-        row r = cell_columns(summary.measured, report);
+        row r = cell_columns(summary, report);
         r.push_back(column_title(f));
-        for (auto& column : comparison_columns(f, c)) {
+        for (auto& column : comparison_columns(f, c, report.reference)) {
           r.push_back(std::move(column));
         }
         rows.push_back(std::move(r));
       },
       [&](const cell_summary& summary) {
-        row r = cell_columns(summary.measured, report);
+        row r = cell_columns(summary, report);
         r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not in the baseline"});
         rows.push_back(std::move(r));
       });
   print_table(out, header, rows, cell_titles(report).size() + 1);
+}
+
+/// Stores: per cell and compared figure, every store's median side by side, then each store's
+/// ratio to the reference.
+void print_side_by_side(std::ostream& out, const bench_report& report) {
+  const std::string& reference = report.stores.front().name;
+  out << "\nStores side by side: medians, then each store's over " << reference
+      << "'s (the reference)\n";
+  row header = cell_only_titles(report);
+  header.emplace_back("figure");
+  const std::size_t left = header.size();
+  for (const auto& store : report.stores) {
+    header.push_back(store.name);
+  }
+  for (std::size_t i = 1; i < report.stores.size(); ++i) {
+    header.push_back(report.stores[i].name + "/" + reference);
+  }
+  std::vector<row> rows;
+  for (const auto& line : side_by_side(report.summaries)) {
+    row r = cell_only_columns(line.stores.front()->measured, report);
+    r.push_back(column_title(line.shown));
+    for (const auto* summary : line.stores) {
+      r.push_back(value_of(*summary, line.shown));
+    }
+    for (std::size_t i = 1; i < line.stores.size(); ++i) {
+      const auto& c = line.stores[i]->versus[static_cast<std::size_t>(line.shown)];
+      r.push_back(c && c->judged ? ratio_text(*c) : "-");
+    }
+    rows.push_back(std::move(r));
+  }
+  print_table(out, header, rows, left);
+}
+
+/// Stores: each store's compared figures against the reference, with the statistics.
+void print_store_comparison(std::ostream& out, const bench_report& report) {
+  const std::string& reference = report.stores.front().name;
+  print_side_by_side(out, report);
+  out << "\nAgainst " << reference << " (the reference store): ";
+  print_method(out, report);
+  row header{"cell", "store", "figure"};
+  for (auto& title : comparison_titles(report.settings->judging, report.reference, reference)) {
+    header.push_back(std::move(title));
+  }
+  std::vector<row> rows;
+  for_each_comparison(
+      report.summaries,
+      [&](const cell_summary& summary, figure f, const comparison& c) {
+        row r{describe(summary.measured), report.stores[summary.store].name, column_title(f)};
+        for (auto& column : comparison_columns(f, c, report.reference)) {
+          r.push_back(std::move(column));
+        }
+        rows.push_back(std::move(r));
+      },
+      [](const cell_summary&) {});
+  print_table(out, header, rows, 3);
 }
 
 } // namespace
@@ -126,6 +214,31 @@ std::string verification_text(const bench_settings& settings) {
                          : "content NOT verified, lengths only (--no-verify)";
 }
 
+std::string sampled_processes(const bench_settings& settings) {
+  std::string text;
+  for (const auto& store : settings.stores) {
+    if (store.pids.empty()) {
+      continue;
+    }
+    std::string pids;
+    for (const int pid : store.pids) {
+      pids += (pids.empty() ? "pid " : ", ") + std::to_string(pid);
+    }
+    text += (text.empty() ? "" : "; ") + (store.name.empty() ? pids : store.name + ": " + pids);
+  }
+  return text;
+}
+
+namespace {
+
+/// " on b" after a cell, when several stores run it.
+std::string on_store(const run_position& position) {
+  return position.store != nullptr && position.store_count > 1 ? " on " + position.store->name
+                                                               : "";
+}
+
+} // namespace
+
 std::string run_line(const run_position& position, const run_result& result) {
   auto figure_text = [&](figure f) {
     const auto& value = result.values[static_cast<std::size_t>(f)];
@@ -134,7 +247,7 @@ std::string run_line(const run_position& position, const run_result& result) {
   std::string line =
       "[" + std::to_string(position.cell_index + 1) + "/" + std::to_string(position.cell_count) +
       "] round " + std::to_string(position.round) + "/" + std::to_string(position.rounds) +
-      (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) +
+      (result.leg == 1 ? " (control)" : "") + " " + describe(result.measured) + on_store(position) +
       (result.cut_short ? " (cut short)" : "") +
       (result.workers != 0 && result.workers != result.measured.concurrency
            ? " (" + std::to_string(result.workers) +
@@ -160,10 +273,10 @@ std::string progress_line(const run_position& position, const run_progress& prog
                                                  std::to_string(*settings.count) + " ops"
                                            : seconds_text(progress.elapsed_seconds) + " of " +
                                                  seconds_text(settings.duration.count() / 1000.0);
-  std::snprintf(text, sizeof text, "[%zu/%zu] round %u/%u%s %s: %s, %.2f MiB/s",
+  std::snprintf(text, sizeof text, "[%zu/%zu] round %u/%u%s %s%s: %s, %.2f MiB/s",
                 position.cell_index + 1, position.cell_count, position.round, position.rounds,
                 position.leg == 1 ? " (control)" : "", describe(*position.measured).c_str(),
-                limit.c_str(), progress.recent_mib_per_second);
+                on_store(position).c_str(), limit.c_str(), progress.recent_mib_per_second);
   return text;
 }
 
@@ -194,7 +307,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
   }
   std::vector<row> rows;
   for (const auto& summary : report.summaries) {
-    row r = cell_columns(summary.measured, report);
+    row r = cell_columns(summary, report);
     r.push_back(value_of(summary, figure::mib_per_second));
     r.push_back(range_of(summary, figure::mib_per_second));
     r.push_back(value_of(summary, figure::ops_per_second));
@@ -207,18 +320,15 @@ void print_summary(std::ostream& out, const bench_report& report) {
   print_table(out, header, rows, 2);
 
   if (any_store_figures(report.summaries)) {
-    out << "\nStore processes (pid";
-    for (std::size_t i = 0; i < settings.store_pids.size(); ++i) {
-      out << (i == 0 ? " " : ", ") << settings.store_pids[i];
-    }
-    out << "), medians over the runs of each cell\n";
+    out << "\nStore processes (" << sampled_processes(settings)
+        << "), medians over the runs of each cell\n";
     row store_header = cell_titles(report);
     for (const auto f : store_figures) {
       store_header.push_back(column_title(f));
     }
     std::vector<row> store_rows;
     for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary.measured, report);
+      row r = cell_columns(summary, report);
       for (const auto f : store_figures) {
         r.push_back(value_of(summary, f));
       }
@@ -236,7 +346,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
     }
     std::vector<row> noise_rows;
     for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary.measured, report);
+      row r = cell_columns(summary, report);
       for (const auto f : compared) {
         const auto& noise = summary.noise_percent[static_cast<std::size_t>(f)];
         r.push_back(noise ? format_percent(*noise, false) : "-");
@@ -246,8 +356,10 @@ void print_summary(std::ostream& out, const bench_report& report) {
     print_table(out, noise_header, noise_rows, 2);
   }
 
-  if (!report.baseline_source.empty()) {
+  if (report.reference == reference_kind::baseline) {
     print_baseline_table(out, report);
+  } else if (report.reference == reference_kind::store) {
+    print_store_comparison(out, report);
   }
 
   bool errors_seen = false;
@@ -259,16 +371,16 @@ void print_summary(std::ostream& out, const bench_report& report) {
       out << "\nFirst error of each cell with errors\n";
       errors_seen = true;
     }
-    out << "  " << describe(summary.measured) << ": " << summary.first_error << "\n";
+    out << "  " << describe_summary(report, summary) << ": " << summary.first_error << "\n";
   }
   for (const auto& summary : report.summaries) {
     if (!summary.note.empty()) {
-      out << "note, " << describe(summary.measured) << ": " << summary.note << "\n";
+      out << "note, " << describe_summary(report, summary) << ": " << summary.note << "\n";
     }
   }
   for (const auto& summary : report.summaries) {
     if (!summary.store_error.empty()) {
-      out << "store sampling, " << describe(summary.measured) << ": " << summary.store_error
+      out << "store sampling, " << describe_summary(report, summary) << ": " << summary.store_error
           << "\n";
     }
   }
@@ -280,7 +392,9 @@ void print_summary(std::ostream& out, const bench_report& report) {
   }
   out << "\n"
       << report.runs.size() << (report.runs.size() == 1 ? " run of " : " runs of ")
-      << report.cells.size() << (report.cells.size() == 1 ? " cell in " : " cells in ")
+      << report.cells.size() << (report.cells.size() == 1 ? " cell" : " cells")
+      << (several_stores(report) ? " on " + std::to_string(report.stores.size()) + " stores" : "")
+      << " in "
       << seconds_text(report.seconds) << "; "
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed")
       << "; " << verification_text(settings);

@@ -20,6 +20,9 @@ std::string progress_line(const run_position& position, const run_progress& prog
 /// What was checked of the content: "content verified (...)" or "content NOT verified, ...".
 std::string verification_text(const bench_settings& settings);
 
+/// The processes sampled (--store-pid): "pid 41, 42", or per store "a: pid 41; b: pid 57".
+std::string sampled_processes(const bench_settings& settings);
+
 /// The tables after the last run: medians with the throughput range, store usage (with
 /// --store-pid), noise bands (with --control), the baseline comparison (with --baseline), the
 /// first error of each cell with errors, a closing line, and last the verdict (verdict_of: the
@@ -43,6 +46,9 @@ std::string error_html_report(const std::string& error);
 /// Reads an earlier bench's CSV or JSON (told apart by the first character). nullopt with
 /// `error` saying which line or field is wrong.
 std::optional<baseline> load_baseline(const std::string& path, std::string& error);
+/// --baseline FILE or FILE:NAME: the cells of the store NAME of a bench of several stores (a
+/// file of one store needs no NAME; one of several refuses to guess). nullopt with `error`.
+std::optional<baseline> load_baseline_of_store(const std::string& argument, std::string& error);
 std::optional<baseline> parse_baseline(const std::string& text, const std::string& source,
                                        std::string& error);
 

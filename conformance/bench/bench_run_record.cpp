@@ -1,5 +1,7 @@
 #include "conformance/bench/bench_run_record.hpp"
 
+#include <algorithm>
+
 namespace s3fault::bench {
 namespace {
 
@@ -70,7 +72,7 @@ bool read_counts(const json& record, run_counts& counts, std::string& why) {
 
 } // namespace
 
-json run_record_json(const run_result& run) {
+json run_record_json(const run_result& run, const std::string& store) {
   json entry{{"operation", to_string(run.measured.op)},
              {"size_bytes", run.measured.size},
              {"concurrency", run.measured.concurrency},
@@ -82,6 +84,9 @@ json run_record_json(const run_result& run) {
              {"ended_unix_us", run.ended_unix_us},
              {"seconds", round_to(run.seconds, 3)},
              {"bytes", run.bytes}};
+  if (!store.empty()) {
+    entry["store"] = store;
+  }
   entry["figures"] = json::object();
   for (std::size_t i = 0; i < figure_count; ++i) {
     if (run.values[i]) {
@@ -99,12 +104,20 @@ json run_record_json(const run_result& run) {
   return entry;
 }
 
-std::optional<run_result> read_run_record(const json& record, std::string& why) {
+std::optional<run_result> read_run_record(const json& record, const std::vector<std::string>& stores,
+                                          std::string& why) {
   run_result run;
   std::string op;
   if (!read(record, "operation", op, why)) {
     return std::nullopt;
   }
+  const std::string store = record.value("store", "");
+  const auto named = std::find(stores.begin(), stores.end(), store);
+  if (named == stores.end()) {
+    why = "\"store\": '" + store + "' is not one of the report's stores";
+    return std::nullopt;
+  }
+  run.store = static_cast<std::size_t>(named - stores.begin());
   const auto parsed = parse_operation(op);
   if (!parsed) {
     why = "\"operation\": '" + op + "' is not an operation";

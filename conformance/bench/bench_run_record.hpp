@@ -11,10 +11,14 @@
 
 namespace s3fault::bench {
 
-nlohmann::json run_record_json(const run_result& run);
+/// The record of `run`, made on the store named `store` (empty: the one unnamed store).
+nlohmann::json run_record_json(const run_result& run, const std::string& store);
 
-/// The run a record describes; nullopt with `why` (the missing or wrong field) when it is not
-/// a record this version writes.
-std::optional<run_result> read_run_record(const nlohmann::json& record, std::string& why);
+/// The run a record describes, its store found by name among `stores` (the report's, in
+/// order); nullopt with `why` (the missing or wrong field) when it is not a record this version
+/// writes.
+std::optional<run_result> read_run_record(const nlohmann::json& record,
+                                          const std::vector<std::string>& stores,
+                                          std::string& why);
 
 } // namespace s3fault::bench

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <set>
 #include <cstdio>
 #include <utility>
 
@@ -36,6 +38,24 @@ std::string describe(const cell& c) {
   return std::string(to_string(c.op)) + " " + format_size(c.size) +
          " c=" + std::to_string(c.concurrency) +
          (c.stored > 0 ? " stored=" + format_size(c.stored) : "");
+}
+
+std::string store_label(const store_target& store) {
+  return store.name.empty() ? "the store" : store.name;
+}
+
+std::vector<std::size_t> run_order(std::size_t stores, unsigned round) {
+  std::vector<std::size_t> order;
+  const std::size_t first = stores == 0 ? 0 : (round - 1) % stores;
+  for (std::size_t i = 0; i < stores; ++i) {
+    order.push_back((first + i) % stores);
+  }
+  return order;
+}
+
+unsigned default_rounds(std::size_t stores) {
+  const auto k = static_cast<unsigned>(std::max<std::size_t>(1, stores));
+  return (3 + k - 1) / k * k;
 }
 
 std::vector<operation> operations_of(const cell& c, const bench_settings& settings) {
@@ -145,7 +165,36 @@ void add_shard_problems(const bench_settings& settings, std::vector<std::string>
   }
 }
 
+/// Stores: at least one; names unique and usable in files and on the command line.
+void add_store_problems(const bench_settings& settings, std::vector<std::string>& problems) {
+  if (settings.stores.empty()) {
+    problems.emplace_back("no store: give --endpoint URL, or --store NAME=URL for each store");
+  }
+  std::set<std::string> seen;
+  for (const auto& store : settings.stores) {
+    if (settings.stores.size() > 1 && !store_name_usable(store.name)) {
+      problems.push_back("--store: '" + store.name + "': " + store_name_rule);
+    }
+    if (!seen.insert(store.name).second) {
+      problems.push_back("--store: '" + store.name + "' is named twice");
+    }
+    for (const int pid : store.pids) {
+      if (pid <= 0) {
+        problems.emplace_back("--store-pid: " + std::to_string(pid) + ": not a process ID");
+      }
+    }
+  }
+}
+
 } // namespace
+
+bool store_name_usable(std::string_view name) {
+  return !name.empty() && name.size() <= 32 &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' ||
+                  c == '.';
+         });
+}
 
 std::vector<std::string> validate(const bench_settings& settings) {
   std::vector<std::string> problems;
@@ -225,11 +274,7 @@ std::vector<std::string> validate(const bench_settings& settings) {
   if (settings.max_attempts == 0) {
     problems.emplace_back("--attempts: must be at least 1");
   }
-  for (const int pid : settings.store_pids) {
-    if (pid <= 0) {
-      problems.emplace_back("--store-pid: " + std::to_string(pid) + ": not a process ID");
-    }
-  }
+  add_store_problems(settings, problems);
   add_shard_problems(settings, problems);
   return problems;
 }

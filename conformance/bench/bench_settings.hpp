@@ -56,8 +56,28 @@ std::string describe(const cell& c);
 /// "4KiB", "10MiB", "1.5MiB", "1000B": the shortest exact spelling in powers of 1024.
 std::string format_size(std::uint64_t bytes);
 
-struct bench_settings {
+/// One store a bench drives: its name (empty for the one store of --endpoint), how to reach
+/// it, and the processes to sample while it runs (--store-pid).
+struct store_target {
+  std::string name;
   client::client_config client; // endpoint, keys, TLS, timeouts
+  std::vector<int> pids;
+};
+
+/// How a store is named in text: "b", or "the store" for the one unnamed store.
+std::string store_label(const store_target& store);
+
+/// Whether `name` can name a store: 1 to 32 letters, digits, '-', '_' or '.' (it is a CSV
+/// field, a JSON key and the NAME of --baseline FILE:NAME).
+bool store_name_usable(std::string_view name);
+inline constexpr const char* store_name_rule =
+    "a store's name is 1 to 32 letters, digits, '-', '_' or '.'";
+
+struct bench_settings {
+  /// The stores every cell runs on, the first the reference of a store comparison (--store
+  /// NAME=URL ...); one unnamed store for --endpoint. Their order rotates from round to round
+  /// (run_order), so drift falls on every store alike.
+  std::vector<store_target> stores{1};
   std::vector<operation> operations{operation::named("get")};
   std::vector<std::uint64_t> sizes{1024 * 1024};
   std::vector<unsigned> concurrencies{1, 8, 32};
@@ -81,7 +101,9 @@ struct bench_settings {
   unsigned max_attempts = 5;                  // per operation, for SlowDown/500/503/transport
   std::chrono::milliseconds backoff_base{50}; // full-jitter exponential backoff
   std::chrono::milliseconds backoff_cap{2000};
-  std::vector<int> store_pids; // sampled during every cell
+  /// Against a baseline or between stores: a figure whose rounds could not tell (the
+  /// inconclusive rule, comparison::conclusive) does not fail the bench.
+  bool allow_inconclusive = false;
   std::string bucket;          // existing bucket; default: create one
   bool keep = false;           // leave the fixtures and bucket in place
   std::uint64_t seed = 1;      // fixture bytes and backoff jitter
@@ -112,6 +134,14 @@ std::string describe_mix(const std::vector<std::pair<operation, unsigned>>& mix)
 /// The cells in the order they run: stored volumes outermost, then operations (in the order
 /// given), then sizes, then concurrencies.
 std::vector<cell> plan_cells(const bench_settings& settings);
+
+/// The order the stores run each cell in round `round` (1-based): the stores rotated by
+/// round - 1, so that over a multiple of the store count rounds each store takes each place
+/// equally often (two stores: A B, then B A).
+std::vector<std::size_t> run_order(std::size_t stores, unsigned round);
+
+/// The rounds a bench runs by default: 3, rounded up to a multiple of the store count.
+unsigned default_rounds(std::size_t stores);
 
 /// Problems with the settings, one line each (empty when usable).
 std::vector<std::string> validate(const bench_settings& settings);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <numeric>
 
 namespace s3fault::bench {
@@ -45,6 +47,10 @@ double band_as_log_ratio(double band_percent) {
 
 namespace {
 
+/// A hair of tolerance where a detectable change is compared with --min-change, so that one
+/// computed from the same numbers counts as equal.
+constexpr double same_percent = 1e-9;
+
 double percent_of_log(double log_ratio) {
   return std::expm1(log_ratio) * 100.0;
 }
@@ -72,12 +78,13 @@ log_sample logs_of(const std::vector<double>& values) {
   return sample;
 }
 
-std::string why_not_judged(const std::vector<double>& before, const std::vector<double>& now) {
+std::string why_not_judged(const std::vector<double>& before, const std::vector<double>& now,
+                           const comparison_sides& sides) {
   if (before.empty()) {
-    return "the baseline has no value (every operation of the cell failed)";
+    return sides.reference + " has no value (every operation of the cell failed)";
   }
   if (now.empty()) {
-    return "this run has no value (every operation of the cell failed)";
+    return sides.current + " has no value (every operation of the cell failed)";
   }
   const auto zero = [](const std::vector<double>& v) {
     return std::any_of(v.begin(), v.end(), [](double x) { return !(x > 0); });
@@ -91,11 +98,52 @@ std::string why_not_judged(const std::vector<double>& before, const std::vector<
   return "";
 }
 
+/// The sum of the t quantiles that turn a standard error into a detectable change. Kept per
+/// thread by (alpha, power, df): each is an iterative root-finding, and rounds_to_detect asks
+/// for several, for every comparison that could not tell.
+double detection_quantiles(double df, const judging_rules& rules) {
+  thread_local std::map<std::tuple<double, double, double>, double> known;
+  const auto key = std::make_tuple(rules.alpha, rules.power, df);
+  if (const auto found = known.find(key); found != known.end()) {
+    return found->second;
+  }
+  const boost::math::students_t t(df);
+  const double sum =
+      boost::math::quantile(t, 1 - rules.alpha / 2) + boost::math::quantile(t, rules.power);
+  return known.emplace(key, sum).first->second;
+}
+
+/// The least rounds per side that detect a rise of --min-change with `variance` (of the
+/// logarithms, pooled) and the control band `band` (a log ratio); what n rounds detect only
+/// shrinks as n grows, so the answer is found by bisection.
+std::optional<unsigned> rounds_to_detect(double variance, double band, const judging_rules& rules) {
+  const double target = log_of_percent(rules.min_change_percent);
+  const auto detects = [&](unsigned n) {
+    const double se = std::sqrt(variance * 2.0 / n);
+    return detection_quantiles(2.0 * n - 2, rules) * se <= target + same_percent;
+  };
+  if (band > target + same_percent || !detects(max_advised_rounds)) {
+    return std::nullopt;
+  }
+  unsigned low = 1; // detects nothing: one round a side has no spread
+  unsigned high = max_advised_rounds;
+  while (high - low > 1) {
+    const unsigned middle = low + (high - low) / 2;
+    (detects(middle) ? high : low) = middle;
+  }
+  return high;
+}
+
 } // namespace
+
+bool band_hides_min_change(std::optional<double> band_percent, double min_change_percent) {
+  return band_percent && band_as_log_ratio(*band_percent) >
+                             log_of_percent(min_change_percent) + same_percent;
+}
 
 comparison compare_rounds(const std::vector<double>& baseline_rounds,
                           const std::vector<double>& current_rounds, better direction,
-                          const judging_rules& rules) {
+                          const judging_rules& rules, const comparison_sides& sides) {
   comparison result;
   result.baseline_rounds = baseline_rounds.size();
   result.current_rounds = current_rounds.size();
@@ -109,7 +157,7 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   if (result.baseline > 0) {
     result.delta_percent = (result.current - result.baseline) / result.baseline * 100.0;
   }
-  result.not_judged = why_not_judged(baseline_rounds, current_rounds);
+  result.not_judged = why_not_judged(baseline_rounds, current_rounds, sides);
   if (!result.not_judged.empty()) {
     return result;
   }
@@ -124,7 +172,6 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   const double difference = now.mean - before.mean;
   const boost::math::students_t t(df);
   const double critical = boost::math::quantile(t, 1 - rules.alpha / 2);
-  const double power_quantile = boost::math::quantile(t, rules.power);
 
   result.ratio_percent = percent_of_log(difference);
   result.interval_low_percent = percent_of_log(difference - critical * standard_error);
@@ -136,13 +183,12 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
     result.p_value = difference == 0 ? 1.0 : 0.0;
   }
 
-  const double statistical = (critical + power_quantile) * standard_error;
+  // Power is judged before any floor: --min-change only decides what is flagged.
+  const double statistical = detection_quantiles(df, rules) * standard_error;
   const double band = rules.noise_band ? band_as_log_ratio(*rules.noise_band) : 0.0;
-  const double rise = std::max({statistical, band, log_of_percent(rules.min_change_percent)});
-  const double drop_floor = std::min(rules.min_change_percent, 99.9);
-  const double drop = std::max({statistical, band, -log_of_percent(-drop_floor)});
-  result.detectable_rise_percent = percent_of_log(rise);
-  result.detectable_drop_percent = -percent_of_log(-drop);
+  const double detectable = std::max(statistical, band);
+  result.detectable_rise_percent = percent_of_log(detectable);
+  result.detectable_drop_percent = -percent_of_log(-detectable);
 
   const bool significant = result.p_value < rules.alpha;
   const bool beyond_band = std::abs(difference) > band;
@@ -150,6 +196,13 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   result.flagged = significant && beyond_band && beyond_minimum;
   const bool worse = direction == better::higher ? difference < 0 : difference > 0;
   result.regression = result.flagged && worse;
+  const bool powerful =
+      result.detectable_rise_percent <= rules.min_change_percent + same_percent &&
+      result.detectable_drop_percent <= rules.min_change_percent + same_percent;
+  result.conclusive = result.flagged || powerful;
+  if (!result.conclusive) {
+    result.rounds_needed = rounds_to_detect(variance, band, rules);
+  }
   return result;
 }
 

@@ -55,8 +55,9 @@ struct comparison {
   double interval_low_percent = 0;
   double interval_high_percent = 0;
   double p_value = 1;
-  /// The smallest drop and rise that would be flagged with `power` (the statistics, the
-  /// control band and --min-change together): changes under them cannot be told apart.
+  /// The smallest drop and rise these rounds would find with `power`, from the statistics and
+  /// the control band alone (not floored at --min-change, so that a comparison too weak to see
+  /// a change of --min-change says so): changes under them cannot be told from none.
   double detectable_drop_percent = 0;
   double detectable_rise_percent = 0;
   /// The control band it was judged with (judging_rules::noise_band): a change within it is
@@ -64,15 +65,37 @@ struct comparison {
   std::optional<double> noise_band_percent;
   bool flagged = false;    // significant, beyond the control band and --min-change
   bool regression = false; // flagged and in the worse direction
+  /// Whether the rounds told: the change was flagged, or they could have found a change of
+  /// --min-change either way (both detectable changes at most --min-change). A judged
+  /// comparison that is not conclusive is "cannot tell", and no pass (the inconclusive rule).
+  bool conclusive = false;
+  /// When judged but not conclusive: the rounds on each side (this run and a reference
+  /// measured the same way) that would bring the detectable change under --min-change at this
+  /// noise; nullopt when no number would (the control band alone is wider than --min-change,
+  /// or more than max_advised_rounds would be needed).
+  std::optional<unsigned> rounds_needed;
 };
 
-/// Compares one figure's per-round values with the baseline's. Rounds must be above zero to be
-/// compared on a ratio scale; a figure with a round at 0 is not judged.
+/// The most rounds a comparison advises; beyond it the answer is "more than this".
+inline constexpr unsigned max_advised_rounds = 1000;
+
+/// How the two sides of a comparison are named where it says why it could not judge.
+struct comparison_sides {
+  std::string reference = "the baseline";
+  std::string current = "this run";
+};
+
+/// Compares one figure's per-round values with the baseline's (or another reference's). Rounds
+/// must be above zero to be compared on a ratio scale; a figure with a round at 0 is not judged.
 comparison compare_rounds(const std::vector<double>& baseline_rounds,
                           const std::vector<double>& current_rounds, better direction,
-                          const judging_rules& rules);
+                          const judging_rules& rules, const comparison_sides& sides = {});
 
 /// A control band (percent of the mean, |a - b| / mean) as the ratio a/b it allows, as a log.
 double band_as_log_ratio(double band_percent);
+
+/// Whether a control band of `band_percent` alone hides a change of `min_change_percent`, so
+/// that no number of rounds can tell one.
+bool band_hides_min_change(std::optional<double> band_percent, double min_change_percent);
 
 } // namespace s3fault::bench

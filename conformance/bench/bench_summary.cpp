@@ -1,21 +1,13 @@
 #include "conformance/bench/bench_summary.hpp"
 
+#include "text/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 namespace s3fault::bench {
 namespace {
-
-std::optional<double> wider(std::optional<double> a, std::optional<double> b) {
-  if (!a) {
-    return b;
-  }
-  if (!b) {
-    return a;
-  }
-  return std::max(*a, *b);
-}
 
 /// One value per round: the geometric mean of the round's legs (a control pair), or the one leg.
 std::vector<double> per_round(const std::map<unsigned, std::vector<double>>& legs_by_round,
@@ -67,20 +59,11 @@ void summarize_figures(cell_summary& summary, const std::vector<const run_result
   }
 }
 
-void compare_with(cell_summary& summary, const baseline_cell& before, const judging_rules& rules) {
-  for (const auto which : compared_figures()) {
-    const auto f = static_cast<std::size_t>(which);
-    if (before.rounds[f].empty() && summary.rounds[f].empty()) {
-      continue; // not a figure of this operation (delete has no MiB/s), or failed on both sides
-    }
-    judging_rules figure_rules = rules;
-    figure_rules.noise_band = wider(summary.noise_percent[f], before.noise_percent[f]);
-    summary.versus_baseline[f] =
-        compare_rounds(before.rounds[f], summary.rounds[f], info(which).direction, figure_rules);
-  }
-}
-
 } // namespace
+
+bool same_cell(const cell& a, const cell& b) {
+  return a.op == b.op && a.size == b.size && a.concurrency == b.concurrency && a.stored == b.stored;
+}
 
 bool same_cell(const cell& a, const baseline_cell& b) {
   return a.op == b.op && a.size == b.size && a.concurrency == b.concurrency && a.stored == b.stored;
@@ -98,35 +81,68 @@ const baseline_cell* find_in(const baseline* earlier, const cell& c) {
   return nullptr;
 }
 
-std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells,
-                                          const std::vector<run_result>& runs,
-                                          const baseline* earlier, const judging_rules& rules) {
+std::vector<std::string> baseline_stores(const baseline& earlier) {
+  std::vector<std::string> names;
+  for (const auto& c : earlier.cells) {
+    if (std::find(names.begin(), names.end(), c.store) == names.end()) {
+      names.push_back(c.store);
+    }
+  }
+  return names;
+}
+
+bool choose_baseline_store(baseline& earlier, const std::string& name, std::string& error) {
+  const auto names = baseline_stores(earlier);
+  if (name.empty()) {
+    if (names.size() > 1) {
+      error = earlier.source + " holds the cells of " + std::to_string(names.size()) +
+              " stores (" + text::join(names, ", ") + "): name the one to compare with, e.g. " +
+              "--baseline " + earlier.source + ":" + names.front();
+      return false;
+    }
+    return true;
+  }
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    error = earlier.source + " has no store '" + name + "' (" +
+            (names.size() == 1 && names.front().empty()
+                 ? std::string("it is a bench of one unnamed store: leave :") + name + " out"
+                 : "its stores: " + text::join(names, ", ")) +
+            ")";
+    return false;
+  }
+  std::erase_if(earlier.cells, [&](const baseline_cell& c) { return c.store != name; });
+  earlier.source += ":" + name;
+  return true;
+}
+
+std::vector<cell_summary> summarize_cells(const std::vector<cell>& cells, std::size_t stores,
+                                          const std::vector<run_result>& runs) {
   std::vector<cell_summary> summaries;
   for (std::size_t index = 0; index < cells.size(); ++index) {
-    cell_summary summary;
-    summary.measured = cells[index];
-    std::vector<const run_result*> of_cell;
-    for (const auto& run : runs) {
-      if (run.cell_index != index) {
-        continue;
+    for (std::size_t store = 0; store < std::max<std::size_t>(1, stores); ++store) {
+      cell_summary summary;
+      summary.measured = cells[index];
+      summary.store = store;
+      std::vector<const run_result*> of_cell;
+      for (const auto& run : runs) {
+        if (run.cell_index != index || run.store != store) {
+          continue;
+        }
+        of_cell.push_back(&run);
+        ++summary.runs;
+        if (summary.first_error.empty()) {
+          summary.first_error = run.first_error;
+        }
+        if (summary.store_error.empty()) {
+          summary.store_error = run.store_error;
+        }
+        if (summary.note.empty()) {
+          summary.note = run.note;
+        }
       }
-      of_cell.push_back(&run);
-      ++summary.runs;
-      if (summary.first_error.empty()) {
-        summary.first_error = run.first_error;
-      }
-      if (summary.store_error.empty()) {
-        summary.store_error = run.store_error;
-      }
-      if (summary.note.empty()) {
-        summary.note = run.note;
-      }
+      summarize_figures(summary, of_cell);
+      summaries.push_back(std::move(summary));
     }
-    summarize_figures(summary, of_cell);
-    if (const baseline_cell* before = find_in(earlier, summary.measured)) {
-      compare_with(summary, *before, rules);
-    }
-    summaries.push_back(std::move(summary));
   }
   return summaries;
 }
@@ -135,8 +151,11 @@ std::string_view change_word(figure f, const comparison& c) {
   if (!c.judged) {
     return "not judged";
   }
+  if (!c.conclusive) {
+    return "cannot tell";
+  }
   if (!c.flagged) {
-    return "";
+    return "no difference";
   }
   if (info(f).direction == better::higher) {
     return c.regression ? "slower" : "faster";
@@ -164,32 +183,21 @@ bool any_noise(const std::vector<cell_summary>& cells) {
   return false;
 }
 
-std::vector<std::string> regressions(const std::vector<cell_summary>& cells) {
-  std::vector<std::string> found;
+comparison_counts count_comparisons(const std::vector<cell_summary>& cells) {
+  comparison_counts counts;
   for (const auto& summary : cells) {
-    for (std::size_t f = 0; f < figure_count; ++f) {
-      const auto& c = summary.versus_baseline[f];
-      if (c && c->regression) {
-        found.push_back(describe(summary.measured) + " " + column_title(figure_at(f)) + " " +
-                        format_percent(c->delta_percent, true) + "%");
+    for (const auto& c : summary.versus) {
+      if (!c) {
+        continue;
       }
+      ++counts.compared;
+      counts.regressions += c->regression ? 1 : 0;
+      counts.differences += c->flagged ? 1 : 0;
+      counts.not_judged += c->judged ? 0 : 1;
+      counts.inconclusive += c->judged && !c->conclusive ? 1 : 0;
     }
   }
-  return found;
-}
-
-std::vector<std::string> unjudged(const std::vector<cell_summary>& cells) {
-  std::vector<std::string> found;
-  for (const auto& summary : cells) {
-    for (std::size_t f = 0; f < figure_count; ++f) {
-      const auto& c = summary.versus_baseline[f];
-      if (c && !c->judged) {
-        found.push_back(describe(summary.measured) + " " + column_title(figure_at(f)) + ": " +
-                        c->not_judged);
-      }
-    }
-  }
-  return found;
+  return counts;
 }
 
 } // namespace s3fault::bench

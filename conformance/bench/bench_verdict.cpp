@@ -3,6 +3,7 @@
 #include "conformance/bench/comparison_text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -21,6 +22,35 @@ std::string unit_after(figure f) {
   return key.starts_with("latency_") || key.starts_with("ttfb_") ? " ms" : "";
 }
 
+const std::string& store_name(const bench_report& report, std::size_t store) {
+  return report.stores.at(store).name;
+}
+
+/// "the baseline base.json", or "a" (the reference store).
+std::string reference_text(const bench_report& report) {
+  return report.reference == reference_kind::baseline ? "the baseline " + report.baseline_source
+                                                      : store_name(report, 0);
+}
+
+/// "9 rounds on each side would do at this noise", "no number of rounds would: the control band
+/// ±15.0 % is wider than --min-change", "more than 1000 rounds on each side would be needed".
+std::string rounds_advice(const comparison& c, double min_change) {
+  if (c.rounds_needed) {
+    return std::to_string(*c.rounds_needed) + " rounds on each side would do at this noise";
+  }
+  if (band_hides_min_change(c.noise_band_percent, min_change)) {
+    return "no number of rounds would: the control band ±" +
+           format_percent(*c.noise_band_percent, false) + " % is wider than --min-change";
+  }
+  return "more than " + std::to_string(max_advised_rounds) +
+         " rounds on each side would be needed at this noise";
+}
+
+std::string detectable_text(const comparison& c) {
+  return "-" + format_percent(c.detectable_drop_percent, false) + "/+" +
+         format_percent(c.detectable_rise_percent, false) + " %";
+}
+
 /// What the verdict was decided over, and what decided it.
 struct verdict_tally {
   std::size_t figures = 0; // compared figures, judged or not
@@ -28,25 +58,56 @@ struct verdict_tally {
   std::size_t absent = 0;  // cells the baseline does not have
   std::vector<std::string> regressions;
   std::vector<std::string> not_judged;
+  std::vector<std::string> inconclusive; // one line per figure that could not tell
+  /// Of the figures that could not tell: the one with the widest detectable change, and the
+  /// most rounds any of them needs (nullopt: some needs more than rounds can give).
+  const comparison* widest = nullptr;
+  std::string widest_figure;
+  std::optional<unsigned> rounds_needed = 0;
 };
+
+void tally_inconclusive(verdict_tally& tally, const std::string& what, const comparison& c,
+                        double min_change) {
+  tally.inconclusive.push_back(what + ": cannot tell: detectable " + detectable_text(c) +
+                               " with " + std::to_string(c.baseline_rounds) + "/" +
+                               std::to_string(c.current_rounds) + " rounds; " +
+                               rounds_advice(c, min_change));
+  if (tally.widest == nullptr || c.detectable_rise_percent > tally.widest->detectable_rise_percent) {
+    tally.widest = &c;
+    tally.widest_figure = what;
+  }
+  if (!c.rounds_needed) {
+    tally.rounds_needed.reset();
+  } else if (tally.rounds_needed) {
+    tally.rounds_needed = std::max(*tally.rounds_needed, *c.rounds_needed);
+  }
+}
 
 verdict_tally tally_comparisons(const bench_report& report) {
   verdict_tally tally;
-  std::set<const cell_summary*> compared;
+  const double min_change = report.settings->judging.min_change_percent;
+  std::set<std::string> cells;
   for_each_comparison(
       report.summaries,
       [&](const cell_summary& summary, figure f, const comparison& c) {
         ++tally.figures;
-        compared.insert(&summary);
-        if (c.regression) {
+        cells.insert(describe(summary.measured));
+        const std::string what = compared_figure_text(report, summary, f);
+        if (c.regression && report.reference == reference_kind::baseline) {
           tally.regressions.push_back(regression_line(summary.measured, f, c));
         } else if (!c.judged) {
-          tally.not_judged.push_back(describe(summary.measured) + " " + column_title(f) +
-                                     ": not judged: " + c.not_judged);
+          tally.not_judged.push_back(what + ": not judged: " + c.not_judged);
+        } else if (!c.conclusive) {
+          tally_inconclusive(tally, what, c, min_change);
         }
       },
-      [&](const cell_summary&) { ++tally.absent; });
-  tally.cells = compared.size();
+      [&](const cell_summary&) {
+        // A reference store has no comparisons of its own; a cell the baseline lacks is named.
+        if (report.reference == reference_kind::baseline) {
+          ++tally.absent;
+        }
+      });
+  tally.cells = cells.size();
   return tally;
 }
 
@@ -60,30 +121,200 @@ std::string compared_text(const verdict_tally& tally) {
   return text;
 }
 
-std::string headline_of(bench_verdict::outcome decided, const verdict_tally& tally,
-                        const std::string& source) {
+/// "b", "b and c", "b, c and d": the stores compared with the reference.
+std::string compared_stores(const bench_report& report) {
+  std::string text;
+  for (std::size_t i = 1; i < report.stores.size(); ++i) {
+    text += (i == 1 ? "" : i + 1 == report.stores.size() ? " and " : ", ") + store_name(report, i);
+  }
+  return text;
+}
+
+/// "compared with the baseline base.json", "of b compared with a".
+std::string against_text(const bench_report& report) {
+  return report.reference == reference_kind::baseline
+             ? "compared with the baseline " + report.baseline_source
+             : "of " + compared_stores(report) + " compared with " + store_name(report, 0);
+}
+
+std::string min_change_text(const bench_report& report) {
+  return format_percent(report.settings->judging.min_change_percent, false) +
+         " % (--min-change)";
+}
+
+/// The line under an inconclusive headline: the widest detectable change and the rounds that
+/// would bring every figure under --min-change.
+std::string inconclusive_summary(const bench_report& report, const verdict_tally& tally) {
+  const auto& widest = *tally.widest;
+  std::string text = "the smallest change these rounds could detect: " +
+                     detectable_text(widest) + " (" + tally.widest_figure + ", " +
+                     std::to_string(widest.baseline_rounds) + "/" +
+                     std::to_string(widest.current_rounds) + " rounds); ";
+  const std::string sides = report.reference == reference_kind::baseline
+                                ? "this run and a baseline measured the same way"
+                                : "every store";
+  if (tally.rounds_needed) {
+    text += std::to_string(*tally.rounds_needed) + " rounds on each side (" + sides +
+            ") would bring every figure under " +
+            format_percent(report.settings->judging.min_change_percent, false) +
+            " % at this noise";
+  } else {
+    text += "no number of rounds would bring every figure under " +
+            format_percent(report.settings->judging.min_change_percent, false) +
+            " % at this noise (see the figures below)";
+  }
+  return text;
+}
+
+std::string headline_of(const bench_report& report, bench_verdict::outcome decided,
+                        const verdict_tally& tally) {
   using outcome = bench_verdict::outcome;
+  const std::string against = against_text(report);
   switch (decided) {
   case outcome::regressed: {
     std::string text =
         "Verdict: " + counted(tally.regressions.size(), "regression", "regressions") +
-        " against the baseline " + source + " (" + compared_text(tally) + ")";
+        " against the baseline " + report.baseline_source + " (" + compared_text(tally) + ")";
     if (!tally.not_judged.empty()) {
       text += "; " + counted(tally.not_judged.size(), "figure", "figures") + " not judged";
+    }
+    if (!tally.inconclusive.empty()) {
+      text += "; " + counted(tally.inconclusive.size(), "figure", "figures") + " could not tell";
     }
     return text;
   }
   case outcome::not_judged:
     return "Verdict: not judged, so the bench does not pass: " +
-           std::to_string(tally.not_judged.size()) + " of " + compared_text(tally) +
-           " compared with the baseline " + source + " could not be judged";
+           std::to_string(tally.not_judged.size()) + " of " + compared_text(tally) + " " +
+           against + " could not be judged" +
+           (tally.inconclusive.empty()
+                ? ""
+                : "; " + counted(tally.inconclusive.size(), "figure", "figures") +
+                      " could not tell");
+  case outcome::inconclusive:
+    return std::string("Verdict: inconclusive, ") +
+           (report.settings->allow_inconclusive ? "passed with --allow-inconclusive"
+                                                : "so the bench does not pass") +
+           ": " + std::to_string(tally.inconclusive.size()) + " of " + compared_text(tally) +
+           " " + against + " could not tell a change of " + min_change_text(report) +
+           " from none";
   case outcome::passed:
-    return "Verdict: no regressions: " + compared_text(tally) + " compared with the baseline " +
-           source;
-  case outcome::no_baseline:
+    return "Verdict: no regressions: " + compared_text(tally) + " " + against +
+           ", every one able to tell a change of " + min_change_text(report) + " from none";
+  case outcome::judged:
+    return "Verdict: judged: " + compared_stores(report) + " compared with " +
+           store_name(report, 0) + " (the reference) on " + compared_text(tally) +
+           ", every one able to tell a change of " + min_change_text(report) + " from none";
+  case outcome::none:
     break;
   }
-  return "Verdict: none: no cell of this bench is in the baseline " + source;
+  if (report.reference == reference_kind::baseline) {
+    return "Verdict: none: no cell of this bench is in the baseline " + report.baseline_source;
+  }
+  return "Verdict: none, there was no baseline to compare with (--baseline FILE)";
+}
+
+bench_verdict::outcome decide(const bench_report& report, const verdict_tally& tally) {
+  using outcome = bench_verdict::outcome;
+  if (!tally.regressions.empty()) {
+    return outcome::regressed;
+  }
+  if (!tally.not_judged.empty()) {
+    return outcome::not_judged;
+  }
+  if (!tally.inconclusive.empty()) {
+    return outcome::inconclusive;
+  }
+  if (tally.figures == 0) {
+    return outcome::none;
+  }
+  return report.reference == reference_kind::store ? outcome::judged : outcome::passed;
+}
+
+/// "4.7x", "0.21x", "12x".
+std::string times(double ratio, bool two_decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, two_decimals || ratio < 10 ? (two_decimals ? "%.2fx" : "%.1fx")
+                                                              : "%.0fx",
+                ratio);
+  return text;
+}
+
+/// "4.0x-4.7x", or one value when both print the same.
+std::string times_range(double low, double high, bool two_decimals) {
+  const auto a = times(low, two_decimals);
+  const auto b = times(high, two_decimals);
+  return a == b ? a : a + "-" + b;
+}
+
+/// The cells of one operation on one store, grouped by what their throughput comparison said.
+struct operation_findings {
+  std::vector<double> slower, faster, same; // ratios to the reference (of the medians)
+  std::size_t cannot_tell = 0;
+  std::size_t not_judged = 0;
+  std::size_t cells = 0;
+};
+
+std::string findings_text(const operation_findings& found, const std::string& reference) {
+  const auto of_cells = [&](std::size_t n) {
+    return " in " + std::to_string(n) + " of " + counted(found.cells, "cell", "cells");
+  };
+  std::vector<std::string> parts;
+  const auto range = [](const std::vector<double>& v) {
+    return std::pair(*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+  };
+  if (!found.slower.empty()) {
+    const auto [low, high] = range(found.slower);
+    parts.push_back(times_range(1 / high, 1 / low, false) + " slower" + of_cells(found.slower.size()) +
+                    " (" + times_range(low, high, true) + " of " + reference + ")");
+  }
+  if (!found.faster.empty()) {
+    const auto [low, high] = range(found.faster);
+    parts.push_back(times_range(low, high, false) + " faster" + of_cells(found.faster.size()) +
+                    " (" + times_range(low, high, true) + " of " + reference + ")");
+  }
+  if (!found.same.empty()) {
+    const auto [low, high] = range(found.same);
+    parts.push_back("no difference" + of_cells(found.same.size()) + " (" +
+                    times_range(low, high, true) + " of " + reference + ")");
+  }
+  if (found.cannot_tell > 0) {
+    parts.push_back("could not tell" + of_cells(found.cannot_tell));
+  }
+  if (found.not_judged > 0) {
+    parts.push_back("not judged" + of_cells(found.not_judged));
+  }
+  std::string text;
+  for (const auto& part : parts) {
+    text += (text.empty() ? "" : "; ") + part;
+  }
+  return text;
+}
+
+operation_findings findings_of(const bench_report& report, operation op, std::size_t store) {
+  operation_findings found;
+  const figure shown = op.workload().throughput_figure();
+  for (const auto& summary : report.summaries) {
+    if (summary.store != store || summary.measured.op != op) {
+      continue;
+    }
+    const auto& c = summary.versus[static_cast<std::size_t>(shown)];
+    if (!c) {
+      continue;
+    }
+    ++found.cells;
+    const double ratio = 1 + c->delta_percent / 100;
+    if (!c->judged) {
+      ++found.not_judged;
+    } else if (!c->conclusive) {
+      ++found.cannot_tell;
+    } else if (!c->flagged) {
+      found.same.push_back(ratio);
+    } else {
+      (c->delta_percent < 0 ? found.slower : found.faster).push_back(ratio);
+    }
+  }
+  return found;
 }
 
 /// Per cell, how many of its rounds ran (a round counts when any run of it did, a run cut
@@ -149,24 +380,73 @@ std::string regression_line(const cell& c, figure f, const comparison& judged) {
          "; p " + p_value_text(judged.p_value) + ")";
 }
 
+std::string compared_figure_text(const bench_report& report, const cell_summary& summary,
+                                 figure f) {
+  std::string text = describe(summary.measured) + " " + column_title(f);
+  if (report.reference == reference_kind::store) {
+    text += ", " + store_name(report, summary.store) + " against " + store_name(report, 0);
+  }
+  return text;
+}
+
+std::vector<std::string> store_summary_lines(const bench_report& report) {
+  std::vector<std::string> lines;
+  if (report.reference != reference_kind::store) {
+    return lines;
+  }
+  for (const auto op : report.settings->operations) {
+    for (std::size_t store = 1; store < report.stores.size(); ++store) {
+      const auto found = findings_of(report, op, store);
+      if (found.cells == 0) {
+        continue;
+      }
+      lines.push_back(std::string(to_string(op)) + " " +
+                      column_title(op.workload().throughput_figure()) + ", " +
+                      store_name(report, store) + " against " + store_name(report, 0) + ": " +
+                      findings_text(found, store_name(report, 0)));
+    }
+  }
+  return lines;
+}
+
+std::string_view outcome_name(bench_verdict::outcome decided) {
+  using outcome = bench_verdict::outcome;
+  switch (decided) {
+  case outcome::passed:
+    return "passed";
+  case outcome::regressed:
+    return "regressed";
+  case outcome::not_judged:
+    return "not judged";
+  case outcome::inconclusive:
+    return "inconclusive";
+  case outcome::judged:
+    return "judged";
+  case outcome::none:
+    break;
+  }
+  return "none";
+}
+
 bench_verdict verdict_of(const bench_report& report) {
   bench_verdict verdict;
-  if (report.baseline_source.empty()) {
-    verdict.headline = "Verdict: none, there was no baseline to compare with (--baseline FILE)";
-    return verdict;
-  }
   const auto tally = tally_comparisons(report);
-  using outcome = bench_verdict::outcome;
-  verdict.decided = !tally.regressions.empty()  ? outcome::regressed
-                    : !tally.not_judged.empty() ? outcome::not_judged
-                    : tally.figures > 0         ? outcome::passed
-                                                : outcome::no_baseline;
-  verdict.headline = headline_of(verdict.decided, tally, report.baseline_source);
-  if (!ran_in_full(report)) {
+  verdict.decided = report.reference == reference_kind::none ? bench_verdict::outcome::none
+                                                             : decide(report, tally);
+  verdict.headline = headline_of(report, verdict.decided, tally);
+  if (report.reference != reference_kind::none && !ran_in_full(report)) {
     verdict.headline += "; judged on the rounds that ran: " + rounds_text(report);
   }
-  verdict.details = tally.regressions;
-  verdict.details.insert(verdict.details.end(), tally.not_judged.begin(), tally.not_judged.end());
+  auto& details = verdict.details;
+  details = tally.regressions;
+  for (auto& line : store_summary_lines(report)) {
+    details.push_back(std::move(line));
+  }
+  details.insert(details.end(), tally.not_judged.begin(), tally.not_judged.end());
+  if (!tally.inconclusive.empty()) {
+    details.push_back(inconclusive_summary(report, tally));
+    details.insert(details.end(), tally.inconclusive.begin(), tally.inconclusive.end());
+  }
   return verdict;
 }
 
@@ -193,6 +473,9 @@ std::string medians_heading(const bench_report& report) {
   heading += fewest == most ? std::to_string(most)
                             : std::to_string(fewest) + " to " + std::to_string(most);
   heading += most == 1 ? " run per cell" : " runs per cell";
+  if (report.stores.size() > 1) {
+    heading += " and store";
+  }
   if (ran_in_full(report)) {
     if (settings.control) {
       heading += " (" + counted(settings.rounds, "round", "rounds") + " x 2 control runs)";

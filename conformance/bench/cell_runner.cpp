@@ -82,8 +82,9 @@ struct release_on_exit {
 
 /// Event-loop threads for `concurrency` workers: one per core (or --client-threads), never more
 /// than there are workers; one per worker over TLS, whose I/O blocks its thread.
-unsigned loop_threads(const bench_settings& settings, unsigned concurrency) {
-  if (client::endpoint::parse(settings.client.endpoint).tls) {
+unsigned loop_threads(const bench_settings& settings, const store_target& store,
+                      unsigned concurrency) {
+  if (client::endpoint::parse(store.client.endpoint).tls) {
     return concurrency;
   }
   const unsigned wanted = settings.client_threads != 0
@@ -168,8 +169,8 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
     sleep_until(settings, *start.not_before, stop_requested);
   }
   std::unique_ptr<store_sampler> sampler;
-  if (!settings.store_pids.empty()) {
-    sampler = std::make_unique<store_sampler>(settings.store_pids);
+  if (!workers.store().pids.empty() && start.sample_store) {
+    sampler = std::make_unique<store_sampler>(workers.store().pids);
   }
   const auto started = clock::now();
   result.started_unix_us = unix_micros(bench_now(settings));
@@ -203,7 +204,7 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
     }
   };
   // Workers w, w + loops, w + 2 loops ... share one thread's event loop as fibers.
-  const unsigned loops = loop_threads(settings, concurrency);
+  const unsigned loops = loop_threads(settings, workers.store(), concurrency);
   std::vector<std::thread> threads;
   tally->running = concurrency;
   for (unsigned l = 0; l < loops; ++l) {

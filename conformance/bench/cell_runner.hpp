@@ -15,6 +15,7 @@ namespace s3fault::bench {
 /// One run of one cell.
 struct run_result {
   cell measured;
+  std::size_t store = 0;      // in bench_settings::stores
   std::size_t cell_index = 0; // in plan_cells order
   unsigned round = 0;         // 1-based
   unsigned leg = 0;           // 0, or 1 for the second run of a control pair
@@ -48,6 +49,8 @@ class worker_pool {
 public:
   worker_pool(const bench_settings& settings, const bench_fixtures& fixtures);
   operation_runner& worker(unsigned index);
+  /// The store the workers drive.
+  const store_target& store() const { return fixtures_.store(); }
 
 private:
   const bench_settings& settings_;
@@ -62,6 +65,7 @@ struct run_start {
   /// Connected first, then the first request at this time by bench_clock (--start-at); nullopt
   /// or a time passed: at once.
   std::optional<std::chrono::system_clock::time_point> not_before;
+  bool sample_store = true; // the store's processes (--store-pid); not during --warmup
 };
 
 /// Runs `measured` once. `progress` is called from the calling thread about every

@@ -13,7 +13,32 @@ std::string p_value_text(double p) {
   return text;
 }
 
-std::vector<std::string> comparison_columns(figure f, const comparison& c) {
+namespace {
+
+/// A ratio as "0.21x", "1.05x", "12.3x".
+std::string times(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, ratio >= 10 ? "%.1fx" : "%.2fx", ratio);
+  return text;
+}
+
+/// The ratio's interval: in percent against a baseline, as ratios against a store.
+std::string interval_text(const comparison& c, reference_kind kind) {
+  if (kind == reference_kind::store) {
+    return "[" + times(1 + c.interval_low_percent / 100) + ", " +
+           times(1 + c.interval_high_percent / 100) + "]";
+  }
+  return "[" + format_percent(c.interval_low_percent, true) + ", " +
+         format_percent(c.interval_high_percent, true) + "]";
+}
+
+} // namespace
+
+std::string ratio_text(const comparison& c) {
+  return times(1 + c.delta_percent / 100);
+}
+
+std::vector<std::string> comparison_columns(figure f, const comparison& c, reference_kind kind) {
   if (!c.judged) {
     return {c.baseline_rounds > 0 ? format_figure(f, c.baseline) : "-",
             c.current_rounds > 0 ? format_figure(f, c.current) : "-",
@@ -24,25 +49,50 @@ std::vector<std::string> comparison_columns(figure f, const comparison& c) {
             "-",
             "not judged: " + c.not_judged};
   }
-  const auto word = change_word(f, c);
   return {format_figure(f, c.baseline),
           format_figure(f, c.current),
-          format_percent(c.delta_percent, true),
+          kind == reference_kind::store ? ratio_text(c) : format_percent(c.delta_percent, true),
           std::to_string(c.baseline_rounds) + "/" + std::to_string(c.current_rounds),
-          "[" + format_percent(c.interval_low_percent, true) + ", " +
-              format_percent(c.interval_high_percent, true) + "]",
+          interval_text(c, kind),
           p_value_text(c.p_value),
           "-" + format_percent(c.detectable_drop_percent, false) + "/+" +
               format_percent(c.detectable_rise_percent, false),
-          word.empty() ? "cannot tell" : std::string(word)};
+          std::string(change_word(f, c))};
 }
 
-std::vector<std::string> comparison_titles(const judging_rules& rules) {
-  return {"baseline",
-          "now",
-          "delta %",
+std::vector<side_by_side_row> side_by_side(const std::vector<cell_summary>& summaries) {
+  std::vector<side_by_side_row> rows;
+  // The summaries of one cell are consecutive, store 0 first (summarize_cells).
+  for (std::size_t begin = 0; begin < summaries.size();) {
+    std::size_t end = begin + 1;
+    while (end < summaries.size() && summaries[end].store != 0) {
+      ++end;
+    }
+    for (const auto f : compared_figures()) {
+      side_by_side_row row{f, {}};
+      bool any = false;
+      for (std::size_t i = begin; i < end; ++i) {
+        row.stores.push_back(&summaries[i]);
+        any = any || summaries[i].figures[static_cast<std::size_t>(f)].has_value();
+      }
+      if (any) {
+        rows.push_back(std::move(row));
+      }
+    }
+    begin = end;
+  }
+  return rows;
+}
+
+std::vector<std::string> comparison_titles(const judging_rules& rules, reference_kind kind,
+                                           const std::string& reference_store) {
+  const bool stores = kind == reference_kind::store;
+  return {stores ? reference_store : "baseline",
+          stores ? "median" : "now",
+          stores ? "ratio" : "delta %",
           "rounds",
-          "ratio " + format_percent(100 * (1 - rules.alpha), false) + " % interval",
+          (stores ? "" : "ratio ") + format_percent(100 * (1 - rules.alpha), false) +
+              " % interval",
           "p",
           "detectable %",
           "change"};

@@ -27,7 +27,7 @@ bool retryable(const client::response& answer) {
 
 operation_context::operation_context(const bench_settings& settings, const bench_fixtures& fixtures,
                                      unsigned worker)
-    : settings_(settings), fixtures_(fixtures), worker_(worker), client_(settings.client),
+    : settings_(settings), fixtures_(fixtures), worker_(worker), client_(fixtures.store().client),
       jitter_(settings.seed * 7919 + worker) {}
 
 void operation_context::start_clock() {

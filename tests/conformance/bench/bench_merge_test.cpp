@@ -24,14 +24,15 @@ struct samples {
   metrics::latency_histogram all_latency, all_ttfb;
 };
 
-/// One shard's report: `rounds` runs of get 1MiB c=12, each with samples drawn from `seed`,
-/// started at `offset_us` after the common start (each run 3 s long, paced slots of 5.3 s).
+/// One shard's report: 2 rounds of get 1MiB c=12 on each of `stores`, each run with samples
+/// drawn from `seed` (store i's latencies i + 1 times store 0's), started at `offset_us` after
+/// the common start (each run 3 s long, paced slots of 5.3 s).
 struct shard_report {
   bench_settings settings;
   bench_report report;
 
   shard_report(unsigned k, unsigned n, samples& all, std::int64_t offset_us = 0,
-               std::uint64_t size = 1 << 20) {
+               std::uint64_t size = 1 << 20, std::vector<std::string> stores = {""}) {
     settings.operations = {operation::named("get")};
     settings.sizes = {size};
     settings.concurrencies = {12};
@@ -39,45 +40,59 @@ struct shard_report {
     settings.rounds = 2;
     settings.shard = {k, n, "--shard " + std::to_string(k) + "/" + std::to_string(n)};
     settings.start_at = from_unix_micros(start_us);
+    settings.stores.clear();
+    for (const auto& name : stores) {
+      settings.stores.push_back({name, {}, {}});
+      report.stores.push_back({name, "http://127.0.0.1:1", "b" + std::to_string(k)});
+    }
     report.settings = &settings;
-    report.endpoint = "http://127.0.0.1:1";
-    report.bucket = "b" + std::to_string(k);
     report.started_at = "2027-01-15T08:00:00.000Z";
     report.paced = true;
     report.clock_offset = std::chrono::milliseconds(100 * k);
     report.cells = plan_cells(settings);
     std::mt19937_64 engine(k * 1000 + size);
-    std::lognormal_distribution<double> latency(std::log(4000.0 * k), 0.8);
     for (unsigned round = 1; round <= 2; ++round) {
-      metrics::latency_histogram lat, ttfb;
-      run_result run;
-      run.measured = report.cells[0];
-      run.round = round;
-      run.workers = static_cast<unsigned>(runtime::share_of(12, settings.shard));
-      for (int i = 0; i < 1000 * static_cast<int>(k); ++i) {
-        const auto v = static_cast<std::uint64_t>(latency(engine));
-        lat.record(v);
-        ttfb.record(v / 8);
+      for (std::size_t store = 0; store < stores.size(); ++store) {
+        add_run(k, round, store, offset_us, all, engine);
+      }
+    }
+    report.summaries = summarize_cells(report.cells, stores.size(), report.runs);
+  }
+
+  void add_run(unsigned k, unsigned round, std::size_t store, std::int64_t offset_us,
+               samples& all, std::mt19937_64& engine) {
+    std::lognormal_distribution<double> latency(std::log(4000.0 * k * (store + 1)), 0.8);
+    metrics::latency_histogram lat, ttfb;
+    run_result run;
+    run.measured = report.cells[0];
+    run.store = store;
+    run.round = round;
+    run.workers = static_cast<unsigned>(runtime::share_of(12, settings.shard));
+    for (int i = 0; i < 1000 * static_cast<int>(k); ++i) {
+      const auto v = static_cast<std::uint64_t>(latency(engine));
+      lat.record(v);
+      ttfb.record(v / 8);
+      if (store == 0) {
         all.all_latency.record(v);
         all.all_ttfb.record(v / 8);
       }
-      run.counts.succeeded = lat.count();
-      run.counts.bytes = lat.count() * (1 << 20);
-      run.counts.errors = k - 1;
-      run.counts.retries = k;
-      run.counts.latency = lat.nonzero_buckets();
-      run.counts.latency_sum_us = lat.sum_micros();
-      run.counts.latency_max_us = lat.max_micros();
-      run.counts.ttfb = ttfb.nonzero_buckets();
-      run.counts.ttfb_sum_us = ttfb.sum_micros();
-      run.counts.ttfb_max_us = ttfb.max_micros();
-      run.started_unix_us = start_us + (round - 1) * 5'300'000 + offset_us + k * 1000;
-      run.ended_unix_us = run.started_unix_us + 3'000'000 - k * 2000;
-      run.seconds = static_cast<double>(run.ended_unix_us - run.started_unix_us) / 1e6;
-      run.values = figures_from(run.counts, operation::named("get"), run.workers, run.seconds);
-      report.runs.push_back(run);
     }
-    report.summaries = summarize_cells(report.cells, report.runs, nullptr);
+    run.counts.succeeded = lat.count() / (store + 1);
+    run.counts.bytes = run.counts.succeeded * (1 << 20);
+    run.counts.errors = k - 1;
+    run.counts.retries = k;
+    run.counts.latency = lat.nonzero_buckets();
+    run.counts.latency_sum_us = lat.sum_micros();
+    run.counts.latency_max_us = lat.max_micros();
+    run.counts.ttfb = ttfb.nonzero_buckets();
+    run.counts.ttfb_sum_us = ttfb.sum_micros();
+    run.counts.ttfb_max_us = ttfb.max_micros();
+    const auto slot = static_cast<std::int64_t>((round - 1) * report.stores.size() + store);
+    run.started_unix_us = start_us + slot * 5'300'000 + offset_us + k * 1000;
+    run.ended_unix_us = run.started_unix_us + 3'000'000 - k * 2000;
+    run.seconds = static_cast<double>(run.ended_unix_us - run.started_unix_us) / 1e6;
+    run.values = figures_from(run.counts, operation::named("get"), run.workers, run.seconds);
+    report.runs.push_back(run);
   }
 
   part_file file() const {
@@ -252,6 +267,48 @@ TEST(BenchMerge, UnpacedRunsAreMergedAndSaidToBe) {
   // The window runs from shard 1's start to shard 2's end, 2 s later than shard 1's.
   const auto& run = outcome.merged->report.runs[0];
   EXPECT_EQ(run.ended_unix_us - run.started_unix_us, 2'000'000 + 2000 + 3'000'000 - 4000 - 1000);
+}
+
+TEST(BenchMerge, TheStoresOfABenchMergeStoreByStoreAndAreComparedWithTheFirst) {
+  samples all;
+  const std::vector<std::string> stores{"minio", "garage"};
+  shard_report one(1, 2, all, 0, 1 << 20, stores), two(2, 2, all, 0, 1 << 20, stores);
+  const auto outcome = merge_bench_parts({two.file(), one.file()}, nullptr);
+  ASSERT_TRUE(outcome.merged) << refusals_of(outcome);
+  const auto& report = outcome.merged->report;
+  ASSERT_EQ(report.stores.size(), 2u);
+  EXPECT_EQ(report.stores[1].name, "garage");
+  EXPECT_EQ(report.reference, reference_kind::store);
+  ASSERT_EQ(report.runs.size(), 4u);
+  // Each merged run is its store's runs of both shards, never another store's.
+  for (const auto& run : report.runs) {
+    std::uint64_t succeeded = 0;
+    for (const auto* part : {&one, &two}) {
+      for (const auto& shard_run : part->report.runs) {
+        if (shard_run.store == run.store && shard_run.round == run.round) {
+          succeeded += shard_run.counts.succeeded;
+        }
+      }
+    }
+    EXPECT_EQ(run.counts.succeeded, succeeded) << run.store << " round " << run.round;
+  }
+  // One summary per cell and store; garage judged against minio.
+  ASSERT_EQ(report.summaries.size(), 2u);
+  EXPECT_FALSE(report.summaries[0].versus[0]);
+  ASSERT_TRUE(report.summaries[1].versus[0]);
+  EXPECT_EQ(report.summaries[1].versus[0]->current_rounds, 2u);
+  // The merged JSON names the stores, cell by cell and run by run.
+  const auto document = nlohmann::json::parse(json_report(report));
+  EXPECT_EQ(document["cells"][1]["store"], "garage");
+  EXPECT_EQ(document["runs"][1]["store"], "garage");
+  EXPECT_EQ(document["reference"]["name"], "minio");
+
+  // Parts of other stores are not one bench.
+  shard_report other(2, 2, all, 0, 1 << 20, {"minio", "rustfs"});
+  EXPECT_NE(refusals_of(merge_bench_parts({one.file(), other.file()}, nullptr))
+                .find("the parts were run with different --store: part-1.json has minio, "
+                      "garage, part-2.json has minio, rustfs"),
+            std::string::npos);
 }
 
 TEST(RunSchedule, GivesEveryPacedRunItsSlot) {

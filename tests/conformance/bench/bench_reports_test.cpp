@@ -22,9 +22,9 @@ struct sample_report {
     settings.sizes = {1 << 20};
     settings.concurrencies = {4};
     settings.rounds = 2;
+    settings.stores = {{"", {}, {}}};
     report.settings = &settings;
-    report.endpoint = "http://127.0.0.1:1";
-    report.bucket = "b";
+    report.stores = {{"", "http://127.0.0.1:1", "b"}};
     report.cells = plan_cells(settings);
     double level = 1000.123;
     for (unsigned round = 1; round <= 2; ++round) {
@@ -44,7 +44,7 @@ struct sample_report {
       }
     }
     report.runs[1].first_error = "PUT k: 503, \"SlowDown\"";
-    report.summaries = summarize_cells(report.cells, report.runs, nullptr);
+    report.summaries = summarize_cells(report.cells, 1, report.runs);
   }
 };
 
@@ -68,6 +68,9 @@ TEST(BenchReports, TheCsvMediansAreThePrintedOnes) {
   std::string header_line;
   std::getline(csv, header_line);
   const auto header = split(header_line, ',');
+  const auto operation_column =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "operation") - header.begin());
+  ASSERT_LT(operation_column, header.size());
   std::string line;
   std::size_t rows = 0;
   while (std::getline(csv, line)) {
@@ -78,7 +81,7 @@ TEST(BenchReports, TheCsvMediansAreThePrintedOnes) {
     std::string table_line;
     std::string cell_row;
     while (std::getline(table, table_line)) {
-      if (table_line.find("   " + fields[0] + " ") != std::string::npos &&
+      if (table_line.find("   " + fields[operation_column] + " ") != std::string::npos &&
           table_line.find("[") != std::string::npos) {
         cell_row = table_line;
       }
@@ -172,7 +175,7 @@ struct judged_sample : sample_report {
     }
     report.earlier = &earlier;
     report.baseline_source = earlier.source;
-    report.summaries = summarize_cells(report.cells, report.runs, &earlier);
+    summarize_and_compare(report, &earlier);
   }
 };
 
@@ -237,17 +240,17 @@ TEST(BenchReports, ThePageOpensWithTheTerminalsVerdict) {
   EXPECT_EQ(printed[0], "Verdict: 10 regressions against the baseline fast.json (10 figures of 2 "
                         "cells)");
   // The figures of the comparison table's baseline and now columns.
-  const auto& judged = *slower.report.summaries[0].versus_baseline[0];
+  const auto& judged = *slower.report.summaries[0].versus[0];
   EXPECT_EQ(printed[1],
             "get 1MiB c=4 MiB/s: " + format_figure(figure::mib_per_second, judged.baseline) +
                 " → " + format_figure(figure::mib_per_second, judged.current) +
                 " (-95.0 %, slower; p <0.001)");
   EXPECT_EQ(printed[3], "get 1MiB c=4 lat p50: " +
                             format_figure(figure::latency_p50_ms,
-                                          slower.report.summaries[0].versus_baseline[2]->baseline) +
+                                          slower.report.summaries[0].versus[2]->baseline) +
                             " → " +
                             format_figure(figure::latency_p50_ms,
-                                          slower.report.summaries[0].versus_baseline[2]->current) +
+                                          slower.report.summaries[0].versus[2]->current) +
                             " ms (+1900.0 %, worse; p <0.001)");
   const auto html = html_report(slower.report);
   EXPECT_EQ(page_verdict(html), printed);
@@ -258,7 +261,7 @@ TEST(BenchReports, ThePageOpensWithTheTerminalsVerdict) {
   EXPECT_EQ(printed_verdict(faster.report),
             std::vector<std::string>{
                 "Verdict: no regressions: 10 figures of 2 cells compared with the baseline "
-                "fast.json"});
+                "fast.json, every one able to tell a change of 10.0 % (--min-change) from none"});
   EXPECT_EQ(page_verdict(html_report(faster.report)), printed_verdict(faster.report));
 
   sample_report alone;
@@ -273,15 +276,83 @@ TEST(BenchReports, AFigureNotJudgedIsInTheVerdictWithWhy) {
   for (auto& c : failed.earlier.cells) {
     c.rounds[static_cast<std::size_t>(figure::mib_per_second)].clear();
   }
-  failed.report.summaries =
-      summarize_cells(failed.report.cells, failed.report.runs, &failed.earlier);
+  summarize_and_compare(failed.report, &failed.earlier);
   const auto printed = printed_verdict(failed.report);
-  ASSERT_EQ(printed.size(), 3u);
+  // The other 8 figures are the baseline's own rounds again, 2 a side about 2 % apart: too few
+  // to see a change of 10 %, so they could not tell either, and are listed after.
+  ASSERT_EQ(printed.size(), 12u);
   EXPECT_EQ(printed[0], "Verdict: not judged, so the bench does not pass: 2 of 10 figures of 2 "
-                        "cells compared with the baseline fast.json could not be judged");
+                        "cells compared with the baseline fast.json could not be judged; 8 "
+                        "figures could not tell");
   EXPECT_EQ(printed[1], "get 1MiB c=4 MiB/s: not judged: the baseline has no value (every "
                         "operation of the cell failed)");
+  EXPECT_TRUE(printed[3].starts_with("the smallest change these rounds could detect: ")) << printed[3];
   EXPECT_EQ(page_verdict(html_report(failed.report)), printed);
+  EXPECT_EQ(bench_exit_status(failed.report), 1);
+}
+
+/// The rounds of `f` in every cell of the baseline made this run's own: no change, and with 2
+/// rounds a side about 2 % apart, too weak to see one of 10 %.
+void same_as_this_run(judged_sample& sample, figure f) {
+  const auto index = static_cast<std::size_t>(f);
+  for (std::size_t c = 0; c < sample.earlier.cells.size(); ++c) {
+    sample.earlier.cells[c].rounds[index] = sample.report.summaries[c].rounds[index];
+  }
+  summarize_and_compare(sample.report, &sample.earlier);
+}
+
+TEST(BenchReports, OneFigureThatCouldNotTellAmongJudgedOnesIsInconclusive) {
+  // Every figure 20 times better in this run (flagged: told), but one; no operation failed.
+  judged_sample sample(1.0 / 20);
+  for (auto& run : sample.report.runs) {
+    run.values[static_cast<std::size_t>(figure::errors)] = 0;
+  }
+  summarize_and_compare(sample.report, &sample.earlier);
+  ASSERT_EQ(bench_exit_status(sample.report), 0);
+  same_as_this_run(sample, figure::latency_p99_ms);
+  const auto& weak = *sample.report.summaries[0].versus[static_cast<std::size_t>(
+      figure::latency_p99_ms)];
+  ASSERT_TRUE(weak.judged);
+  ASSERT_FALSE(weak.conclusive);
+  ASSERT_TRUE(weak.rounds_needed);
+  const auto printed = printed_verdict(sample.report);
+  ASSERT_EQ(printed.size(), 4u);
+  EXPECT_EQ(printed[0], "Verdict: inconclusive, so the bench does not pass: 2 of 10 figures of 2 "
+                        "cells compared with the baseline fast.json could not tell a change of "
+                        "10.0 % (--min-change) from none");
+  EXPECT_EQ(printed[1], "the smallest change these rounds could detect: -" +
+                            format_percent(weak.detectable_drop_percent, false) + "/+" +
+                            format_percent(weak.detectable_rise_percent, false) +
+                            " % (get 1MiB c=4 lat p99, 2/2 rounds); " +
+                            std::to_string(*weak.rounds_needed) +
+                            " rounds on each side (this run and a baseline measured the same "
+                            "way) would bring every figure under 10.0 % at this noise");
+  EXPECT_TRUE(printed[2].starts_with("get 1MiB c=4 lat p99: cannot tell: detectable -"))
+      << printed[2];
+  EXPECT_EQ(bench_exit_status(sample.report), 1);
+  const auto html = html_report(sample.report);
+  EXPECT_EQ(page_verdict(html), printed);
+  EXPECT_NE(html.find("class=\"verdict inconclusive\""), std::string::npos);
+  // In the files: the verdict, the figures that could not tell and the rounds they need.
+  const auto document = nlohmann::json::parse(json_report(sample.report));
+  EXPECT_EQ(document["verdict"]["outcome"], "inconclusive");
+  EXPECT_EQ(document["verdict"]["headline"], printed[0]);
+  ASSERT_EQ(document["inconclusive"].size(), 2u);
+  EXPECT_EQ(document["inconclusive"][0]["figure"], "get 1MiB c=4 lat p99");
+  EXPECT_EQ(document["inconclusive"][0]["rounds_needed"], *weak.rounds_needed);
+  EXPECT_EQ(document["cells"][0]["versus"]["latency_p99_ms"]["change"], "cannot tell");
+  EXPECT_EQ(document["cells"][0]["versus"]["mib_per_second"]["change"], "faster");
+  const auto csv = csv_report(sample.report);
+  EXPECT_NE(csv.find(",cannot tell," + std::to_string(*weak.rounds_needed) + ","),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",baseline fast.json,inconclusive,"), std::string::npos) << csv;
+
+  // Allowed: the same verdict, named as passed with the option, and exit 0.
+  sample.settings.allow_inconclusive = true;
+  EXPECT_TRUE(printed_verdict(sample.report)[0].starts_with(
+      "Verdict: inconclusive, passed with --allow-inconclusive: 2 of 10 figures"));
+  EXPECT_EQ(bench_exit_status(sample.report), 0);
 }
 
 TEST(BenchReports, AfterAnInterruptionTheReportsSayTheRoundsThatRan) {
@@ -291,7 +362,7 @@ TEST(BenchReports, AfterAnInterruptionTheReportsSayTheRoundsThatRan) {
   // Ctrl-C after round 1: the runs of round 2 never happened.
   std::erase_if(sample.report.runs, [](const run_result& run) { return run.round == 2; });
   sample.report.interrupted = true;
-  sample.report.summaries = summarize_cells(sample.report.cells, sample.report.runs, nullptr);
+  sample.report.summaries = summarize_cells(sample.report.cells, 1, sample.report.runs);
   EXPECT_EQ(rounds_text(sample.report), "1 of 2 rounds ran");
   const std::string heading = "Figures of 1 run per cell (1 of 2 rounds ran, interrupted)";
   EXPECT_EQ(medians_heading(sample.report), heading);
@@ -311,10 +382,10 @@ TEST(BenchReports, AfterAnInterruptionTheReportsSayTheRoundsThatRan) {
   EXPECT_EQ(runs.back().value("cut_short", false), true);
   EXPECT_EQ(runs.front().contains("cut_short"), false);
   std::string why;
-  EXPECT_TRUE(read_run_record(runs.back(), why)->cut_short) << why;
+  EXPECT_TRUE(read_run_record(runs.back(), {""}, why)->cut_short) << why;
   // Cut off within round 1: the cells differ.
   sample.report.runs.pop_back();
-  sample.report.summaries = summarize_cells(sample.report.cells, sample.report.runs, nullptr);
+  sample.report.summaries = summarize_cells(sample.report.cells, 1, sample.report.runs);
   EXPECT_EQ(rounds_text(sample.report), "1 of 2 rounds ran for 1 cell, none for 1 cell");
   EXPECT_EQ(medians_heading(sample.report),
             "Figures of 0 to 1 run per cell (1 of 2 rounds ran for 1 cell, none for 1 cell, "
@@ -338,7 +409,7 @@ TEST(BenchReports, EachSizeHasItsOwnChartsWithALogAxisWhereTheSpreadNeedsIt) {
   sample_report sized;
   sized.settings.sizes = {1 << 20, 10 << 20};
   sized.report.cells = plan_cells(sized.settings);
-  sized.report.summaries = summarize_cells(sized.report.cells, {}, nullptr);
+  sized.report.summaries = summarize_cells(sized.report.cells, 1, {});
   const auto two = html_report(sized.report);
   EXPECT_EQ(occurrences(two, "class=\"chart throughput\""), 4u);
   EXPECT_NE(two.find("data-operation=\"put\" data-size=\"10MiB\""), std::string::npos);
@@ -349,8 +420,7 @@ TEST(BenchReports, BaselineBarsAndNoiseBandsAreDrawn) {
   for (auto& c : slower.earlier.cells) {
     c.noise_percent[static_cast<std::size_t>(figure::mib_per_second)] = 8.0;
   }
-  slower.report.summaries =
-      summarize_cells(slower.report.cells, slower.report.runs, &slower.earlier);
+  summarize_and_compare(slower.report, &slower.earlier);
   const auto html = html_report(slower.report);
   // One band per cell around the baseline's throughput (the only figure with a band here).
   EXPECT_EQ(occurrences(html, "class=\"noise-band\""), 2u);

@@ -20,8 +20,8 @@ constexpr std::uint64_t mib = 1024 * 1024;
 
 bench_settings small_bench(const std::string& endpoint) {
   bench_settings settings;
-  settings.client.endpoint = endpoint;
-  settings.client.credentials = {"s3fault", "s3fault-secret", ""};
+  settings.stores = {{"", {.endpoint = endpoint, .credentials = {"s3fault", "s3fault-secret", ""}},
+                      {}}};
   settings.operations = {operation::named("get")};
   settings.sizes = {mib};
   settings.concurrencies = {2};
@@ -58,12 +58,12 @@ TEST(BenchRun, TheStoresClockIsComparedToAFewTensOfMilliseconds) {
   // was given, found from the moment the Date's second changes (not its whole second).
   origin::embedded_origin store;
   auto settings = small_bench(store.url());
-  client::s3_client(settings.client).create_bucket("clock");
+  client::s3_client(settings.stores[0].client).create_bucket("clock");
   for (const auto offset : {std::chrono::milliseconds(0), std::chrono::milliseconds(5300),
                             std::chrono::milliseconds(-2700)}) {
     settings.test_clock_offset = offset;
     std::string why;
-    const auto measured = store_clock_offset(settings, "clock", why);
+    const auto measured = store_clock_offset(settings, settings.stores[0], "clock", why);
     ASSERT_TRUE(measured) << why;
     EXPECT_NEAR(static_cast<double>(measured->offset.count()), static_cast<double>(-offset.count()),
                 static_cast<double>(measured->uncertainty.count()))
@@ -72,7 +72,8 @@ TEST(BenchRun, TheStoresClockIsComparedToAFewTensOfMilliseconds) {
     EXPECT_LT(measured->uncertainty, std::chrono::milliseconds(500));
   }
   std::string why;
-  EXPECT_FALSE(store_clock_offset(small_bench("http://127.0.0.1:9"), "clock", why));
+  const auto nowhere = small_bench("http://127.0.0.1:9");
+  EXPECT_FALSE(store_clock_offset(nowhere, nowhere.stores[0], "clock", why));
   EXPECT_NE(why.find("no Date header"), std::string::npos) << why;
 }
 
@@ -103,7 +104,7 @@ TEST(BenchRun, EveryOperationRunsChecksAndCleansUp) {
     EXPECT_EQ(summary.note, "");
   }
   EXPECT_EQ(bench_exit_status(report), 0);
-  EXPECT_FALSE(bucket_exists(origin.url(), report.bucket));
+  EXPECT_FALSE(bucket_exists(origin.url(), report.stores[0].bucket));
 }
 
 TEST(BenchRun, ListReadsEveryPageOfManyObjects) {
@@ -151,7 +152,7 @@ TEST(BenchRun, AMultipartPutWithAWrongETagIsAnError) {
   auto plain_etag = proxy_with(
       origin.url(),
       {"xml-set CompleteMultipartUploadResult/ETag \"0123\" op=CompleteMultipartUpload"});
-  settings.client.endpoint = plain_etag->url();
+  settings.stores[0].client.endpoint = plain_etag->url();
   const auto wrong_whole = run_bench(settings, nullptr, {});
   const auto& whole = wrong_whole.summaries[0];
   EXPECT_EQ(figure_value(whole, figure::errors), 2);
@@ -227,7 +228,7 @@ TEST(BenchRun, PrefillFillsTheBucketUpToEachVolumeBeforeItsCells) {
   for (const auto& summary : report.summaries) {
     EXPECT_EQ(figure_value(summary, figure::errors), 0) << summary.first_error;
   }
-  EXPECT_FALSE(bucket_exists(origin.url(), report.bucket));
+  EXPECT_FALSE(bucket_exists(origin.url(), report.stores[0].bucket));
 }
 
 TEST(BenchRun, ThroughputCountsTheBytesRead) {
@@ -353,7 +354,7 @@ TEST(BenchRun, ControlRunsEveryCellTwicePerRoundInAlternatingOrder) {
 TEST(BenchRun, WrongKeysMakeTheStoreUnusable) {
   origin::embedded_origin origin;
   auto settings = small_bench(origin.url());
-  settings.client.credentials = {"s3fault", "wrong-secret", ""};
+  settings.stores[0].client.credentials = {"s3fault", "wrong-secret", ""};
   try {
     run_bench(settings, nullptr, {});
     FAIL() << "no store_unusable";
@@ -368,7 +369,7 @@ TEST(BenchRun, StoreSamplingOfThisProcessHoldingTheOrigin) {
   auto settings = small_bench(origin.url());
   settings.count.reset();
   settings.duration = std::chrono::milliseconds(300);
-  settings.store_pids = {getpid()};
+  settings.stores[0].pids = {getpid()};
   const auto report = run_bench(settings, nullptr, {});
   const auto& summary = report.summaries[0];
   EXPECT_GT(figure_value(summary, figure::store_rss_max_mib), 1);
