@@ -28,7 +28,7 @@ namespace s3fault::cli {
 namespace {
 
 struct bench_options {
-  bench_store_options stores; // --endpoint or --store ..., keys, regions, --store-pid
+  bench_store_options stores;   // --endpoint or --store ..., keys, regions, --store-pid
   std::vector<std::string> ops; // default: get (or mix with --mix)
   std::vector<std::string> mix;
   std::vector<std::string> prefill;
@@ -180,7 +180,8 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
                        "' is not a duration like 10s or 500ms");
   }
   settings.stores = bench_stores(options.stores, problems);
-  settings.rounds = options.rounds != 0 ? options.rounds : bench::default_rounds(settings.stores.size());
+  settings.rounds =
+      options.rounds != 0 ? options.rounds : bench::default_rounds(settings.stores.size());
   settings.objects = options.objects;
   if (const auto part = text::parse_size(options.part_size)) {
     settings.part_size = *part;
@@ -334,8 +335,7 @@ bench::bench_observer make_observer(const bench_options& options,
               << (settings.stores.size() > 1
                       ? " x " + std::to_string(settings.stores.size()) + " stores"
                       : "")
-              << " x "
-              << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
+              << " x " << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
               << (settings.control ? " x 2 control runs" : "") << ", "
               << about_time(settings, cell_count) << sharding_text(settings) << "\n";
     std::cout.flush();
@@ -389,11 +389,11 @@ int measure(const bench_options& options, const runtime::shard& shard,
   try {
     report = bench::run_bench(settings, earlier ? &*earlier : nullptr, observer);
   } catch (const bench::store_unusable& error) {
-    return refuse_bench(options, shard,
-                        {(settings.stores.size() == 1
-                              ? "the store at " + settings.stores.front().client.endpoint
-                              : std::string("a store")) +
-                         " cannot be benchmarked: " + error.what()});
+    return refuse_bench(
+        options, shard,
+        {(settings.stores.size() == 1 ? "the store at " + settings.stores.front().client.endpoint
+                                      : std::string("a store")) +
+         " cannot be benchmarked: " + error.what()});
   } catch (const std::exception& error) {
     return refuse_bench(options, shard, {error.what()});
   }

@@ -47,7 +47,8 @@ std::vector<bench::store_target> named_stores(const bench_store_options& options
   for (const auto& entry : options.stores) {
     const auto parsed = named_value(entry);
     if (!parsed) {
-      problems.push_back("--store '" + entry + "': give NAME=URL, e.g. --store minio=http://127.0.0.1:9000");
+      problems.push_back("--store '" + entry +
+                         "': give NAME=URL, e.g. --store minio=http://127.0.0.1:9000");
       continue;
     }
     const auto& [name, url] = *parsed;
@@ -72,8 +73,8 @@ void add_store_access(const bench_store_options& options, std::vector<bench::sto
       problems.push_back("--store-keys: give NAME=ACCESS_KEY:SECRET_KEY for a --store NAME");
       continue;
     }
-    if (auto* store = store_named(stores, parsed->first, "--store-keys", parsed->first + "=...",
-                                  problems)) {
+    if (auto* store =
+            store_named(stores, parsed->first, "--store-keys", parsed->first + "=...", problems)) {
       store->client.credentials.access_key = parsed->second.substr(0, colon);
       store->client.credentials.secret_key = parsed->second.substr(colon + 1);
     }
@@ -114,8 +115,10 @@ void add_store_pids(const bench_store_options& options, std::vector<bench::store
     } else if (stores.size() == 1) {
       store = &stores.front();
     } else {
-      problems.push_back("--store-pid " + entry + ": with several stores, name the store: "
-                         "--store-pid NAME=PID (the stores: " + names_of(stores) + ")");
+      problems.push_back("--store-pid " + entry +
+                         ": with several stores, name the store: "
+                         "--store-pid NAME=PID (the stores: " +
+                         names_of(stores) + ")");
       continue;
     }
     if (const auto pid = process_id(pid_text)) {
@@ -162,7 +165,8 @@ std::vector<bench::store_target> bench_stores(const bench_store_options& options
     if (auto refusal = store_url_refusal("--endpoint", options.endpoint); !refusal.empty()) {
       problems.push_back(std::move(refusal));
     }
-    stores.push_back({"", store_client_config(options.endpoint, options.access, "s3fault-bench"), {}});
+    stores.push_back(
+        {"", store_client_config(options.endpoint, options.access, "s3fault-bench"), {}});
     if (!options.keys.empty()) {
       problems.emplace_back("--store-keys names a --store; with --endpoint use --access-key and "
                             "--secret-key");

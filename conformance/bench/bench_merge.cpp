@@ -257,12 +257,13 @@ bench_settings settings_from(const part& first, std::vector<std::string>& refusa
   return settings;
 }
 
-using run_key = std::tuple<std::size_t, operation, std::uint64_t, unsigned, std::uint64_t,
-                           unsigned, unsigned>;
+using run_key =
+    std::tuple<std::size_t, operation, std::uint64_t, unsigned, std::uint64_t, unsigned, unsigned>;
 
 run_key key_of(const run_result& run) {
-  return {run.store,           run.measured.op, run.measured.size, run.measured.concurrency,
-          run.measured.stored, run.round,       run.leg};
+  return {
+      run.store, run.measured.op, run.measured.size, run.measured.concurrency, run.measured.stored,
+      run.round, run.leg};
 }
 
 std::string describe_run(const run_result& run, const std::vector<std::string>& stores) {
@@ -444,8 +445,8 @@ void fill_report(const std::vector<part>& parts, merged_bench& out, std::vector<
         {p.file, p.shard, text::join(part_endpoints, ", "), started, p.clock_offset});
   }
   for (std::size_t i = 0; i < endpoints.size(); ++i) {
-    report.stores.push_back({parts.front().stores[i], text::join(endpoints[i], ", "),
-                             text::join(buckets[i], ", ")});
+    report.stores.push_back(
+        {parts.front().stores[i], text::join(endpoints[i], ", "), text::join(buckets[i], ", ")});
   }
   index_cells(report.cells, runs);
   report.runs = std::move(runs);

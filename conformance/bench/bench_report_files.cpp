@@ -86,11 +86,16 @@ std::string p_value_field(double p) {
 }
 
 // The columns of one compared figure, after its key: KEY_reference, KEY_delta_percent, ...
-constexpr const char* comparison_suffixes[] = {
-    "_reference",          "_delta_percent",           "_interval_low_percent",
-    "_interval_high_percent", "_p_value",              "_detectable_drop_percent",
-    "_detectable_rise_percent", "_change",             "_rounds_needed",
-    "_not_judged"};
+constexpr const char* comparison_suffixes[] = {"_reference",
+                                               "_delta_percent",
+                                               "_interval_low_percent",
+                                               "_interval_high_percent",
+                                               "_p_value",
+                                               "_detectable_drop_percent",
+                                               "_detectable_rise_percent",
+                                               "_change",
+                                               "_rounds_needed",
+                                               "_not_judged"};
 constexpr std::size_t comparison_field_count = std::size(comparison_suffixes);
 
 std::vector<std::string> comparison_fields(figure f, const comparison& c) {
@@ -114,7 +119,7 @@ std::vector<std::string> comparison_fields(figure f, const comparison& c) {
 }
 
 // The settings a baseline is checked against, one CSV column each (the same on every row).
-constexpr const char* settings_columns[] = {"duration_ms",     "count",  "rounds", "objects",
+constexpr const char* settings_columns[] = {"duration_ms",     "count",  "rounds",  "objects",
                                             "part_size_bytes", "verify", "control", "mix"};
 
 std::vector<std::string> settings_values(const bench_settings& settings) {
@@ -211,11 +216,13 @@ void add_sharding(json& document, const bench_report& report) {
 namespace {
 
 /// What a comparison's CSV columns say: what was compared with, and the verdict, on every row.
-std::vector<std::string> reference_fields(const bench_report& report, const bench_verdict& verdict) {
+std::vector<std::string> reference_fields(const bench_report& report,
+                                          const bench_verdict& verdict) {
   const std::string what = report.reference == reference_kind::baseline
                                ? "baseline " + report.baseline_source
                                : "store " + report.stores.front().name;
-  return {what, std::string(outcome_name(verdict.decided)), text::join(report.baseline_mismatches, "; ")};
+  return {what, std::string(outcome_name(verdict.decided)),
+          text::join(report.baseline_mismatches, "; ")};
 }
 
 std::vector<std::string> csv_header(const bench_report& report, const std::vector<figure>& figures,
@@ -251,14 +258,18 @@ std::vector<std::string> csv_row(const bench_report& report, const cell_summary&
                                  const std::vector<figure>& figures, bool noise,
                                  const std::vector<std::string>& reference) {
   const auto& c = summary.measured;
-  std::vector<std::string> fields{report.stores[summary.store].name, std::string(to_string(c.op)),
-                                  format_size(c.size),              std::to_string(c.size),
-                                  std::to_string(c.concurrency),    std::to_string(c.stored),
+  std::vector<std::string> fields{report.stores[summary.store].name,
+                                  std::string(to_string(c.op)),
+                                  format_size(c.size),
+                                  std::to_string(c.size),
+                                  std::to_string(c.concurrency),
+                                  std::to_string(c.stored),
                                   std::to_string(summary.runs)};
   for (const auto f : figures) {
     const auto& s = summary.figures[static_cast<std::size_t>(f)];
-    fields.insert(fields.end(), {s ? format_figure(f, s->median) : "", s ? format_figure(f, s->min) : "",
-                                 s ? format_figure(f, s->max) : ""});
+    fields.insert(fields.end(),
+                  {s ? format_figure(f, s->median) : "", s ? format_figure(f, s->min) : "",
+                   s ? format_figure(f, s->max) : ""});
   }
   for (const auto f : compared_figures()) {
     fields.push_back(rounds_text(f, summary.rounds[static_cast<std::size_t>(f)]));
@@ -272,8 +283,8 @@ std::vector<std::string> csv_row(const bench_report& report, const cell_summary&
   if (report.reference != reference_kind::none) {
     for (const auto f : compared_figures()) {
       const auto& judged = summary.versus[static_cast<std::size_t>(f)];
-      auto more = judged ? comparison_fields(f, *judged)
-                         : std::vector<std::string>(comparison_field_count);
+      auto more =
+          judged ? comparison_fields(f, *judged) : std::vector<std::string>(comparison_field_count);
       fields.insert(fields.end(), more.begin(), more.end());
     }
     fields.insert(fields.end(), reference.begin(), reference.end());
@@ -348,9 +359,8 @@ json settings_json(const bench_settings& settings) {
 
 json cell_json(const bench_report& report, const cell_summary& summary) {
   const auto& c = summary.measured;
-  json entry{{"operation", to_string(c.op)}, {"size", format_size(c.size)},
-             {"size_bytes", c.size},         {"concurrency", c.concurrency},
-             {"stored_bytes", c.stored},     {"runs", summary.runs}};
+  json entry{{"operation", to_string(c.op)}, {"size", format_size(c.size)}, {"size_bytes", c.size},
+             {"concurrency", c.concurrency}, {"stored_bytes", c.stored},    {"runs", summary.runs}};
   if (const auto& name = report.stores[summary.store].name; !name.empty()) {
     entry["store"] = name;
   }
@@ -359,9 +369,8 @@ json cell_json(const bench_report& report, const cell_summary& summary) {
     const auto f = figure_at(i);
     const std::string key(info(f).key);
     if (const auto& s = summary.figures[i]) {
-      entry["figures"][key] = {{"median", number(f, s->median)},
-                               {"min", number(f, s->min)},
-                               {"max", number(f, s->max)}};
+      entry["figures"][key] = {
+          {"median", number(f, s->median)}, {"min", number(f, s->min)}, {"max", number(f, s->max)}};
     }
     if (const auto& band = summary.noise_percent[i]) {
       entry["noise_percent"][key] = round_to(*band, 1);
@@ -373,9 +382,9 @@ json cell_json(const bench_report& report, const cell_summary& summary) {
       entry["versus"][key] = comparison_json(f, *cmp);
     }
   }
-  for (const auto& [key, text] : {std::pair{"first_error", &summary.first_error},
-                                  std::pair{"store_error", &summary.store_error},
-                                  std::pair{"note", &summary.note}}) {
+  for (const auto& [key, text] :
+       {std::pair{"first_error", &summary.first_error},
+        std::pair{"store_error", &summary.store_error}, std::pair{"note", &summary.note}}) {
     if (!text->empty()) {
       entry[key] = *text;
     }

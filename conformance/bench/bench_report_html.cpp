@@ -623,7 +623,7 @@ std::string verdict_section(const bench_report& report) {
                      : verdict.decided == outcome::inconclusive ? "inconclusive"
                      : verdict.decided == outcome::passed       ? "passed"
                      : verdict.decided == outcome::judged       ? "judged"
-                                                              : "no-verdict";
+                                                                : "no-verdict";
   std::ostringstream html;
   html << "<section class=\"verdict " << look << "\">\n<p class=\"headline\">"
        << text::escape_html(verdict.headline) << "</p>\n";
@@ -831,8 +831,8 @@ std::string settings_paragraph(const bench_report& report) {
   const auto& settings = *report.settings;
   std::ostringstream html;
   html << "<p>" << text::escape_html(describe_stores(report)) << ", started "
-       << text::escape_html(report.started_at)
-       << "; <span class=\"rounds\">" << text::escape_html(rounds_text(report)) << "</span>"
+       << text::escape_html(report.started_at) << "; <span class=\"rounds\">"
+       << text::escape_html(rounds_text(report)) << "</span>"
        << (settings.control ? " with control runs" : "") << ", "
        << (settings.count ? std::to_string(*settings.count) + " operations"
                           : num(settings.duration.count() / 1000.0) + " s")

@@ -233,8 +233,7 @@ namespace {
 
 /// " on b" after a cell, when several stores run it.
 std::string on_store(const run_position& position) {
-  return position.store != nullptr && position.store_count > 1 ? " on " + position.store->name
-                                                               : "";
+  return position.store != nullptr && position.store_count > 1 ? " on " + position.store->name : "";
 }
 
 } // namespace
@@ -394,8 +393,7 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << report.runs.size() << (report.runs.size() == 1 ? " run of " : " runs of ")
       << report.cells.size() << (report.cells.size() == 1 ? " cell" : " cells")
       << (several_stores(report) ? " on " + std::to_string(report.stores.size()) + " stores" : "")
-      << " in "
-      << seconds_text(report.seconds) << "; "
+      << " in " << seconds_text(report.seconds) << "; "
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed")
       << "; " << verification_text(settings);
   if (report.interrupted) {

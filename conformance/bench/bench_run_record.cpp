@@ -104,8 +104,8 @@ json run_record_json(const run_result& run, const std::string& store) {
   return entry;
 }
 
-std::optional<run_result> read_run_record(const json& record, const std::vector<std::string>& stores,
-                                          std::string& why) {
+std::optional<run_result>
+read_run_record(const json& record, const std::vector<std::string>& stores, std::string& why) {
   run_result run;
   std::string op;
   if (!read(record, "operation", op, why)) {

@@ -18,7 +18,6 @@ nlohmann::json run_record_json(const run_result& run, const std::string& store);
 /// order); nullopt with `why` (the missing or wrong field) when it is not a record this version
 /// writes.
 std::optional<run_result> read_run_record(const nlohmann::json& record,
-                                          const std::vector<std::string>& stores,
-                                          std::string& why);
+                                          const std::vector<std::string>& stores, std::string& why);
 
 } // namespace s3fault::bench

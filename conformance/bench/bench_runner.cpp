@@ -17,8 +17,7 @@ struct store_bench {
   worker_pool workers;
 
   store_bench(const bench_settings& settings, const fixture_content& content,
-              const store_target& store, std::string bucket, bool bucket_given,
-              std::string prefix)
+              const store_target& store, std::string bucket, bool bucket_given, std::string prefix)
       : fixtures(settings, content, store, std::move(bucket), bucket_given, std::move(prefix)),
         workers(settings, fixtures) {}
 };
@@ -101,9 +100,9 @@ void run_rounds(const bench_settings& settings, store_benches& stores, bench_rep
         for (unsigned step = 0; step < legs && !stop_requested(); ++step) {
           // Alternate which leg goes first, so that neither always runs on a warmer store.
           const unsigned leg = legs == 2 && round % 2 == 0 ? 1 - step : step;
-          const run_position position{&report.cells[index], index,           report.cells.size(),
-                                      round,                settings.rounds, leg,
-                                      &settings.stores[s],  stores.size()};
+          const run_position position{
+              &report.cells[index], index, report.cells.size(), round,
+              settings.rounds,      leg,   &settings.stores[s], stores.size()};
           run_once(settings, *stores[s], report, position, schedule, observer);
         }
         if (stop_requested()) {
@@ -125,7 +124,8 @@ store_benches plan_stores(const bench_settings& settings, const fixture_content&
   for (std::size_t i = 0; i < settings.stores.size(); ++i) {
     const auto& target = settings.stores[i];
     const std::string numbered = several ? "-" + std::to_string(i + 1) : "";
-    const std::string bucket = bucket_given ? settings.bucket : "s3fault-bench-" + suffix + numbered;
+    const std::string bucket =
+        bucket_given ? settings.bucket : "s3fault-bench-" + suffix + numbered;
     // Keys of one run share a prefix, so an existing bucket can hold several benches.
     const std::string prefix =
         "s3fault-bench/" + suffix + "/" + (several ? "store-" + std::to_string(i + 1) + "/" : "") +
@@ -184,7 +184,8 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   const fixture_content content(settings);
   content.prepare_digests(report.cells);
   auto stores = plan_stores(settings, content, report);
-  on_every_store(settings, stores, [&](store_bench& store) { store.fixtures.create(report.cells, 4); });
+  on_every_store(settings, stores,
+                 [&](store_bench& store) { store.fixtures.create(report.cells, 4); });
   if (observer.fixtures_ready) {
     observer.fixtures_ready(report);
   }
@@ -193,9 +194,9 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
     return settings.stop_requested != nullptr && settings.stop_requested->load();
   };
   // The shards of a bench line their runs up by the first store's clock.
-  if (const auto clock = store_clock_offset(settings, settings.stores.front(),
-                                            report.stores.front().bucket,
-                                            report.clock_offset_problem)) {
+  if (const auto clock =
+          store_clock_offset(settings, settings.stores.front(), report.stores.front().bucket,
+                             report.clock_offset_problem)) {
     report.clock_offset = clock->offset;
     report.clock_offset_uncertainty = clock->uncertainty;
   }
@@ -275,8 +276,8 @@ std::string describe_stores(const bench_report& report) {
   std::string text;
   for (const auto& store : report.stores) {
     const std::string place = store.endpoint + ", bucket " + store.bucket;
-    text += (text.empty() ? "" : "; ") +
-            (store.name.empty() ? place : store.name + " (" + place + ")");
+    text +=
+        (text.empty() ? "" : "; ") + (store.name.empty() ? place : store.name + " (" + place + ")");
   }
   return text;
 }

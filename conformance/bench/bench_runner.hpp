@@ -42,10 +42,10 @@ struct store_place {
 struct bench_report {
   std::vector<store_place> stores; // in bench_settings::stores order
   std::string started_at;          // UTC
-  double seconds = 0;     // the whole bench, fixtures included
+  double seconds = 0;              // the whole bench, fixtures included
   const bench_settings* settings = nullptr;
   std::vector<cell> cells;
-  std::vector<run_result> runs; // in the order they ran
+  std::vector<run_result> runs;        // in the order they ran
   std::vector<cell_summary> summaries; // cell by cell, within a cell store by store
   /// What the figures were compared with (comparison_engine.hpp).
   reference_kind reference = reference_kind::none;

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <set>
 #include <cstdio>
+#include <set>
 #include <utility>
 
 namespace s3fault::bench {
@@ -189,11 +189,9 @@ void add_store_problems(const bench_settings& settings, std::vector<std::string>
 } // namespace
 
 bool store_name_usable(std::string_view name) {
-  return !name.empty() && name.size() <= 32 &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' ||
-                  c == '.';
-         });
+  return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
+  });
 }
 
 std::vector<std::string> validate(const bench_settings& settings) {

@@ -104,9 +104,9 @@ struct bench_settings {
   /// Against a baseline or between stores: a figure whose rounds could not tell (the
   /// inconclusive rule, comparison::conclusive) does not fail the bench.
   bool allow_inconclusive = false;
-  std::string bucket;          // existing bucket; default: create one
-  bool keep = false;           // leave the fixtures and bucket in place
-  std::uint64_t seed = 1;      // fixture bytes and backoff jitter
+  std::string bucket;     // existing bucket; default: create one
+  bool keep = false;      // leave the fixtures and bucket in place
+  std::uint64_t seed = 1; // fixture bytes and backoff jitter
   /// --shard: this process runs its share of every cell's clients (and of --count), under its
   /// own key prefix; `bench merge` puts the shards' reports together.
   runtime::shard shard;

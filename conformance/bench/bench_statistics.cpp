@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <numeric>
+#include <tuple>
 
 namespace s3fault::bench {
 
@@ -137,8 +137,8 @@ std::optional<unsigned> rounds_to_detect(double variance, double band, const jud
 } // namespace
 
 bool band_hides_min_change(std::optional<double> band_percent, double min_change_percent) {
-  return band_percent && band_as_log_ratio(*band_percent) >
-                             log_of_percent(min_change_percent) + same_percent;
+  return band_percent &&
+         band_as_log_ratio(*band_percent) > log_of_percent(min_change_percent) + same_percent;
 }
 
 comparison compare_rounds(const std::vector<double>& baseline_rounds,
@@ -196,9 +196,8 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   result.flagged = significant && beyond_band && beyond_minimum;
   const bool worse = direction == better::higher ? difference < 0 : difference > 0;
   result.regression = result.flagged && worse;
-  const bool powerful =
-      result.detectable_rise_percent <= rules.min_change_percent + same_percent &&
-      result.detectable_drop_percent <= rules.min_change_percent + same_percent;
+  const bool powerful = result.detectable_rise_percent <= rules.min_change_percent + same_percent &&
+                        result.detectable_drop_percent <= rules.min_change_percent + same_percent;
   result.conclusive = result.flagged || powerful;
   if (!result.conclusive) {
     result.rounds_needed = rounds_to_detect(variance, band, rules);

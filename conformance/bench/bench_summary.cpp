@@ -95,9 +95,9 @@ bool choose_baseline_store(baseline& earlier, const std::string& name, std::stri
   const auto names = baseline_stores(earlier);
   if (name.empty()) {
     if (names.size() > 1) {
-      error = earlier.source + " holds the cells of " + std::to_string(names.size()) +
-              " stores (" + text::join(names, ", ") + "): name the one to compare with, e.g. " +
-              "--baseline " + earlier.source + ":" + names.front();
+      error = earlier.source + " holds the cells of " + std::to_string(names.size()) + " stores (" +
+              text::join(names, ", ") + "): name the one to compare with, e.g. " + "--baseline " +
+              earlier.source + ":" + names.front();
       return false;
     }
     return true;

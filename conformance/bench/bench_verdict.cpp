@@ -68,11 +68,12 @@ struct verdict_tally {
 
 void tally_inconclusive(verdict_tally& tally, const std::string& what, const comparison& c,
                         double min_change) {
-  tally.inconclusive.push_back(what + ": cannot tell: detectable " + detectable_text(c) +
-                               " with " + std::to_string(c.baseline_rounds) + "/" +
+  tally.inconclusive.push_back(what + ": cannot tell: detectable " + detectable_text(c) + " with " +
+                               std::to_string(c.baseline_rounds) + "/" +
                                std::to_string(c.current_rounds) + " rounds; " +
                                rounds_advice(c, min_change));
-  if (tally.widest == nullptr || c.detectable_rise_percent > tally.widest->detectable_rise_percent) {
+  if (tally.widest == nullptr ||
+      c.detectable_rise_percent > tally.widest->detectable_rise_percent) {
     tally.widest = &c;
     tally.widest_figure = what;
   }
@@ -138,26 +139,23 @@ std::string against_text(const bench_report& report) {
 }
 
 std::string min_change_text(const bench_report& report) {
-  return format_percent(report.settings->judging.min_change_percent, false) +
-         " % (--min-change)";
+  return format_percent(report.settings->judging.min_change_percent, false) + " % (--min-change)";
 }
 
 /// The line under an inconclusive headline: the widest detectable change and the rounds that
 /// would bring every figure under --min-change.
 std::string inconclusive_summary(const bench_report& report, const verdict_tally& tally) {
   const auto& widest = *tally.widest;
-  std::string text = "the smallest change these rounds could detect: " +
-                     detectable_text(widest) + " (" + tally.widest_figure + ", " +
-                     std::to_string(widest.baseline_rounds) + "/" +
-                     std::to_string(widest.current_rounds) + " rounds); ";
+  std::string text = "the smallest change these rounds could detect: " + detectable_text(widest) +
+                     " (" + tally.widest_figure + ", " + std::to_string(widest.baseline_rounds) +
+                     "/" + std::to_string(widest.current_rounds) + " rounds); ";
   const std::string sides = report.reference == reference_kind::baseline
                                 ? "this run and a baseline measured the same way"
                                 : "every store";
   if (tally.rounds_needed) {
     text += std::to_string(*tally.rounds_needed) + " rounds on each side (" + sides +
             ") would bring every figure under " +
-            format_percent(report.settings->judging.min_change_percent, false) +
-            " % at this noise";
+            format_percent(report.settings->judging.min_change_percent, false) + " % at this noise";
   } else {
     text += "no number of rounds would bring every figure under " +
             format_percent(report.settings->judging.min_change_percent, false) +
@@ -185,8 +183,8 @@ std::string headline_of(const bench_report& report, bench_verdict::outcome decid
   }
   case outcome::not_judged:
     return "Verdict: not judged, so the bench does not pass: " +
-           std::to_string(tally.not_judged.size()) + " of " + compared_text(tally) + " " +
-           against + " could not be judged" +
+           std::to_string(tally.not_judged.size()) + " of " + compared_text(tally) + " " + against +
+           " could not be judged" +
            (tally.inconclusive.empty()
                 ? ""
                 : "; " + counted(tally.inconclusive.size(), "figure", "figures") +
@@ -195,9 +193,8 @@ std::string headline_of(const bench_report& report, bench_verdict::outcome decid
     return std::string("Verdict: inconclusive, ") +
            (report.settings->allow_inconclusive ? "passed with --allow-inconclusive"
                                                 : "so the bench does not pass") +
-           ": " + std::to_string(tally.inconclusive.size()) + " of " + compared_text(tally) +
-           " " + against + " could not tell a change of " + min_change_text(report) +
-           " from none";
+           ": " + std::to_string(tally.inconclusive.size()) + " of " + compared_text(tally) + " " +
+           against + " could not tell a change of " + min_change_text(report) + " from none";
   case outcome::passed:
     return "Verdict: no regressions: " + compared_text(tally) + " " + against +
            ", every one able to tell a change of " + min_change_text(report) + " from none";
@@ -234,9 +231,8 @@ bench_verdict::outcome decide(const bench_report& report, const verdict_tally& t
 /// "4.7x", "0.21x", "12x".
 std::string times(double ratio, bool two_decimals) {
   char text[32];
-  std::snprintf(text, sizeof text, two_decimals || ratio < 10 ? (two_decimals ? "%.2fx" : "%.1fx")
-                                                              : "%.0fx",
-                ratio);
+  std::snprintf(text, sizeof text,
+                two_decimals || ratio < 10 ? (two_decimals ? "%.2fx" : "%.1fx") : "%.0fx", ratio);
   return text;
 }
 
@@ -265,8 +261,9 @@ std::string findings_text(const operation_findings& found, const std::string& re
   };
   if (!found.slower.empty()) {
     const auto [low, high] = range(found.slower);
-    parts.push_back(times_range(1 / high, 1 / low, false) + " slower" + of_cells(found.slower.size()) +
-                    " (" + times_range(low, high, true) + " of " + reference + ")");
+    parts.push_back(times_range(1 / high, 1 / low, false) + " slower" +
+                    of_cells(found.slower.size()) + " (" + times_range(low, high, true) + " of " +
+                    reference + ")");
   }
   if (!found.faster.empty()) {
     const auto [low, high] = range(found.faster);

@@ -55,8 +55,7 @@ std::vector<std::string> store_summary_lines(const bench_report& report);
 
 /// What a comparison is of, in a verdict line: "get 1MiB c=4 MiB/s", with stores
 /// "get 1MiB c=4 MiB/s, b against a".
-std::string compared_figure_text(const bench_report& report, const cell_summary& summary,
-                                 figure f);
+std::string compared_figure_text(const bench_report& report, const cell_summary& summary, figure f);
 
 /// The rounds that ran: "3 rounds" when all that were asked for ran, else "1 of 3 rounds ran"
 /// or, when the cells differ, "2 of 3 rounds ran for 1 cell, 1 of 3 for 3 cells, none for 4

@@ -91,8 +91,7 @@ std::vector<std::string> comparison_titles(const judging_rules& rules, reference
           stores ? "median" : "now",
           stores ? "ratio" : "delta %",
           "rounds",
-          (stores ? "" : "ratio ") + format_percent(100 * (1 - rules.alpha), false) +
-              " % interval",
+          (stores ? "" : "ratio ") + format_percent(100 * (1 - rules.alpha), false) + " % interval",
           "p",
           "detectable %",
           "change"};

@@ -48,9 +48,8 @@ std::string_view fixture_content::content(std::uint64_t size, std::uint64_t inde
   return std::string_view(buffer_).substr(window_offset(index), size);
 }
 
-const fixture_content::digests& fixture_content::digests_of(std::uint64_t index,
-                                                            std::uint64_t offset,
-                                                            std::uint64_t length) const {
+const fixture_content::digests&
+fixture_content::digests_of(std::uint64_t index, std::uint64_t offset, std::uint64_t length) const {
   const auto key = std::make_tuple(index % objects_, offset, length);
   {
     // Every timed read looks its digests up: prepare_digests computed them, so this is the

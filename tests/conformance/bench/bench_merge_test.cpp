@@ -59,8 +59,8 @@ struct shard_report {
     report.summaries = summarize_cells(report.cells, stores.size(), report.runs);
   }
 
-  void add_run(unsigned k, unsigned round, std::size_t store, std::int64_t offset_us,
-               samples& all, std::mt19937_64& engine) {
+  void add_run(unsigned k, unsigned round, std::size_t store, std::int64_t offset_us, samples& all,
+               std::mt19937_64& engine) {
     std::lognormal_distribution<double> latency(std::log(4000.0 * k * (store + 1)), 0.8);
     metrics::latency_histogram lat, ttfb;
     run_result run;

@@ -68,8 +68,8 @@ TEST(BenchReports, TheCsvMediansAreThePrintedOnes) {
   std::string header_line;
   std::getline(csv, header_line);
   const auto header = split(header_line, ',');
-  const auto operation_column =
-      static_cast<std::size_t>(std::find(header.begin(), header.end(), "operation") - header.begin());
+  const auto operation_column = static_cast<std::size_t>(
+      std::find(header.begin(), header.end(), "operation") - header.begin());
   ASSERT_LT(operation_column, header.size());
   std::string line;
   std::size_t rows = 0;
@@ -245,13 +245,13 @@ TEST(BenchReports, ThePageOpensWithTheTerminalsVerdict) {
             "get 1MiB c=4 MiB/s: " + format_figure(figure::mib_per_second, judged.baseline) +
                 " → " + format_figure(figure::mib_per_second, judged.current) +
                 " (-95.0 %, slower; p <0.001)");
-  EXPECT_EQ(printed[3], "get 1MiB c=4 lat p50: " +
-                            format_figure(figure::latency_p50_ms,
-                                          slower.report.summaries[0].versus[2]->baseline) +
-                            " → " +
-                            format_figure(figure::latency_p50_ms,
-                                          slower.report.summaries[0].versus[2]->current) +
-                            " ms (+1900.0 %, worse; p <0.001)");
+  EXPECT_EQ(
+      printed[3],
+      "get 1MiB c=4 lat p50: " +
+          format_figure(figure::latency_p50_ms, slower.report.summaries[0].versus[2]->baseline) +
+          " → " +
+          format_figure(figure::latency_p50_ms, slower.report.summaries[0].versus[2]->current) +
+          " ms (+1900.0 %, worse; p <0.001)");
   const auto html = html_report(slower.report);
   EXPECT_EQ(page_verdict(html), printed);
   // First on the page: before the first chart.
@@ -286,7 +286,8 @@ TEST(BenchReports, AFigureNotJudgedIsInTheVerdictWithWhy) {
                         "figures could not tell");
   EXPECT_EQ(printed[1], "get 1MiB c=4 MiB/s: not judged: the baseline has no value (every "
                         "operation of the cell failed)");
-  EXPECT_TRUE(printed[3].starts_with("the smallest change these rounds could detect: ")) << printed[3];
+  EXPECT_TRUE(printed[3].starts_with("the smallest change these rounds could detect: "))
+      << printed[3];
   EXPECT_EQ(page_verdict(html_report(failed.report)), printed);
   EXPECT_EQ(bench_exit_status(failed.report), 1);
 }
@@ -310,8 +311,8 @@ TEST(BenchReports, OneFigureThatCouldNotTellAmongJudgedOnesIsInconclusive) {
   summarize_and_compare(sample.report, &sample.earlier);
   ASSERT_EQ(bench_exit_status(sample.report), 0);
   same_as_this_run(sample, figure::latency_p99_ms);
-  const auto& weak = *sample.report.summaries[0].versus[static_cast<std::size_t>(
-      figure::latency_p99_ms)];
+  const auto& weak =
+      *sample.report.summaries[0].versus[static_cast<std::size_t>(figure::latency_p99_ms)];
   ASSERT_TRUE(weak.judged);
   ASSERT_FALSE(weak.conclusive);
   ASSERT_TRUE(weak.rounds_needed);

@@ -20,8 +20,8 @@ constexpr std::uint64_t mib = 1024 * 1024;
 
 bench_settings small_bench(const std::string& endpoint) {
   bench_settings settings;
-  settings.stores = {{"", {.endpoint = endpoint, .credentials = {"s3fault", "s3fault-secret", ""}},
-                      {}}};
+  settings.stores = {
+      {"", {.endpoint = endpoint, .credentials = {"s3fault", "s3fault-secret", ""}}, {}}};
   settings.operations = {operation::named("get")};
   settings.sizes = {mib};
   settings.concurrencies = {2};

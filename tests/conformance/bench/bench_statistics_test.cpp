@@ -143,8 +143,8 @@ TEST(CompareRounds, RoundsThatCouldNotSeeMinChangeCannotTell) {
   ASSERT_TRUE(weak.rounds_needed);
   EXPECT_EQ(*weak.rounds_needed, 28u);
   // A halving with the same noise is flagged: it told, whatever it could detect.
-  EXPECT_TRUE(compare_rounds(rounds_around(1000), rounds_around(500), better::higher, {})
-                  .conclusive);
+  EXPECT_TRUE(
+      compare_rounds(rounds_around(1000), rounds_around(500), better::higher, {}).conclusive);
 }
 
 TEST(CompareRounds, ADetectableChangeExactlyAtMinChangeIsJudged) {

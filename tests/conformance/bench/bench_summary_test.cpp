@@ -23,8 +23,7 @@ run_result run_of(double mib_per_second, double p50_ms, unsigned round, unsigned
 
 /// The summaries of one store's runs, judged against `earlier` when there is one.
 std::vector<cell_summary> summarized(const std::vector<cell>& cells,
-                                     const std::vector<run_result>& runs,
-                                     const baseline* earlier) {
+                                     const std::vector<run_result>& runs, const baseline* earlier) {
   auto summaries = summarize_cells(cells, 1, runs);
   if (earlier != nullptr) {
     compare_with_baseline(summaries, *earlier, {});
@@ -37,8 +36,8 @@ const spread& figure_of(const cell_summary& summary, figure f) {
 }
 
 TEST(BenchSummary, MedianMinAndMaxOverTheRounds) {
-  const auto cells = summarized(
-      {get_1mib}, {run_of(100, 2, 1), run_of(300, 1, 2), run_of(200, 3, 3)}, nullptr);
+  const auto cells =
+      summarized({get_1mib}, {run_of(100, 2, 1), run_of(300, 1, 2), run_of(200, 3, 3)}, nullptr);
   ASSERT_EQ(cells.size(), 1u);
   EXPECT_EQ(cells[0].runs, 3u);
   EXPECT_EQ(figure_of(cells[0], figure::mib_per_second).median, 200);
@@ -141,16 +140,15 @@ TEST(BenchSummary, TheWiderControlBandOfBothRunsCounts) {
   const auto cells = summarized({get_1mib}, runs, &earlier);
   EXPECT_FALSE(versus(cells[0], figure::mib_per_second).flagged);
   earlier.cells[0].noise_percent[mib] = 3;
-  EXPECT_TRUE(
-      versus(summarized({get_1mib}, runs, &earlier)[0], figure::mib_per_second).regression);
+  EXPECT_TRUE(versus(summarized({get_1mib}, runs, &earlier)[0], figure::mib_per_second).regression);
 }
 
 TEST(BenchSummary, ABaselineWhoseOperationsAllFailedIsNotJudged) {
   // The failed cell has no MiB/s or latency at all (not 0), so a healthy run is not "+100 %".
   auto earlier = baseline_of({}, {});
   earlier.cells[0].figures = {};
-  const auto cells = summarized(
-      {get_1mib}, {run_of(100, 1, 1), run_of(101, 1, 2), run_of(99, 1, 3)}, &earlier);
+  const auto cells =
+      summarized({get_1mib}, {run_of(100, 1, 1), run_of(101, 1, 2), run_of(99, 1, 3)}, &earlier);
   const auto& throughput = versus(cells[0], figure::mib_per_second);
   EXPECT_FALSE(throughput.judged);
   EXPECT_FALSE(throughput.regression);
@@ -164,8 +162,8 @@ TEST(BenchSummary, ABaselineWhoseOperationsAllFailedIsNotJudged) {
 TEST(BenchSummary, AFigureNeitherSideHasIsNotCompared) {
   // ops/s was measured by neither run: nothing to judge, and nothing held against the run.
   const auto earlier = baseline_of({200, 204, 198}, {1, 1, 1});
-  const auto cells = summarized(
-      {get_1mib}, {run_of(200, 1, 1), run_of(202, 1, 2), run_of(199, 1, 3)}, &earlier);
+  const auto cells =
+      summarized({get_1mib}, {run_of(200, 1, 1), run_of(202, 1, 2), run_of(199, 1, 3)}, &earlier);
   EXPECT_FALSE(cells[0].versus[static_cast<std::size_t>(figure::ops_per_second)]);
   EXPECT_EQ(count_comparisons(cells).not_judged, 0u);
 }
