@@ -244,7 +244,9 @@ void summarize_and_compare(bench_report& report, const baseline* earlier) {
   if (earlier != nullptr) {
     report.reference = reference_kind::baseline;
     compare_with_baseline(report.summaries, *earlier, settings.judging);
-  } else if (settings.stores.size() > 1) {
+  } else if (settings.stores.size() > 1 && !settings.shard.sharded()) {
+    // A shard holds its share of each cell's clients: the stores are compared once its parts
+    // are merged (bench merge), as a baseline is.
     report.reference = reference_kind::store;
     std::vector<std::string> names;
     for (const auto& store : settings.stores) {

@@ -208,6 +208,10 @@ std::string headline_of(const bench_report& report, bench_verdict::outcome decid
   if (report.reference == reference_kind::baseline) {
     return "Verdict: none: no cell of this bench is in the baseline " + report.baseline_source;
   }
+  if (report.stores.size() > 1) {
+    return "Verdict: none in a shard: its stores are compared once the shards' reports are "
+           "merged (s3fault bench merge)";
+  }
   return "Verdict: none, there was no baseline to compare with (--baseline FILE)";
 }
 
@@ -228,18 +232,18 @@ bench_verdict::outcome decide(const bench_report& report, const verdict_tally& t
   return report.reference == reference_kind::store ? outcome::judged : outcome::passed;
 }
 
-/// "4.7x", "0.21x", "12x".
-std::string times(double ratio, bool two_decimals) {
+/// A factor by which one store is slower or faster: "4.7x", "12x".
+std::string factor_text(double factor) {
   char text[32];
-  std::snprintf(text, sizeof text,
-                two_decimals || ratio < 10 ? (two_decimals ? "%.2fx" : "%.1fx") : "%.0fx", ratio);
+  std::snprintf(text, sizeof text, factor < 10 ? "%.1fx" : "%.0fx", factor);
   return text;
 }
 
-/// "4.0x-4.7x", or one value when both print the same.
-std::string times_range(double low, double high, bool two_decimals) {
-  const auto a = times(low, two_decimals);
-  const auto b = times(high, two_decimals);
+/// "4.0x-4.7x" (or "0.21x-0.25x" with `shown` = format_ratio), or one value when both print the
+/// same.
+std::string range_text(double low, double high, std::string (*shown)(double)) {
+  const auto a = shown(low);
+  const auto b = shown(high);
   return a == b ? a : a + "-" + b;
 }
 
@@ -261,19 +265,19 @@ std::string findings_text(const operation_findings& found, const std::string& re
   };
   if (!found.slower.empty()) {
     const auto [low, high] = range(found.slower);
-    parts.push_back(times_range(1 / high, 1 / low, false) + " slower" +
-                    of_cells(found.slower.size()) + " (" + times_range(low, high, true) + " of " +
-                    reference + ")");
+    parts.push_back(range_text(1 / high, 1 / low, factor_text) + " slower" +
+                    of_cells(found.slower.size()) + " (" + range_text(low, high, format_ratio) +
+                    " of " + reference + ")");
   }
   if (!found.faster.empty()) {
     const auto [low, high] = range(found.faster);
-    parts.push_back(times_range(low, high, false) + " faster" + of_cells(found.faster.size()) +
-                    " (" + times_range(low, high, true) + " of " + reference + ")");
+    parts.push_back(range_text(low, high, factor_text) + " faster" + of_cells(found.faster.size()) +
+                    " (" + range_text(low, high, format_ratio) + " of " + reference + ")");
   }
   if (!found.same.empty()) {
     const auto [low, high] = range(found.same);
     parts.push_back("no difference" + of_cells(found.same.size()) + " (" +
-                    times_range(low, high, true) + " of " + reference + ")");
+                    range_text(low, high, format_ratio) + " of " + reference + ")");
   }
   if (found.cannot_tell > 0) {
     parts.push_back("could not tell" + of_cells(found.cannot_tell));

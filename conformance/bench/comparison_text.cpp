@@ -1,5 +1,7 @@
 #include "conformance/bench/comparison_text.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace s3fault::bench {
@@ -13,20 +15,27 @@ std::string p_value_text(double p) {
   return text;
 }
 
-namespace {
-
-/// A ratio as "0.21x", "1.05x", "12.3x".
-std::string times(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, ratio >= 10 ? "%.1fx" : "%.2fx", ratio);
+std::string format_ratio(double ratio) {
+  int decimals = 2;
+  if (ratio >= 100) {
+    decimals = 0;
+  } else if (ratio >= 10) {
+    decimals = 1;
+  } else if (ratio > 0 && ratio < 0.1) {
+    decimals = std::min(6, 1 + static_cast<int>(std::ceil(-std::log10(ratio))));
+  }
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*fx", decimals, ratio);
   return text;
 }
+
+namespace {
 
 /// The ratio's interval: in percent against a baseline, as ratios against a store.
 std::string interval_text(const comparison& c, reference_kind kind) {
   if (kind == reference_kind::store) {
-    return "[" + times(1 + c.interval_low_percent / 100) + ", " +
-           times(1 + c.interval_high_percent / 100) + "]";
+    return "[" + format_ratio(1 + c.interval_low_percent / 100) + ", " +
+           format_ratio(1 + c.interval_high_percent / 100) + "]";
   }
   return "[" + format_percent(c.interval_low_percent, true) + ", " +
          format_percent(c.interval_high_percent, true) + "]";
@@ -35,7 +44,7 @@ std::string interval_text(const comparison& c, reference_kind kind) {
 } // namespace
 
 std::string ratio_text(const comparison& c) {
-  return times(1 + c.delta_percent / 100);
+  return format_ratio(1 + c.delta_percent / 100);
 }
 
 std::vector<std::string> comparison_columns(figure f, const comparison& c, reference_kind kind) {

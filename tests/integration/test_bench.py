@@ -150,7 +150,7 @@ class BenchOriginTest(unittest.TestCase):
         self.assertEqual(report["statistics"]["alpha"], 0.01)
         self.assertEqual(report["baseline_mismatches"], [])
         self.assertEqual(len(report["regressions"]), 5)
-        judged = report["cells"][0]["baseline"]["mib_per_second"]
+        judged = report["cells"][0]["versus"]["mib_per_second"]
         self.assertTrue(judged["regression"])
         self.assertEqual(judged["rounds"], [3, 3])
         self.assertNotIn("warning", run.stderr)
