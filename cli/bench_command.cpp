@@ -555,39 +555,53 @@ void declare_run_options(CLI::App& command, bench_options& o) {
       ->group("");
 }
 
+/// What `s3fault bench --help` says before the options.
+constexpr const char* bench_about =
+    "Drives a store with S3 operations and measures it: for every cell (operation x object\n"
+    "size x concurrency) throughput in MiB/s and operations/s, latency and time to first\n"
+    "byte p50/p90/p99/max, errors and retries. SlowDown, 500, 502, 503, 504 and broken\n"
+    "connections are retried with full-jitter backoff (and counted), as SDKs do; every read is\n"
+    "checked for its length and content (a hash of every byte; --no-verify: length only).\n"
+    "Each cell runs --rounds times (rounds are the outer loop, so drift spreads over all\n"
+    "cells); the median is reported with min and max. --control runs each cell twice per\n"
+    "round, in alternating order, and reports the spread within the pairs as the noise band.\n"
+    "--store NAME=URL (repeated) compares stores in one run: every cell runs on every store,\n"
+    "their order rotating from round to round so that drift falls on all alike, and each\n"
+    "store is judged against the first (per cell the medians side by side and the ratio with\n"
+    "its interval; per operation the range of ratios, 'get MiB/s, b against a: 4.0x-4.7x\n"
+    "slower in 6 of 6 cells').\n"
+    "--baseline compares with an earlier --csv or --json file, round by round. Either way\n"
+    "Student's t on the logarithms of the rounds flags a figure only when the change is\n"
+    "significant at --alpha (the false-alarm rate per figure, 1 %), beyond the control band\n"
+    "and at least --min-change (10 %); each figure shows the smallest drop and rise its rounds\n"
+    "could detect. A figure whose rounds could not have seen a change of --min-change, and saw\n"
+    "none, is 'cannot tell': the verdict is then inconclusive, with the rounds that would do,\n"
+    "and it does not pass (--allow-inconclusive lets it). A figure that cannot be judged at\n"
+    "all (one round on each side, no value because every operation failed) is named and does\n"
+    "not pass. Settings or cells that differ from the baseline are warned about (--strict:\n"
+    "refused).\n"
+    "The CSV, JSON and HTML files carry the printed figures with the same digits.\n"
+    "To measure through a proxy, point --endpoint (or a --store) at an `s3fault proxy`; its\n"
+    "/metrics then show the same traffic from the other side.\n"
+    "Exit status: 0 when every operation succeeded and every compared figure was judged and\n"
+    "could tell (a store slower than the first is a finding, not a failure) and, against a\n"
+    "baseline, none regressed; 1 when not; 2 for bad options, an unusable store or (--strict)\n"
+    "a baseline measured differently; 130 after Ctrl-C.\n"
+    "\n"
+    "Examples:\n"
+    "  s3fault bench                                  # the embedded origin, get 1MiB\n"
+    "  s3fault bench --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"
+    "    --ops put,get,get-parts --sizes 4KiB,8MiB,64MiB --concurrency 1,8,32 --csv run.csv\n"
+    "  s3fault bench --store minio=http://127.0.0.1:9000 --store garage=http://127.0.0.1:3900 \\\n"
+    "    --store-keys garage=GK31:SECRET --ops get,put --sizes 1MiB,10MiB --html stores.html\n"
+    "  s3fault bench --endpoint URL --ops get --sizes 10MiB --concurrency 32 --duration 10s \\\n"
+    "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)";
+
 } // namespace
 
 std::function<int()> add_bench_command(CLI::App& app) {
   auto options = std::make_shared<bench_options>();
-  auto* command = app.add_subcommand(
-      "bench",
-      "Drives a store with S3 operations and measures it: for every cell (operation x object\n"
-      "size x concurrency) throughput in MiB/s and operations/s, latency and time to first\n"
-      "byte p50/p90/p99/max, errors and retries. SlowDown, 500, 502, 503, 504 and broken\n"
-      "connections are retried with full-jitter backoff (and counted), as SDKs do; every read is\n"
-      "checked for its length and content (a hash of every byte; --no-verify: length only).\n"
-      "Each cell runs --rounds times (rounds are the outer loop, so drift spreads over all\n"
-      "cells); the median is reported with min and max. --control runs each cell twice per\n"
-      "round, in alternating order, and reports the spread within the pairs as the noise band.\n"
-      "--baseline compares with an earlier --csv or --json file, round by round: Student's t\n"
-      "on the logarithms of the rounds flags a figure only when the change is significant at\n"
-      "--alpha (the false-alarm rate per figure, 1 %), beyond the control band and at least\n"
-      "--min-change (10 %); each figure also shows the smallest drop and rise its rounds can\n"
-      "detect. A figure that cannot be judged (one round on each side, no value because every\n"
-      "operation failed) is named and does not pass. Settings or cells that differ from the\n"
-      "baseline are warned about (--strict: refused).\n"
-      "The CSV, JSON and HTML files carry the printed figures with the same digits.\n"
-      "To measure through a proxy, point --endpoint at an `s3fault proxy`; its /metrics then\n"
-      "show the same traffic from the other side.\n"
-      "Exit status: 0 when every operation succeeded and, against a baseline, every figure\n"
-      "was judged and none regressed; 1 when not; 2 for bad options, an unusable store or\n"
-      "(--strict) a baseline measured differently; 130 after Ctrl-C.\n\n"
-      "Examples:\n"
-      "  s3fault bench                                  # the embedded origin, get 1MiB\n"
-      "  s3fault bench --endpoint http://127.0.0.1:7480 --access-key K --secret-key S \\\n"
-      "    --ops put,get,get-parts --sizes 4KiB,8MiB,64MiB --concurrency 1,8,32 --csv run.csv\n"
-      "  s3fault bench --endpoint URL --ops get --sizes 10MiB --concurrency 32 --duration 10s \\\n"
-      "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)");
+  auto* command = app.add_subcommand("bench", bench_about);
   declare_bench_store_options(*command, options->stores);
   declare_cell_options(*command, *options);
   declare_report_options(*command, *options);
