@@ -123,6 +123,24 @@ TEST(BenchReports, CsvAndJsonReadBackAsTheSameBaseline) {
   }
 }
 
+TEST(BenchReports, EveryCsvRowHasTheHeadersFieldsAndAMixReadsBack) {
+  // The settings' mix once had a value on every row and no column in the header: the fields
+  // after it (first_error, note) slid one column right, and a baseline never knew its mix.
+  sample_report sample;
+  sample.settings.mix = {{operation::named("get"), 70}, {operation::named("put"), 30}};
+  const auto csv = csv_report(sample.report);
+  const auto header = split(csv.substr(0, csv.find('\n')), ',');
+  const auto mix_at = std::find(header.begin(), header.end(), "mix");
+  ASSERT_NE(mix_at, header.end());
+  std::string error;
+  const auto earlier = parse_baseline(csv, "a.csv", error);
+  ASSERT_TRUE(earlier) << error;
+  EXPECT_EQ(earlier->settings.mix, "get=70,put=30");
+  EXPECT_EQ(header.back(), "note");
+  // The put cell's first error is in its own column, not in the note's.
+  EXPECT_NE(csv.find(",\"PUT k: 503, \"\"SlowDown\"\"\",\n"), std::string::npos) << csv;
+}
+
 TEST(BenchReports, JsonCarriesEveryRunAndTheFirstError) {
   sample_report sample;
   const auto document = nlohmann::json::parse(json_report(sample.report));
