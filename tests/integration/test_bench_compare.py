@@ -24,21 +24,11 @@ import unittest
 from pathlib import Path
 
 import harness
+from test_bench import run_bench
+from test_bench_html import terminal_verdict as verdict_lines
 
 COMPARED = ["mib_per_second", "ops_per_second", "latency_p50_ms", "latency_p99_ms", "ttfb_p50_ms"]
 DELAY_MS = 100
-
-
-def run_bench(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([str(harness.proxy_binary()), "bench", "--progress", "never", *args],
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, env=harness.clean_client_env())
-
-
-def verdict_lines(stdout: str) -> list[str]:
-    lines = stdout.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Verdict:"))
-    return [lines[start]] + [line[2:] for line in lines[start + 1:] if line.startswith("  ")]
 
 
 def comparisons(report: dict, store: str) -> dict[str, dict[str, dict]]:
