@@ -292,7 +292,29 @@ std::string sharding_caption(const bench_report& report) {
   return "";
 }
 
-void print_summary(std::ostream& out, const bench_report& report) {
+namespace {
+
+/// A table with the cell's columns, then one column per figure: `title(f)` over `value(summary,
+/// f)`.
+template <class Title, class Value>
+void print_figure_table(std::ostream& out, const bench_report& report,
+                        const std::vector<figure>& figures, Title&& title, Value&& value) {
+  row header = cell_titles(report);
+  for (const auto f : figures) {
+    header.push_back(title(f));
+  }
+  std::vector<row> rows;
+  for (const auto& summary : report.summaries) {
+    row r = cell_columns(summary, report);
+    for (const auto f : figures) {
+      r.push_back(value(summary, f));
+    }
+    rows.push_back(std::move(r));
+  }
+  print_table(out, header, rows, 2);
+}
+
+void print_medians(std::ostream& out, const bench_report& report) {
   const auto& settings = *report.settings;
   out << "\n"
       << medians_heading(report) << "; throughput [min..max]; latency and TTFB in ms"
@@ -307,60 +329,39 @@ void print_summary(std::ostream& out, const bench_report& report) {
   std::vector<row> rows;
   for (const auto& summary : report.summaries) {
     row r = cell_columns(summary, report);
-    r.push_back(value_of(summary, figure::mib_per_second));
-    r.push_back(range_of(summary, figure::mib_per_second));
-    r.push_back(value_of(summary, figure::ops_per_second));
-    r.push_back(range_of(summary, figure::ops_per_second));
+    for (const auto f : {figure::mib_per_second, figure::ops_per_second}) {
+      r.push_back(value_of(summary, f));
+      r.push_back(range_of(summary, f));
+    }
     for (const auto f : summary_figures) {
       r.push_back(value_of(summary, f));
     }
     rows.push_back(std::move(r));
   }
   print_table(out, header, rows, 2);
+}
 
+/// With --store-pid, the store processes' figures; with --control, the noise bands.
+void print_store_and_noise(std::ostream& out, const bench_report& report) {
   if (any_store_figures(report.summaries)) {
-    out << "\nStore processes (" << sampled_processes(settings)
+    out << "\nStore processes (" << sampled_processes(*report.settings)
         << "), medians over the runs of each cell\n";
-    row store_header = cell_titles(report);
-    for (const auto f : store_figures) {
-      store_header.push_back(column_title(f));
-    }
-    std::vector<row> store_rows;
-    for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary, report);
-      for (const auto f : store_figures) {
-        r.push_back(value_of(summary, f));
-      }
-      store_rows.push_back(std::move(r));
-    }
-    print_table(out, store_header, store_rows, 2);
+    print_figure_table(out, report, {std::begin(store_figures), std::end(store_figures)},
+                       column_title, value_of);
   }
-
-  const auto compared = compared_figures();
   if (any_noise(report.summaries)) {
     out << "\nNoise band (widest difference within a control pair, % of the level)\n";
-    row noise_header = cell_titles(report);
-    for (const auto f : compared) {
-      noise_header.push_back(column_title(f) + " ±%");
-    }
-    std::vector<row> noise_rows;
-    for (const auto& summary : report.summaries) {
-      row r = cell_columns(summary, report);
-      for (const auto f : compared) {
-        const auto& noise = summary.noise_percent[static_cast<std::size_t>(f)];
-        r.push_back(noise ? format_percent(*noise, false) : "-");
-      }
-      noise_rows.push_back(std::move(r));
-    }
-    print_table(out, noise_header, noise_rows, 2);
+    print_figure_table(
+        out, report, compared_figures(), [](figure f) { return column_title(f) + " ±%"; },
+        [](const cell_summary& summary, figure f) {
+          const auto& noise = summary.noise_percent[static_cast<std::size_t>(f)];
+          return noise ? format_percent(*noise, false) : std::string("-");
+        });
   }
+}
 
-  if (report.reference == reference_kind::baseline) {
-    print_baseline_table(out, report);
-  } else if (report.reference == reference_kind::store) {
-    print_store_comparison(out, report);
-  }
-
+/// The first error of each cell with errors, the notes, and store processes not sampled.
+void print_problems(std::ostream& out, const bench_report& report) {
   bool errors_seen = false;
   for (const auto& summary : report.summaries) {
     if (summary.first_error.empty()) {
@@ -383,7 +384,10 @@ void print_summary(std::ostream& out, const bench_report& report) {
           << "\n";
     }
   }
+}
 
+/// "24 runs of 8 cells in 9.1 s; no operation failed; content verified (...)".
+void print_closing_line(std::ostream& out, const bench_report& report) {
   std::uint64_t errors = 0;
   for (const auto& run : report.runs) {
     errors += static_cast<std::uint64_t>(
@@ -395,11 +399,22 @@ void print_summary(std::ostream& out, const bench_report& report) {
       << (several_stores(report) ? " on " + std::to_string(report.stores.size()) + " stores" : "")
       << " in " << seconds_text(report.seconds) << "; "
       << (errors == 0 ? "no operation failed" : std::to_string(errors) + " operations failed")
-      << "; " << verification_text(settings);
-  if (report.interrupted) {
-    out << "; interrupted";
+      << "; " << verification_text(*report.settings) << (report.interrupted ? "; interrupted" : "")
+      << "\n";
+}
+
+} // namespace
+
+void print_summary(std::ostream& out, const bench_report& report) {
+  print_medians(out, report);
+  print_store_and_noise(out, report);
+  if (report.reference == reference_kind::baseline) {
+    print_baseline_table(out, report);
+  } else if (report.reference == reference_kind::store) {
+    print_store_comparison(out, report);
   }
-  out << "\n";
+  print_problems(out, report);
+  print_closing_line(out, report);
   // Last, where a terminal leaves the eye; the HTML page opens with the same lines.
   const auto verdict = verdict_of(report);
   out << verdict.headline << "\n";

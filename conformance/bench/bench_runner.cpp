@@ -166,6 +166,33 @@ void on_every_store(const bench_settings& settings, store_benches& stores, Step&
   }
 }
 
+/// The rounds of every stored volume in turn. With --prefill the volume only grows: each
+/// level's cells run all their rounds before the buckets are filled up to the next level.
+template <class Stop>
+void run_levels(const bench_settings& settings, store_benches& stores, bench_report& report,
+                run_schedule& schedule, const bench_observer& observer,
+                const Stop& stop_requested) {
+  std::size_t begin = 0;
+  while (begin < report.cells.size() && !stop_requested()) {
+    const std::uint64_t stored = report.cells[begin].stored;
+    std::size_t end = begin;
+    while (end < report.cells.size() && report.cells[end].stored == stored) {
+      ++end;
+    }
+    if (stored > 0) {
+      if (observer.filling) {
+        observer.filling(stored);
+      }
+      // Each shard stores its share: together they hold the volume.
+      on_every_store(settings, stores, [&](store_bench& store) {
+        store.fixtures.fill_to(runtime::share_of(stored, settings.shard), 4);
+      });
+    }
+    run_rounds(settings, stores, report, begin, end, schedule, observer, stop_requested);
+    begin = end;
+  }
+}
+
 } // namespace
 
 bench_report run_bench(const bench_settings& settings, const baseline* earlier,
@@ -203,27 +230,7 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   run_schedule schedule(settings);
   report.paced = schedule.paced();
   warm_up(settings, stores, report.cells, schedule, stop_requested);
-  // With --prefill the volume only grows: each level's cells run all their rounds before the
-  // buckets are filled up to the next level.
-  std::size_t begin = 0;
-  while (begin < report.cells.size() && !stop_requested()) {
-    const std::uint64_t stored = report.cells[begin].stored;
-    std::size_t end = begin;
-    while (end < report.cells.size() && report.cells[end].stored == stored) {
-      ++end;
-    }
-    if (stored > 0) {
-      if (observer.filling) {
-        observer.filling(stored);
-      }
-      // Each shard stores its share: together they hold the volume.
-      on_every_store(settings, stores, [&](store_bench& store) {
-        store.fixtures.fill_to(runtime::share_of(stored, settings.shard), 4);
-      });
-    }
-    run_rounds(settings, stores, report, begin, end, schedule, observer, stop_requested);
-    begin = end;
-  }
+  run_levels(settings, stores, report, schedule, observer, stop_requested);
   report.interrupted = stop_requested();
   summarize_and_compare(report, earlier);
   if (!settings.keep) {
