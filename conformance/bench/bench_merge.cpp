@@ -497,6 +497,10 @@ merge_outcome merge_checked_parts(const std::vector<part_file>& files, const bas
             [](const part& a, const part& b) { return a.shard.index < b.shard.index; });
   check_shards(parts, refusals);
   check_settings(parts, refusals);
+  if (earlier != nullptr && parts.front().stores.size() > 1) {
+    refusals.emplace_back("--baseline with parts of several stores: the stores are compared with "
+                          "the first; compare one store with a baseline in a bench of its own");
+  }
   std::vector<std::string> notes;
   check_clocks(parts, refusals, notes);
   auto merged = std::make_unique<merged_bench>();

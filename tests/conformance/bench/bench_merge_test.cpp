@@ -303,6 +303,13 @@ TEST(BenchMerge, TheStoresOfABenchMergeStoreByStoreAndAreComparedWithTheFirst) {
   EXPECT_EQ(document["runs"][1]["store"], "garage");
   EXPECT_EQ(document["reference"]["name"], "minio");
 
+  // A baseline is for one store: with several, refused.
+  baseline earlier;
+  earlier.source = "base.json";
+  EXPECT_NE(refusals_of(merge_bench_parts({one.file(), two.file()}, &earlier))
+                .find("--baseline with parts of several stores"),
+            std::string::npos);
+
   // Parts of other stores are not one bench.
   shard_report other(2, 2, all, 0, 1 << 20, {"minio", "rustfs"});
   EXPECT_NE(refusals_of(merge_bench_parts({one.file(), other.file()}, nullptr))
