@@ -292,23 +292,25 @@ def median_mismatches(page: Page, report: dict) -> list[str]:
 
 def baseline_mismatches(page: Page, report: dict) -> list[str]:
     """Where the baseline table's baseline, now and delta columns differ from the JSON's
-    cells[].baseline, or miss one of its entries."""
+    cells[].versus (the baseline's median is its "reference"), or miss one of its entries."""
     problems = []
     entries = {(cell_name(c), key): entry for c in report["cells"]
-               for key, entry in c.get("baseline", {}).items()}
+               for key, entry in c.get("versus", {}).items()}
+    json_keys = {"baseline": "reference", "now": "now"}
     seen = set()
     for name, key, column, text in page.hooks("baseline"):
         entry = entries.get((name, key))
         if entry is None:
             problems.append(f"{name} {key}: in the baseline table, not in the JSON")
             continue
-        if column in ("baseline", "now"):
+        if column in json_keys:
             seen.add((name, key, column))
-            if column not in entry:
+            value = entry.get(json_keys[column])
+            if value is None:
                 if text != "-":
                     problems.append(f"{name} {key} {column}: page {text!r}, JSON has none")
-            elif text != printed(key, entry[column]) or float(text) != entry[column]:
-                problems.append(f"{name} {key} {column}: page {text!r}, JSON {entry[column]}")
+            elif text != printed(key, value) or float(text) != value:
+                problems.append(f"{name} {key} {column}: page {text!r}, JSON {value}")
         elif column == "delta" and "delta_percent" in entry:
             if float(text) != entry["delta_percent"]:
                 problems.append(f"{name} {key} delta: page {text!r}, JSON "
@@ -434,8 +436,11 @@ class BenchHtmlTest(unittest.TestCase):
         # No regression: a run against the first one made FASTER times slower.
         slow_json, cls.clean_html = cls.tmp / "slow.json", cls.tmp / "clean.html"
         slow_json.write_text(json.dumps(scaled(cls.base, lambda c: True, 1 / FASTER)))
+        # Every figure 20 times better than the baseline is told; but a figure whose rounds are
+        # far apart (a p99 of 3 rounds of 10 operations) may be too, or not: "cannot tell" is
+        # then allowed, as what it says is not what this run checks.
         clean = run_bench("--endpoint", origin.url, *BENCH_ARGS, "--baseline", str(slow_json),
-                          "--html", str(cls.clean_html))
+                          "--allow-inconclusive", "--html", str(cls.clean_html))
         if clean.returncode != 0:
             raise AssertionError(f"the run against a slow baseline failed (exit "
                                  f"{clean.returncode}):\n{clean.stdout}{clean.stderr}")
@@ -457,7 +462,7 @@ class BenchHtmlTest(unittest.TestCase):
     def test_the_baseline_table_carries_the_comparison(self):
         self.assertEqual(len(self.now_page.tables_of("baseline")), 1)
         self.assertEqual(baseline_mismatches(self.now_page, self.now), [])
-        compared = [c for c in self.now["cells"] if c.get("baseline")]
+        compared = [c for c in self.now["cells"] if c.get("versus")]
         self.assertEqual(len(compared), len(self.now["cells"]) - 1)
         # The cell the baseline lacks has its row, saying so.
         rows = [[c["text"] for c in row] for row in self.now_page.tables_of("baseline")[0]["rows"]]
@@ -479,12 +484,13 @@ class BenchHtmlTest(unittest.TestCase):
     def test_the_page_opens_with_the_terminals_verdict(self):
         pages = {"forced regression": (self.now_stdout, self.now_page, "regressed"),
                  "no baseline": (self.base_stdout, self.base_page, "no-verdict"),
-                 "no regression": (self.clean_stdout, self.clean_page, "passed")}
-        for name, (stdout, page, look) in pages.items():
+                 "no regression": (self.clean_stdout, self.clean_page, "passed|inconclusive")}
+        for name, (stdout, page, looks) in pages.items():
             with self.subTest(page=name):
                 printed = terminal_verdict(stdout)
                 self.assertEqual(page.verdict, printed)
-                self.assertIn(look, page.verdict_class)
+                self.assertTrue(set(looks.split("|")) & set(page.verdict_class),
+                                page.verdict_class)
                 # First on the page, before any chart.
                 self.assertEqual(page.order[0], "verdict")
         # What each says. The baseline's get cells were 20 times better: regressions, each
@@ -493,7 +499,8 @@ class BenchHtmlTest(unittest.TestCase):
         self.assertRegex(headline, rf"^Verdict: {len(self.now['regressions'])} regressions "
                                    r"against the baseline \S+fast\.json \(\d+ figures of 7 cells; "
                                    r"1 cell not in the baseline\)")
-        regressions = [line for line in details if ": not judged: " not in line]
+        # The other lines: figures not judged, or that could not tell (and the summary of those).
+        regressions = [line for line in details if " → " in line]
         self.assertEqual(len(regressions), len(self.now["regressions"]))
         for line in regressions:
             self.assertRegex(line, r"^(get|put) \S+ c=\d \S+( p\d\d)?: [\d.]+ → [\d.]+( ms)? "
@@ -502,8 +509,10 @@ class BenchHtmlTest(unittest.TestCase):
         self.assertEqual(self.base_page.verdict,
                          ["Verdict: none, there was no baseline to compare with (--baseline FILE)"])
         self.assertRegex(self.clean_page.verdict[0],
-                         r"^Verdict: no regressions: 40 figures of 8 cells compared with the "
-                         r"baseline \S+slow\.json$")
+                         r"^Verdict: (no regressions: 40 figures of 8 cells compared with the "
+                         r"baseline \S+slow\.json, every one able|inconclusive, passed with "
+                         r"--allow-inconclusive: \d+ of 40 figures of 8 cells compared with the "
+                         r"baseline \S+slow\.json could not tell)")
         # A verdict that says otherwise than the terminal is caught.
         altered = Page(self.now_dom.replace(" regressions against", " regression against", 1))
         self.assertNotEqual(altered.verdict, terminal_verdict(self.now_stdout))
