@@ -130,7 +130,7 @@ std::string charts_key(const bench_report& report) {
             "fastest of its rounds, and per concurrency a group of its latency bars, p50, p90 "
             "and p99 from left to right, lighter and lighter.";
   }
-  if (report.reference == reference_kind::store) {
+  if (report.reference != reference_kind::none) {
     const auto& rules = report.settings->judging;
     html << " The ratio chart of each operation: per compared cell"
          << (html_page::several_stores(report) ? " and store" : "")

@@ -306,10 +306,6 @@ void draw_key(std::ostringstream& svg, const bench_report& report, double y) {
 } // namespace
 
 std::string ratio_chart(const bench_report& report, operation op) {
-  // Stores only, for now: a baseline's comparisons are in its table.
-  if (report.reference != reference_kind::store) {
-    return "";
-  }
   const figure shown = op.workload().throughput_figure();
   std::vector<ratio_row_of> rows;
   for (const auto& summary : report.summaries) {

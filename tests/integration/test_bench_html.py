@@ -3,8 +3,8 @@ the terminal ends with, word for word; it says how many rounds ran (after Ctrl-C
 asked for); its tables carry exactly the figures of the JSON file (through the page's data-cell /
 data-figure / data-column hooks); it has one chart of each kind per operation and size, with a
 log axis exactly where the medians' spread calls for it, the baseline's cells overlaid (only
-those) and the control noise band drawn; it has no script, and it fits a window 1280 pixels
-wide. A page made without a baseline has no overlay and no verdict, and an altered figure is
+those) and the control noise band drawn, and per operation a ratio chart whose dots say the
+JSON's ratio and change; it has no script, and it fits a window 1280 pixels wide. A page made without a baseline has no overlay and no verdict, and an altered figure is
 caught, so no check can pass by finding nothing.
 
     s3fault bench --json base.json --html base.html                    (no baseline)
@@ -548,7 +548,7 @@ class BenchHtmlTest(unittest.TestCase):
 
     def test_a_log_axis_exactly_where_the_spread_needs_it(self):
         logs = 0
-        for chart in self.now_page.charts:
+        for chart in self.now_page.charts_of("throughput") + self.now_page.charts_of("latency"):
             key = (chart["operation"], chart["size"])
             figures = (["mib_per_second"] if "throughput" in chart["class"] else LATENCY_CHARTED)
             medians = (chart_medians(self.now["cells"], key, figures)
@@ -565,7 +565,7 @@ class BenchHtmlTest(unittest.TestCase):
         for kind in ("throughput", "latency"):
             self.assertEqual(len(self.now_page.charts_of(kind)), 4)
         marks_per_cell = {"throughput": 1, "latency": 3}
-        for chart in self.now_page.charts:
+        for chart in self.now_page.charts_of("throughput") + self.now_page.charts_of("latency"):
             kind = "throughput" if "throughput" in chart["class"] else "latency"
             cells = [c for c in self.now["cells"]
                      if (c["operation"], c["size"]) == (chart["operation"], chart["size"])]
@@ -587,6 +587,34 @@ class BenchHtmlTest(unittest.TestCase):
         self.assertEqual(dropped["inside"]["baseline-mark"], dropped["inside"]["mark"] - 1)
         self.assertGreater(sum(c["inside"]["noise-band"] for c in self.now_page.charts), 0,
                            "--control drew no noise band")
+
+    def test_a_ratio_chart_per_operation_says_each_throughput_comparison(self):
+        # Per operation, a dot per cell of the baseline: this run's median over the baseline's
+        # (as ratio_text prints it, from the medians before the JSON rounded them: within one
+        # unit of its last digit), and what the comparison said. The baseline's get cells were
+        # made 20 times faster: about 0.05x.
+        self.assertEqual(sorted(c["operation"] for c in self.now_page.charts_of("ratio")),
+                         ["get", "put"])
+        self.assertEqual(self.base_page.charts_of("ratio"), [], "no baseline, no ratio chart")
+        marks = {(a["data-cell"], a["data-store"]): a for a in (
+            dict(re.findall(r'(data-[a-z]+)="([^"]*)"', tag))
+            for tag in re.findall(r'<circle class="ratio-mark"[^>]*>', self.now_dom))}
+        compared = [c for c in self.now["cells"] if "mib_per_second" in c.get("versus", {})]
+        self.assertEqual(len(compared), len(self.now["cells"]) - 1)
+        self.assertEqual(len(marks), len(compared))
+        for cell in compared:
+            versus = cell["versus"]["mib_per_second"]
+            mark = marks[(cell_name(cell), "")]
+            with self.subTest(cell=cell_name(cell)):
+                self.assertEqual(mark["data-change"], versus["change"])
+                if not versus["judged"]:
+                    self.assertEqual(mark["data-ratio"], "-")
+                    continue
+                ratio = versus["now"] / versus["reference"]
+                self.assertAlmostEqual(float(mark["data-ratio"].rstrip("x")), ratio,
+                                       delta=0.0051 if ratio < 10 else 0.051)
+                if cell["operation"] == "get":
+                    self.assertLess(ratio, 0.1)
 
     def test_a_page_without_baseline_has_no_overlay(self):
         self.assertEqual(len(self.base_page.charts), 8)

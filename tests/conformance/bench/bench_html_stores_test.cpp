@@ -435,6 +435,46 @@ TEST(BenchHtmlStores, TheSettingsNameTheStoresAndTheKeyTheirSeries) {
   EXPECT_NE(html.find("The ratio chart of each operation"), std::string::npos);
 }
 
+TEST(BenchHtmlStores, WithABaselineEveryStoreIsComparedWithIt) {
+  // Stores a and b against a's cells of an earlier bench whose throughput was twice a's.
+  stores_sample sample({1, 0.5});
+  std::string error;
+  auto earlier = *parse_baseline(json_report(sample.report), "two.json", error);
+  ASSERT_TRUE(choose_baseline_store(earlier, "a", error)) << error;
+  for (auto& c : earlier.cells) {
+    for (auto& round : c.rounds[0]) {
+      round *= 2;
+    }
+    c.figures[0]->median *= 2;
+  }
+  sample.report.earlier = &earlier;
+  sample.report.baseline_source = earlier.source;
+  summarize_and_compare(sample.report, &earlier);
+  const auto html = html_report(sample.report);
+  EXPECT_NE(html.find("<p>Stores: a (http://127.0.0.1:9000"), std::string::npos);
+  // A ratio mark per cell and store, each against the baseline: a half, b a quarter.
+  const auto marks = tags_with(html, "class=\"ratio-mark\"");
+  ASSERT_EQ(marks.size(), 8u);
+  for (const auto& mark : marks) {
+    EXPECT_EQ(attribute(mark, "data-ratio"),
+              attribute(mark, "data-store") == "a" ? "0.50x" : "0.25x");
+    EXPECT_EQ(attribute(mark, "data-change"), "slower");
+  }
+  // The baseline in every chart: a dashed line, and a group of hollow bars per concurrency.
+  for (const auto& chart : elements(html, "svg", "class=\"chart throughput\"")) {
+    EXPECT_EQ(occurrences(chart, "<circle class=\"baseline-mark\""), 2u);
+  }
+  for (const auto& chart : elements(html, "svg", "class=\"chart latency\"")) {
+    EXPECT_EQ(occurrences(chart, "<rect class=\"baseline-mark\""), 6u);
+  }
+  // The comparison table names the store and stays within 12 columns.
+  const auto table = elements(html, "table", "class=\"baseline\"");
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_LE(columns_of(table[0]), 12u);
+  EXPECT_EQ(table_rows(table[0])[0][1], "store");
+  EXPECT_EQ(page_verdict(html), printed_verdict(sample.report));
+}
+
 TEST(BenchHtmlStores, OneStoreHasNoStoreHooksNorRatioChart) {
   stores_sample sample({1});
   const auto html = html_report(sample.report);
