@@ -297,53 +297,12 @@ void draw_throughput_series(std::ostringstream& svg, const bench_report& report,
       << "\" stroke-width=\"2.5\"/>\n";
 }
 
-/// Throughput against concurrency for one operation and size: a line per store, the
-/// baseline's as a dashed line with hollow dots, and with --control the noise band of each
-/// as a grey box.
-std::string throughput_chart(const bench_report& report, const chart_group& group) {
-  const figure shown = group.key.op.workload().throughput_figure();
-  const std::size_t stores = group.by_store.size();
-  const auto values = gather_values(report, group, {shown});
-  const bool overlay = any_baseline(report, group, {shown});
-  const bool banded = any_band(report, group, {shown});
-  const bool several = several_stores(report);
-  std::ostringstream svg;
-  const std::size_t legend_rows = (several ? stores + 1 : 1) + (overlay ? 1 : 0) + (banded ? 1 : 0);
-  const auto f =
-      open_chart(svg,
-                 {"throughput", group.key, chart_name(group.key) + ": throughput",
-                  std::string(info(shown).label)},
-                 scale_for(values.medians, values.extents), concurrency_labels(group), legend_rows);
-  const double slot =
-      static_cast<double>(f.plot_width) / static_cast<double>(group.concurrencies.size());
-  // Per store, where its dot of each concurrency is.
-  std::vector<std::vector<double>> x_at(stores);
-  for (std::size_t s = 0; s < stores; ++s) {
-    const double dodge =
-        (static_cast<double>(s) - static_cast<double>(stores - 1) / 2) * store_dodge;
-    for (std::size_t i = 0; i < group.concurrencies.size(); ++i) {
-      x_at[s].push_back(margin_left + slot * (static_cast<double>(i) + 0.5) + dodge);
-    }
-  }
-  const double band_width = std::min(28.0, slot * 0.5) / static_cast<double>(stores);
-  for (std::size_t s = 0; s < stores; ++s) {
-    for (std::size_t i = 0; i < group.concurrencies.size(); ++i) {
-      const auto* summary = group.by_store[s][i];
-      if (summary == nullptr) {
-        continue;
-      }
-      if (const auto band = noise_of(report, *summary, shown)) {
-        draw_band(svg, f, x_at[s][i], band_width, *band,
-                  band_title(report, *summary, shown, *band));
-      }
-    }
-  }
-  draw_baseline_line(svg, report, group, f, shown, x_at.front());
-  for (std::size_t s = 0; s < stores; ++s) {
-    draw_throughput_series(svg, report, group.by_store[s], s, f, shown, x_at[s]);
-  }
+/// The throughput chart's legend: each store and the rounds' I-beam, or "this run"; then the
+/// baseline's and the noise band's marks where there are any.
+std::vector<legend_entry> throughput_legend(const bench_report& report, std::size_t stores,
+                                            bool overlay, bool banded) {
   std::vector<legend_entry> entries;
-  if (several) {
+  if (several_stores(report)) {
     for (std::size_t s = 0; s < stores; ++s) {
       entries.push_back({series_name(report, s), store_colour(s)});
     }
@@ -356,6 +315,67 @@ std::string throughput_chart(const bench_report& report, const chart_group& grou
   }
   if (banded) {
     entries.push_back({"± control noise", band_colour, swatch::band});
+  }
+  return entries;
+}
+
+/// Per store, the x of its dot at each concurrency: the stores a few pixels apart, so that
+/// equal dots and their I-beams all show.
+std::vector<std::vector<double>> dot_positions(const chart_group& group, const frame& f) {
+  const std::size_t stores = group.by_store.size();
+  const double slot =
+      static_cast<double>(f.plot_width) / static_cast<double>(group.concurrencies.size());
+  std::vector<std::vector<double>> x_at(stores);
+  for (std::size_t s = 0; s < stores; ++s) {
+    const double dodge =
+        (static_cast<double>(s) - static_cast<double>(stores - 1) / 2) * store_dodge;
+    for (std::size_t i = 0; i < group.concurrencies.size(); ++i) {
+      x_at[s].push_back(margin_left + slot * (static_cast<double>(i) + 0.5) + dodge);
+    }
+  }
+  return x_at;
+}
+
+/// With --control, a grey box per dot over its noise band, narrower with more stores.
+void draw_throughput_bands(std::ostringstream& svg, const bench_report& report,
+                           const chart_group& group, const frame& f, figure shown,
+                           const std::vector<std::vector<double>>& x_at) {
+  const std::size_t stores = group.by_store.size();
+  const double slot =
+      static_cast<double>(f.plot_width) / static_cast<double>(group.concurrencies.size());
+  const double band_width = std::min(28.0, slot * 0.5) / static_cast<double>(stores);
+  for (std::size_t s = 0; s < stores; ++s) {
+    for (std::size_t i = 0; i < group.concurrencies.size(); ++i) {
+      const auto* summary = group.by_store[s][i];
+      const auto band = summary != nullptr ? noise_of(report, *summary, shown) : std::nullopt;
+      if (band) {
+        draw_band(svg, f, x_at[s][i], band_width, *band,
+                  band_title(report, *summary, shown, *band));
+      }
+    }
+  }
+}
+
+/// Throughput against concurrency for one operation and size: a line per store, the
+/// baseline's as a dashed line with hollow dots, and with --control the noise band of each
+/// as a grey box.
+std::string throughput_chart(const bench_report& report, const chart_group& group) {
+  const figure shown = group.key.op.workload().throughput_figure();
+  const auto values = gather_values(report, group, {shown});
+  const auto entries =
+      throughput_legend(report, group.by_store.size(), any_baseline(report, group, {shown}),
+                        any_band(report, group, {shown}));
+  std::ostringstream svg;
+  const auto f = open_chart(svg,
+                            {"throughput", group.key, chart_name(group.key) + ": throughput",
+                             std::string(info(shown).label)},
+                            scale_for(values.medians, values.extents), concurrency_labels(group),
+                            entries.size());
+  const auto x_at = dot_positions(group, f);
+  draw_throughput_bands(svg, report, group, f, shown, x_at);
+  draw_baseline_line(svg, report, group, f, shown, x_at.front());
+  for (std::size_t s = 0; s < group.by_store.size(); ++s) {
+    draw_throughput_series(svg, report, group.by_store[s], s, f, shown, x_at[s]);
   }
   legend(svg, entries);
   svg << "</svg>\n";
@@ -469,8 +489,12 @@ void draw_latency_per_store(std::ostringstream& svg, const bench_report& report,
         draw_band_whisker(svg, report, f, x + bar / 2, std::max(4.0, bar * 0.6), *summary, shown);
       }
     }
+    // The baseline's cell is the same for every store's: the first store's names it.
     const auto* first = group.by_store.front()[i];
-    for (std::size_t k = 0; overlay && first != nullptr && k < latency_figures.size(); ++k) {
+    if (!overlay || first == nullptr) {
+      continue;
+    }
+    for (std::size_t k = 0; k < latency_figures.size(); ++k) {
       const figure shown = latency_figures[k];
       if (const auto before = baseline_median(report, first->measured, shown)) {
         draw_bar(svg, f, x_of(i, groups - 1, k), bar, *before, {baseline_colour, 1, true}, "",
@@ -480,24 +504,12 @@ void draw_latency_per_store(std::ostringstream& svg, const bench_report& report,
   }
 }
 
-/// Latency p50, p90 and p99 per concurrency for one operation and size, as grouped bars; with a
-/// baseline, its values as hollow bars; with --control, the noise band of the compared
-/// percentiles as an I-beam.
-std::string latency_chart(const bench_report& report, const chart_group& group) {
-  const auto values = gather_values(report, group, latency_figures);
-  const bool overlay = any_baseline(report, group, latency_figures);
-  const bool banded = any_band(report, group, latency_figures);
-  const bool several = several_stores(report);
-  const std::size_t stores = group.by_store.size();
-  const std::size_t legend_rows =
-      (several ? stores + 3 + (overlay ? 1 : 0) : (overlay ? 6 : 3)) + (banded ? 1 : 0);
-  std::ostringstream svg;
-  const auto f =
-      open_chart(svg, {"latency", group.key, chart_name(group.key) + ": latency percentiles", "ms"},
-                 scale_for(values.medians, values.extents), concurrency_labels(group), legend_rows);
+/// The latency chart's legend: each store and the percentiles' shades, or with one store the
+/// percentiles' colours; then the baseline's and the noise band's marks where there are any.
+std::vector<legend_entry> latency_legend(const bench_report& report, std::size_t stores,
+                                         bool overlay, bool banded) {
   std::vector<legend_entry> entries;
-  if (several) {
-    draw_latency_per_store(svg, report, group, f, overlay);
+  if (several_stores(report)) {
     for (std::size_t s = 0; s < stores; ++s) {
       entries.push_back({series_name(report, s), store_colour(s)});
     }
@@ -509,17 +521,38 @@ std::string latency_chart(const bench_report& report, const chart_group& group) 
       entries.push_back({"baseline p50, p90, p99", baseline_colour, swatch::hollow_bar});
     }
   } else {
-    draw_latency_one_store(svg, report, group, f, overlay);
     for (std::size_t k = 0; k < latency_figures.size(); ++k) {
       entries.push_back({percentile_names[k], palette[k]});
     }
-    for (std::size_t k = 0; overlay && k < latency_figures.size(); ++k) {
-      entries.push_back(
-          {std::string(percentile_names[k]) + " (baseline)", palette[k], swatch::hollow_bar});
+    if (overlay) {
+      for (std::size_t k = 0; k < latency_figures.size(); ++k) {
+        entries.push_back(
+            {std::string(percentile_names[k]) + " (baseline)", palette[k], swatch::hollow_bar});
+      }
     }
   }
   if (banded) {
     entries.push_back({"± control noise", "#222", swatch::i_beam});
+  }
+  return entries;
+}
+
+/// Latency p50, p90 and p99 per concurrency for one operation and size, as grouped bars; with a
+/// baseline, its values as hollow bars; with --control, the noise band of the compared
+/// percentiles as an I-beam.
+std::string latency_chart(const bench_report& report, const chart_group& group) {
+  const auto values = gather_values(report, group, latency_figures);
+  const bool overlay = any_baseline(report, group, latency_figures);
+  const auto entries = latency_legend(report, group.by_store.size(), overlay,
+                                      any_band(report, group, latency_figures));
+  std::ostringstream svg;
+  const auto f = open_chart(
+      svg, {"latency", group.key, chart_name(group.key) + ": latency percentiles", "ms"},
+      scale_for(values.medians, values.extents), concurrency_labels(group), entries.size());
+  if (several_stores(report)) {
+    draw_latency_per_store(svg, report, group, f, overlay);
+  } else {
+    draw_latency_one_store(svg, report, group, f, overlay);
   }
   legend(svg, entries);
   svg << "</svg>\n";
