@@ -1,6 +1,7 @@
 #include "conformance/bench/bench_verdict.hpp"
 
 #include "conformance/bench/comparison_text.hpp"
+#include "conformance/bench/workload.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,12 +25,6 @@ std::string unit_after(figure f) {
 
 const std::string& store_name(const bench_report& report, std::size_t store) {
   return report.stores.at(store).name;
-}
-
-/// "the baseline base.json", or "a" (the reference store).
-std::string reference_text(const bench_report& report) {
-  return report.reference == reference_kind::baseline ? "the baseline " + report.baseline_source
-                                                      : store_name(report, 0);
 }
 
 /// "9 rounds on each side would do at this noise", "no number of rounds would: the control band
