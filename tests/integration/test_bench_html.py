@@ -374,14 +374,16 @@ def ratio_mismatch(text: str, versus: dict, key: str) -> str:
     prints it, or "". The page's ratio is of the medians before the JSON rounded them to the
     figure's decimals: it may be anywhere the rounded medians allow, give or take half a unit
     of its own last digit."""
-    if not re.fullmatch(r"\d+\.\d\d?x", text):
+    # format_ratio: at least two significant digits (0.0088x, 0.21x, 1.05x, 12.3x, 113x).
+    match = re.fullmatch(r"\d+(\.(\d+))?x", text)
+    if not match:
         return f"{text!r} is not a ratio as ratio_text prints it"
     half = 0.5 * 10 ** -DECIMALS[key]
     now, reference = versus["now"], versus["reference"]
     low = (now - half) / (reference + half)
     high = (now + half) / (reference - half) if reference > half else float("inf")
     value = float(text.rstrip("x"))
-    slack = (0.05 if value >= 10 else 0.005) + 1e-9
+    slack = 0.5 * 10 ** -len(match.group(2) or "") + 1e-9
     if not low - slack <= value <= high + slack:
         return f"{text!r} is not {now} / {reference} ({now / reference})"
     return ""
