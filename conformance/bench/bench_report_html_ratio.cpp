@@ -23,9 +23,9 @@
 namespace s3fault::bench::html_page {
 namespace {
 
-constexpr int ratio_width = 960;
+constexpr int ratio_width = 1000;
 constexpr int label_width = 200;      // left of the plot: the rows' names
-constexpr int words_width = 250;      // right of it: the ratio, the change and the interval
+constexpr int words_width = 290;      // right of it: the ratio, the change and the interval
 constexpr int ratio_top = 50;         // the title and the axis' side labels
 constexpr int ratio_row = 24;         // one comparison
 constexpr int ratio_bottom = 62;      // tick labels, the axis' name and the key
