@@ -3,6 +3,7 @@
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/bench_run_record.hpp"
 #include "conformance/bench/bench_verdict.hpp"
+#include "page_reading.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,8 @@
 
 namespace s3fault::bench {
 namespace {
+
+using namespace page_reading;
 
 struct sample_report {
   bench_settings settings;
@@ -196,59 +199,6 @@ struct judged_sample : sample_report {
     summarize_and_compare(report, &earlier);
   }
 };
-
-/// The terminal's verdict: the "Verdict:" line and the indented lines after it.
-std::vector<std::string> printed_verdict(const bench_report& report) {
-  std::ostringstream out;
-  print_summary(out, report);
-  std::istringstream lines(out.str());
-  std::vector<std::string> verdict;
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.starts_with("Verdict:") || (!verdict.empty() && line.starts_with("  "))) {
-      verdict.push_back(verdict.empty() ? line : line.substr(2));
-    }
-  }
-  return verdict;
-}
-
-std::string unescaped(std::string text) {
-  for (const auto& [entity, c] :
-       {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}) {
-    for (auto at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1)) {
-      text.replace(at, std::string_view(entity).size(), c);
-    }
-  }
-  return text;
-}
-
-/// The page's verdict: the text of its headline and of each list item, in order.
-std::vector<std::string> page_verdict(const std::string& html) {
-  const auto start = html.find("<section class=\"verdict");
-  const auto end = html.find("</section>", start);
-  std::vector<std::string> lines;
-  for (auto at = html.find('>', start) + 1; at < end;) {
-    const auto open = html.find('<', at);
-    const auto close = html.find('>', open);
-    const std::string tag = html.substr(open, close - open + 1);
-    if (tag.starts_with("<p") || tag.starts_with("<li")) {
-      const auto ends = html.find('<', close);
-      lines.push_back(unescaped(html.substr(close + 1, ends - close - 1)));
-      at = ends;
-    } else {
-      at = close + 1;
-    }
-  }
-  return lines;
-}
-
-std::size_t occurrences(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-    ++n;
-  }
-  return n;
-}
 
 TEST(BenchReports, ThePageOpensWithTheTerminalsVerdict) {
   judged_sample slower(20);
