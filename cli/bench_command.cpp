@@ -211,7 +211,8 @@ std::string about_time(const bench::bench_settings& settings, std::size_t cells)
     return std::to_string(*settings.count) + " operations per run";
   }
   const double seconds = static_cast<double>(settings.duration.count()) / 1000.0 *
-                         static_cast<double>(cells * settings.rounds * (settings.control ? 2 : 1));
+                         static_cast<double>(cells * settings.stores.size() * settings.rounds *
+                                             (settings.control ? 2 : 1));
   char text[96];
   if (seconds < 120) {
     std::snprintf(text, sizeof text, "%g s per run, about %.0f s of runs",
