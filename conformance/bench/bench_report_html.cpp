@@ -87,7 +87,7 @@ constexpr const char* page_style =
 /// What comes before the stores' places: with several, whether the first is the reference
 /// (against a baseline, every store is compared with the baseline instead).
 std::string stores_lead(const bench_report& report) {
-  if (!html_page::several_stores(report)) {
+  if (!several_stores(report)) {
     return "";
   }
   return report.reference == reference_kind::store ? "Stores, the first the reference: "
@@ -124,7 +124,7 @@ std::string charts_key(const bench_report& report) {
   html << "<p>One chart of each kind per operation and size, each with its own y axis; an axis "
           "is logarithmic (said in its title) where the chart's largest median is at least "
        << html_page::tick_label(html_page::log_axis_spread) << " times its smallest.";
-  if (html_page::several_stores(report)) {
+  if (several_stores(report)) {
     html << " A colour per store, named in each legend (and beside its name in the tables): a "
             "line of its throughput medians, each dot with an I-beam from the slowest to the "
             "fastest of its rounds, and per concurrency a group of its latency bars, p50, p90 "
@@ -133,8 +133,8 @@ std::string charts_key(const bench_report& report) {
   if (report.reference != reference_kind::none) {
     const auto& rules = report.settings->judging;
     html << " The ratio chart of each operation: per compared cell"
-         << (html_page::several_stores(report) ? " and store" : "")
-         << ", the throughput median over " << text::escape_html(compared_with_text(report))
+         << (several_stores(report) ? " and store" : "") << ", the throughput median over "
+         << text::escape_html(compared_with_text(report))
          << "'s as a dot (left of the 1x line slower, right faster; log scale) and its "
          << format_percent(100 * (1 - rules.alpha), false)
          << " % interval as a bar: the shorter the bar, the surer the bench. The dot is red for "

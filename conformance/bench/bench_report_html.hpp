@@ -46,9 +46,6 @@ change_look look_of_change(std::string_view word);
 /// "unjudged" or "cannot-tell" (both amber), or nullptr.
 const char* comparison_row_class(const bench_report& report, const comparison& c);
 
-/// Whether the report has several stores, and so a series and a column per store.
-bool several_stores(const bench_report& report);
-
 // --- the parts of the page -------------------------------------------------------------------
 
 /// Per operation a heading, its ratio chart when it has comparisons, then per size its

@@ -180,12 +180,6 @@ bool any_band(const bench_report& report, const chart_group& group,
   return false;
 }
 
-/// "get 1MiB c=4", with several stores "get 1MiB c=4 on b".
-std::string mark_name(const bench_report& report, const cell_summary& summary) {
-  return describe(summary.measured) +
-         (several_stores(report) ? " on " + report.stores[summary.store].name : "");
-}
-
 /// The hooks of a mark: with several stores, data-store (one store's page is as it was).
 std::string store_hook(const bench_report& report, const cell_summary& summary) {
   return several_stores(report)
@@ -201,7 +195,7 @@ std::string series_name(const bench_report& report, std::size_t store) {
 
 std::string band_title(const bench_report& report, const cell_summary& summary, figure f,
                        const noise_span& band) {
-  return mark_name(report, summary) + " " + column_title(f) + ": control noise band ±" +
+  return describe(report, summary) + " " + column_title(f) + ": control noise band ±" +
          format_percent(band.percent, false) + " % around " +
          (band.around_baseline ? "the baseline" : "this run") + " (" + format_figure(f, band.low) +
          " to " + format_figure(f, band.high) + ")";
@@ -280,7 +274,7 @@ void draw_throughput_series(std::ostringstream& svg, const bench_report& report,
       draw_i_beam(svg, f, x_at[i], 6, rounds->min, rounds->max,
                   " class=\"spread\"" + store_hook(report, summary),
                   " stroke=\"" + std::string(colour) + "\" stroke-width=\"1.2\"",
-                  mark_name(report, summary) + ": " + unit + " of the " +
+                  describe(report, summary) + ": " + unit + " of the " +
                       std::to_string(rounds->samples) + " rounds from " +
                       format_figure(shown, rounds->min) + " to " +
                       format_figure(shown, rounds->max));
@@ -290,7 +284,7 @@ void draw_throughput_series(std::ostringstream& svg, const bench_report& report,
     points += num(x_at[i]) + "," + num(y) + " ";
     svg << "<circle class=\"mark\"" << store_hook(report, summary) << " cx=\"" << num(x_at[i])
         << "\" cy=\"" << num(y) << "\" r=\"4\" fill=\"" << colour << "\"><title>"
-        << text::escape_html(mark_name(report, summary)) << ": " << format_figure(shown, value)
+        << text::escape_html(describe(report, summary)) << ": " << format_figure(shown, value)
         << " " << text::escape_html(unit) << "</title></circle>\n";
   }
   svg << "<polyline points=\"" << points << "\" fill=\"none\" stroke=\"" << colour
@@ -484,8 +478,7 @@ void draw_latency_per_store(std::ostringstream& svg, const bench_report& report,
         const double value = median_of(*summary, shown).value_or(0);
         const double x = x_of(i, s, k);
         draw_bar(svg, f, x, bar, value, {store_colour(s), percentile_shades[k]},
-                 store_hook(report, *summary),
-                 bar_title(mark_name(report, *summary), shown, value));
+                 store_hook(report, *summary), bar_title(describe(report, *summary), shown, value));
         draw_band_whisker(svg, report, f, x + bar / 2, std::max(4.0, bar * 0.6), *summary, shown);
       }
     }

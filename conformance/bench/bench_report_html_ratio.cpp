@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 namespace s3fault::bench::html_page {
@@ -172,9 +171,7 @@ std::string change_in_words(const comparison& c, const std::string& word) {
   const double ratio = 1 + c.delta_percent / 100;
   std::string text = ratio_text(c) + " " + word;
   if (word == "slower" && ratio > 0) {
-    char times[32];
-    std::snprintf(times, sizeof times, 1 / ratio < 10 ? "%.1fx" : "%.0fx", 1 / ratio);
-    text += std::string(" (") + times + ")";
+    text += " (" + format_factor(1 / ratio) + ")";
   }
   return text;
 }

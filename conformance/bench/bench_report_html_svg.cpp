@@ -185,10 +185,6 @@ const char* comparison_row_class(const bench_report& report, const comparison& c
   return c.conclusive ? nullptr : "cannot-tell";
 }
 
-bool several_stores(const bench_report& report) {
-  return report.stores.size() > 1;
-}
-
 y_scale scale_for(const std::vector<double>& medians, const std::vector<double>& extents) {
   auto all = positive(medians);
   const auto edges = positive(extents);

@@ -67,16 +67,6 @@ std::string summary_tds(const bench_report& report, const cell_summary& summary)
          (several_stores(report) ? store_td(report, summary.store) : "");
 }
 
-std::string median_text(const cell_summary& summary, figure f) {
-  const auto& s = summary.figures[static_cast<std::size_t>(f)];
-  return s ? format_figure(f, s->median) : "-";
-}
-
-std::string range_text(const cell_summary& summary, figure f) {
-  const auto& s = summary.figures[static_cast<std::size_t>(f)];
-  return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
-}
-
 /// A table of medians, one row per cell (and store); the throughput figures also get their
 /// range, in a column of its own under the same heading (as the terminal prints them).
 std::string medians_table(const bench_report& report, const std::string& caption,

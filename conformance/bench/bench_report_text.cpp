@@ -40,20 +40,6 @@ void print_table(std::ostream& out, const row& header, const std::vector<row>& r
   }
 }
 
-std::string value_of(const cell_summary& summary, figure f) {
-  const auto& s = summary.figures[static_cast<std::size_t>(f)];
-  return s ? format_figure(f, s->median) : "-";
-}
-
-std::string range_of(const cell_summary& summary, figure f) {
-  const auto& s = summary.figures[static_cast<std::size_t>(f)];
-  return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
-}
-
-bool several_stores(const bench_report& report) {
-  return report.stores.size() > 1;
-}
-
 /// The columns that name a cell: operation, size, conc, and with --prefill the stored volume.
 row cell_only_titles(const bench_report& report) {
   row titles{"operation", "size", "conc"};
@@ -86,12 +72,6 @@ row cell_columns(const cell_summary& summary, const bench_report& report) {
     columns.push_back(report.stores[summary.store].name);
   }
   return columns;
-}
-
-/// "get 1MiB c=4", with several stores "get 1MiB c=4 on b".
-std::string describe_summary(const bench_report& report, const cell_summary& summary) {
-  return describe(summary.measured) +
-         (several_stores(report) ? " on " + report.stores[summary.store].name : "");
 }
 
 std::string seconds_text(double seconds) {
@@ -172,7 +152,7 @@ void print_side_by_side(std::ostream& out, const bench_report& report) {
     row r = cell_only_columns(line.stores.front()->measured, report);
     r.push_back(column_title(line.shown));
     for (const auto* summary : line.stores) {
-      r.push_back(value_of(*summary, line.shown));
+      r.push_back(median_text(*summary, line.shown));
     }
     for (std::size_t i = 1; i < line.stores.size(); ++i) {
       const auto& c = line.stores[i]->versus[static_cast<std::size_t>(line.shown)];
@@ -212,6 +192,16 @@ void print_store_comparison(std::ostream& out, const bench_report& report) {
 std::string verification_text(const bench_settings& settings) {
   return settings.verify ? "content verified (a hash of every byte read, the ETag of every put)"
                          : "content NOT verified, lengths only (--no-verify)";
+}
+
+std::string median_text(const cell_summary& summary, figure f) {
+  const auto& s = summary.figures[static_cast<std::size_t>(f)];
+  return s ? format_figure(f, s->median) : "-";
+}
+
+std::string range_text(const cell_summary& summary, figure f) {
+  const auto& s = summary.figures[static_cast<std::size_t>(f)];
+  return s ? "[" + format_figure(f, s->min) + ".." + format_figure(f, s->max) + "]" : "";
 }
 
 std::string sampled_processes(const bench_settings& settings) {
@@ -330,11 +320,11 @@ void print_medians(std::ostream& out, const bench_report& report) {
   for (const auto& summary : report.summaries) {
     row r = cell_columns(summary, report);
     for (const auto f : {figure::mib_per_second, figure::ops_per_second}) {
-      r.push_back(value_of(summary, f));
-      r.push_back(range_of(summary, f));
+      r.push_back(median_text(summary, f));
+      r.push_back(range_text(summary, f));
     }
     for (const auto f : summary_figures) {
-      r.push_back(value_of(summary, f));
+      r.push_back(median_text(summary, f));
     }
     rows.push_back(std::move(r));
   }
@@ -347,7 +337,7 @@ void print_store_and_noise(std::ostream& out, const bench_report& report) {
     out << "\nStore processes (" << sampled_processes(*report.settings)
         << "), medians over the runs of each cell\n";
     print_figure_table(out, report, {std::begin(store_figures), std::end(store_figures)},
-                       column_title, value_of);
+                       column_title, median_text);
   }
   if (any_noise(report.summaries)) {
     out << "\nNoise band (widest difference within a control pair, % of the level)\n";
@@ -371,17 +361,16 @@ void print_problems(std::ostream& out, const bench_report& report) {
       out << "\nFirst error of each cell with errors\n";
       errors_seen = true;
     }
-    out << "  " << describe_summary(report, summary) << ": " << summary.first_error << "\n";
+    out << "  " << describe(report, summary) << ": " << summary.first_error << "\n";
   }
   for (const auto& summary : report.summaries) {
     if (!summary.note.empty()) {
-      out << "note, " << describe_summary(report, summary) << ": " << summary.note << "\n";
+      out << "note, " << describe(report, summary) << ": " << summary.note << "\n";
     }
   }
   for (const auto& summary : report.summaries) {
     if (!summary.store_error.empty()) {
-      out << "store sampling, " << describe_summary(report, summary) << ": " << summary.store_error
-          << "\n";
+      out << "store sampling, " << describe(report, summary) << ": " << summary.store_error << "\n";
     }
   }
 }

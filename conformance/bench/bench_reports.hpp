@@ -20,6 +20,11 @@ std::string progress_line(const run_position& position, const run_progress& prog
 /// What was checked of the content: "content verified (...)" or "content NOT verified, ...".
 std::string verification_text(const bench_settings& settings);
 
+/// A summary's median of `f` as printed ("-" where it has none), and its range "[min..max]"
+/// ("" where it has none): the same text in the terminal's tables and the page's.
+std::string median_text(const cell_summary& summary, figure f);
+std::string range_text(const cell_summary& summary, figure f);
+
 /// The processes sampled (--store-pid): "pid 41, 42", or per store "a: pid 41; b: pid 57".
 std::string sampled_processes(const bench_settings& settings);
 

@@ -281,6 +281,15 @@ int bench_exit_status(const bench_report& report) {
   return 0;
 }
 
+bool several_stores(const bench_report& report) {
+  return report.stores.size() > 1;
+}
+
+std::string describe(const bench_report& report, const cell_summary& summary) {
+  return describe(summary.measured) +
+         (several_stores(report) ? " on " + report.stores[summary.store].name : "");
+}
+
 std::string describe_stores(const bench_report& report) {
   std::string text;
   for (const auto& store : report.stores) {

@@ -101,6 +101,11 @@ void summarize_and_compare(bench_report& report, const baseline* earlier);
 /// the reference is a finding, not a failure.
 int bench_exit_status(const bench_report& report);
 
+/// Whether the report holds several stores (a store column, a series per store).
+bool several_stores(const bench_report& report);
+/// "get 1MiB c=4", with several stores "get 1MiB c=4 on b".
+std::string describe(const bench_report& report, const cell_summary& summary);
+
 /// "a (http://127.0.0.1:9000, bucket s3fault-bench-x)", or for one unnamed store
 /// "http://127.0.0.1:9000, bucket s3fault-bench-x"; several joined by "; ".
 std::string describe_stores(const bench_report& report);

@@ -4,7 +4,6 @@
 #include "conformance/bench/workload.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -227,16 +226,9 @@ bench_verdict::outcome decide(const bench_report& report, const verdict_tally& t
   return report.reference == reference_kind::store ? outcome::judged : outcome::passed;
 }
 
-/// A factor by which one store is slower or faster: "4.7x", "12x".
-std::string factor_text(double factor) {
-  char text[32];
-  std::snprintf(text, sizeof text, factor < 10 ? "%.1fx" : "%.0fx", factor);
-  return text;
-}
-
 /// "4.0x-4.7x" (or "0.21x-0.25x" with `shown` = format_ratio), or one value when both print the
 /// same.
-std::string range_text(double low, double high, std::string (*shown)(double)) {
+std::string ratio_range(double low, double high, std::string (*shown)(double)) {
   const auto a = shown(low);
   const auto b = shown(high);
   return a == b ? a : a + "-" + b;
@@ -260,19 +252,20 @@ std::string findings_text(const operation_findings& found, const std::string& re
   };
   if (!found.slower.empty()) {
     const auto [low, high] = range(found.slower);
-    parts.push_back(range_text(1 / high, 1 / low, factor_text) + " slower" +
-                    of_cells(found.slower.size()) + " (" + range_text(low, high, format_ratio) +
+    parts.push_back(ratio_range(1 / high, 1 / low, format_factor) + " slower" +
+                    of_cells(found.slower.size()) + " (" + ratio_range(low, high, format_ratio) +
                     " of " + reference + ")");
   }
   if (!found.faster.empty()) {
     const auto [low, high] = range(found.faster);
-    parts.push_back(range_text(low, high, factor_text) + " faster" + of_cells(found.faster.size()) +
-                    " (" + range_text(low, high, format_ratio) + " of " + reference + ")");
+    parts.push_back(ratio_range(low, high, format_factor) + " faster" +
+                    of_cells(found.faster.size()) + " (" + ratio_range(low, high, format_ratio) +
+                    " of " + reference + ")");
   }
   if (!found.same.empty()) {
     const auto [low, high] = range(found.same);
     parts.push_back("no difference" + of_cells(found.same.size()) + " (" +
-                    range_text(low, high, format_ratio) + " of " + reference + ")");
+                    ratio_range(low, high, format_ratio) + " of " + reference + ")");
   }
   if (found.cannot_tell > 0) {
     parts.push_back("could not tell" + of_cells(found.cannot_tell));

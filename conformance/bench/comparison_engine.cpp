@@ -66,19 +66,4 @@ void compare_with_first_store(std::vector<cell_summary>& summaries,
   }
 }
 
-const spread* reference_figure(const std::vector<cell_summary>& summaries, const baseline* earlier,
-                               reference_kind kind, const cell_summary& summary, figure f) {
-  const auto index = static_cast<std::size_t>(f);
-  if (kind == reference_kind::baseline) {
-    const baseline_cell* before = find_in(earlier, summary.measured);
-    return before != nullptr && before->figures[index] ? &*before->figures[index] : nullptr;
-  }
-  if (kind == reference_kind::store) {
-    const cell_summary* reference = first_store_of(summaries, summary);
-    return reference != nullptr && reference->figures[index] ? &*reference->figures[index]
-                                                             : nullptr;
-  }
-  return nullptr;
-}
-
 } // namespace s3fault::bench

@@ -30,9 +30,4 @@ void compare_with_baseline(std::vector<cell_summary>& summaries, const baseline&
 void compare_with_first_store(std::vector<cell_summary>& summaries,
                               const std::vector<std::string>& names, const judging_rules& rules);
 
-/// The reference's median of figure `f` for the summary's cell (the baseline's, or the first
-/// store's): what the charts overlay and the side-by-side table shows.
-const spread* reference_figure(const std::vector<cell_summary>& summaries, const baseline* earlier,
-                               reference_kind kind, const cell_summary& summary, figure f);
-
 } // namespace s3fault::bench

@@ -15,6 +15,12 @@ std::string p_value_text(double p) {
   return text;
 }
 
+std::string format_factor(double factor) {
+  char text[32];
+  std::snprintf(text, sizeof text, factor < 10 ? "%.1fx" : "%.0fx", factor);
+  return text;
+}
+
 std::string format_ratio(double ratio) {
   int decimals = 2;
   if (ratio >= 100) {

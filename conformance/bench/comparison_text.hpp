@@ -18,6 +18,8 @@ std::vector<std::string> comparison_titles(const judging_rules& rules, reference
 std::vector<std::string> comparison_columns(figure f, const comparison& c, reference_kind kind);
 /// The ratio of the medians, current over reference: "0.21x", "1.05x", "12.3x".
 std::string ratio_text(const comparison& c);
+/// A factor one side is slower or faster by: "4.8x", "12x".
+std::string format_factor(double factor);
 /// A ratio with at least two significant digits: "0.0088x", "0.21x", "1.05x", "12.3x", "113x".
 std::string format_ratio(double ratio);
 /// "0.034", "<0.001"
