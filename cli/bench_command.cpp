@@ -6,12 +6,14 @@
 #include "cli/duration.hpp"
 #include "cli/start_time.hpp"
 #include "cli/stop_signals.hpp"
+#include "cli/timeline_options.hpp"
 #include "conformance/bench/baseline_match.hpp"
 #include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_reports.hpp"
-#include "conformance/bench/store_sampler.hpp"
 #include "conformance/bench/workload_registry.hpp"
 #include "conformance/origin/embedded_origin.hpp"
+#include "metrics/store_probe.hpp"
+#include "metrics/timeline_report.hpp"
 #include "text/http_date.hpp"
 #include "text/quantities.hpp"
 #include "text/text.hpp"
@@ -28,7 +30,7 @@ namespace s3fault::cli {
 namespace {
 
 struct bench_options {
-  bench_store_options stores;   // --endpoint or --store ..., keys, regions, --store-pid
+  bench_store_options stores;   // --endpoint or --store ..., keys, regions, --store-pid/cgroup
   std::vector<std::string> ops; // default: get (or mix with --mix)
   std::vector<std::string> mix;
   std::vector<std::string> prefill;
@@ -47,6 +49,7 @@ struct bench_options {
   double alpha = 0.01;
   std::string csv_file;
   std::string json_file;
+  timeline_options timeline; // --timeline, --timeline-csv
   std::string html_file;
   std::string baseline_file;
   double min_change = 10;
@@ -179,6 +182,12 @@ bench::bench_settings make_settings(const bench_options& options, const runtime:
     problems.push_back("--duration: '" + options.duration +
                        "' is not a duration like 10s or 500ms");
   }
+  for (auto& problem : timeline_usage_mistakes(options.timeline)) {
+    problems.push_back(std::move(problem));
+  }
+  if (!options.timeline.interval.empty()) {
+    settings.timeline = parse_duration(options.timeline.interval);
+  }
   settings.stores = bench_stores(options.stores, problems);
   settings.rounds =
       options.rounds != 0 ? options.rounds : bench::default_rounds(settings.stores.size());
@@ -302,12 +311,16 @@ std::optional<bench::baseline> check_bench_inputs(const bench_options& options,
     }
   }
   for (const auto& store : settings.stores) {
+    const std::string named = store.name.empty() ? "" : " " + store.name;
     for (const int pid : store.pids) {
       std::string error;
-      if (!bench::read_processes({pid}, error)) {
-        problems.push_back("--store-pid" + (store.name.empty() ? "" : " " + store.name) + ": " +
-                           error);
+      if (!metrics::store_probe::of_processes({pid}).read(error)) {
+        problems.push_back("--store-pid" + named + ": " + error);
       }
+    }
+    std::string error;
+    if (store.cgroup && !store.cgroup->read(error)) {
+      problems.push_back("--store-cgroup" + named + ": " + error);
     }
   }
   return earlier;
@@ -339,6 +352,13 @@ bench::bench_observer make_observer(const bench_options& options,
               << " x " << settings.rounds << (settings.rounds == 1 ? " round" : " rounds")
               << (settings.control ? " x 2 control runs" : "") << ", "
               << about_time(settings, cell_count) << sharding_text(settings) << "\n";
+    // Which cgroup files stand for the store, and the figures it lacks (a partial v1 cgroup).
+    for (const auto& store : settings.stores) {
+      if (store.cgroup) {
+        std::cout << "s3fault bench: sampling " << (store.name.empty() ? "" : store.name + ": ")
+                  << store.cgroup->describe() << "\n";
+      }
+    }
     std::cout.flush();
   };
   observer.progress = [&settings, live_progress](const bench::run_position& position,
@@ -406,10 +426,12 @@ int measure(const bench_options& options, const runtime::shard& shard,
     }
   }
   const bool written = write_report_files(
-      "bench",
-      {{report_path(options.csv_file, shard), [&] { return bench::csv_report(report); }},
-       {report_path(options.json_file, shard), [&] { return bench::json_report(report); }},
-       {report_path(options.html_file, shard), [&] { return bench::html_report(report); }}});
+      "bench", {{report_path(options.csv_file, shard), [&] { return bench::csv_report(report); }},
+                {report_path(options.json_file, shard), [&] { return bench::json_report(report); }},
+                {report_path(options.html_file, shard), [&] { return bench::html_report(report); }},
+                {report_path(options.timeline.csv, shard), [&] {
+                   return report.timeline ? metrics::timeline_csv(*report.timeline) : std::string();
+                 }}});
   return job_exit_status(written, report.interrupted, bench::bench_exit_status(report));
 }
 
@@ -419,9 +441,11 @@ int run_bench_command(const bench_options& options) {
   if (!shard) {
     return 2;
   }
-  if (!report_paths_writable("bench", {{"--csv", report_path(options.csv_file, *shard)},
-                                       {"--json", report_path(options.json_file, *shard)},
-                                       {"--html", report_path(options.html_file, *shard)}})) {
+  if (!report_paths_writable("bench",
+                             {{"--csv", report_path(options.csv_file, *shard)},
+                              {"--json", report_path(options.json_file, *shard)},
+                              {"--html", report_path(options.html_file, *shard)},
+                              {"--timeline-csv", report_path(options.timeline.csv, *shard)}})) {
     return 2;
   }
   std::vector<std::string> problems;
@@ -498,6 +522,7 @@ void declare_report_options(CLI::App& command, bench_options& o) {
   command.add_option("--csv", o.csv_file, "Write the per-cell figures as CSV");
   command.add_option("--json", o.json_file, "Write the per-cell figures and every run as JSON");
   command.add_option("--html", o.html_file, "Write one self-contained HTML page with SVG charts");
+  declare_timeline_options(command, o.timeline, false);
   command.add_option("--baseline", o.baseline_file,
                      "Compare with an earlier --csv or --json file of the same cells; FILE:NAME "
                      "for the store NAME of a bench of several --store");
@@ -596,7 +621,9 @@ constexpr const char* bench_about =
     "  s3fault bench --store minio=http://127.0.0.1:9000 --store garage=http://127.0.0.1:3900 \\\n"
     "    --store-keys garage=GK31:SECRET --ops get,put --sizes 1MiB,10MiB --html stores.html\n"
     "  s3fault bench --endpoint URL --ops get --sizes 10MiB --concurrency 32 --duration 10s \\\n"
-    "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)";
+    "    --rounds 3 --control --baseline run.csv --html run.html --store-pid $(pidof radosgw)\n"
+    "  s3fault bench --endpoint URL --ops put --store-cgroup \\\n"
+    "    \"$(systemctl show -p ControlGroup --value minio.service)\"   # the store's cgroup";
 
 } // namespace
 

@@ -1,10 +1,12 @@
 #include "cli/bench_stores.hpp"
 
+#include "metrics/store_probe.hpp"
 #include "text/text.hpp"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 namespace s3fault::cli {
 namespace {
@@ -129,6 +131,55 @@ void add_store_pids(const bench_store_options& options, std::vector<bench::store
   }
 }
 
+/// --store-cgroup PATH (one store) or NAME=PATH (any of several), after --store-pid: a store
+/// gets one cgroup, and not with --store-pid. A PATH starts with '/' and a store's name cannot
+/// hold one, so a PATH holding '=' is still a PATH.
+void add_store_cgroups(const bench_store_options& options, std::vector<bench::store_target>& stores,
+                       std::vector<std::string>& problems) {
+  for (const auto& entry : options.cgroups) {
+    const auto parsed = entry.starts_with('/') ? std::nullopt : named_value(entry);
+    bench::store_target* store = nullptr;
+    std::string path = entry;
+    if (parsed) {
+      store = store_named(stores, parsed->first, "--store-cgroup", entry, problems);
+      path = parsed->second;
+      if (store == nullptr) {
+        continue;
+      }
+    } else if (!entry.starts_with('/')) {
+      problems.push_back("--store-cgroup '" + entry +
+                         "': give a cgroup's directory or path, starting with '/' "
+                         "(/sys/fs/cgroup/..., /docker/ID), or NAME=PATH for a --store NAME");
+      continue;
+    } else if (stores.size() == 1) {
+      store = &stores.front();
+    } else {
+      problems.push_back("--store-cgroup " + entry +
+                         ": with several stores, name the store: "
+                         "--store-cgroup NAME=PATH (the stores: " +
+                         names_of(stores) + ")");
+      continue;
+    }
+    const std::string option = "--store-cgroup " + (parsed ? parsed->first + "=" : "");
+    if (store->cgroup) {
+      problems.push_back(option + path + ": " + bench::store_label(*store) +
+                         " has a --store-cgroup already; give one cgroup per store");
+      continue;
+    }
+    // Its processes and its cgroup would be two measures of one store, not one to add up.
+    if (!store->pids.empty()) {
+      problems.push_back(option + path + ": " + bench::store_label(*store) +
+                         " has a --store-pid too; give its processes or its cgroup, not both");
+      continue;
+    }
+    try {
+      store->cgroup = metrics::store_probe::of_cgroup(path);
+    } catch (const std::invalid_argument& refused) {
+      problems.push_back(option + refused.what());
+    }
+  }
+}
+
 } // namespace
 
 void declare_bench_store_options(CLI::App& command, bench_store_options& o) {
@@ -152,6 +203,11 @@ void declare_bench_store_options(CLI::App& command, bench_store_options& o) {
                   "comma-separate for several; figures are summed); with several --store, "
                   "NAME=PID")
       ->delimiter(',');
+  command.add_option("--store-cgroup", o.cgroups,
+                     "Sample this cgroup's memory, threads and CPU during every run instead of "
+                     "--store-pid: a cgroup v2 directory, a v1 one (/sys/fs/cgroup/memory/...) or "
+                     "a path as /proc/PID/cgroup writes it (/docker/ID); with several --store, "
+                     "NAME=PATH (docs/store-sampling.md)");
   add_store_access_options(&command, o.access, true);
 }
 
@@ -179,6 +235,7 @@ std::vector<bench::store_target> bench_stores(const bench_store_options& options
     add_store_access(options, stores, problems);
   }
   add_store_pids(options, stores, problems);
+  add_store_cgroups(options, stores, problems);
   return stores;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Which stores `s3fault bench` drives, from its command line: one --endpoint (or none: the
 // embedded origin), or several --store NAME=URL compared in one run, each with its own keys,
-// region and processes where they differ from the common ones.
+// region where they differ from the common ones, and its processes or cgroup to sample.
 #include "cli/command_support.hpp"
 #include "conformance/bench/bench_settings.hpp"
 
@@ -18,10 +18,12 @@ struct bench_store_options {
   std::vector<std::string> keys;    // NAME=ACCESS:SECRET
   std::vector<std::string> regions; // NAME=REGION
   std::vector<std::string> pids;    // PID, or NAME=PID with --store
+  std::vector<std::string> cgroups; // PATH, or NAME=PATH with --store
   store_access access;              // the common keys, region, timeout and TLS trust
 };
 
-/// --endpoint, --store, --store-keys, --store-region, --store-pid and the common access options.
+/// --endpoint, --store, --store-keys, --store-region, --store-pid, --store-cgroup and the common
+/// access options.
 void declare_bench_store_options(CLI::App& command, bench_store_options& options);
 
 /// The stores, each with its client settings (an empty endpoint: the embedded origin, aimed at

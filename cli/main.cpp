@@ -10,6 +10,7 @@
 #include "cli/profile_command.hpp"
 #include "cli/proxy_command.hpp"
 #include "cli/read_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/write_command.hpp"
 #include "runtime/build_info.hpp"
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   auto run_fixture = s3fault::cli::add_fixture_command(app);
   auto run_profile = s3fault::cli::add_profile_command(app);
   auto run_journal = s3fault::cli::add_journal_command(app);
+  auto run_report = s3fault::cli::add_report_command(app);
   auto run_completion = s3fault::cli::add_completion_command(app); // last: it reads the others
   try {
     app.parse(argc, argv);
@@ -71,6 +73,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("journal")) {
     return run_journal();
+  }
+  if (app.got_subcommand("report")) {
+    return run_report();
   }
   if (app.got_subcommand("completion") || app.got_subcommand("manpages")) {
     return run_completion();

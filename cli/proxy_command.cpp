@@ -7,6 +7,7 @@
 #include "cli/request_resigner.hpp"
 #include "cli/rules_reload.hpp"
 #include "cli/serve_until_stopped.hpp"
+#include "cli/timeline_options.hpp"
 #include "faults/action_registry.hpp"
 #include "faults/actions/action_params.hpp"
 #include "faults/config/build_rules.hpp"
@@ -66,6 +67,7 @@ struct proxy_options {
   std::size_t journal_files = 4;          // rotated journal files kept
   // Keys the proxy signs edited requests with (request-head actions); never logged.
   std::string resign_access_key, resign_secret_key, resign_region = "us-east-1";
+  timeline_options timeline; // --timeline and what goes with it
 };
 
 // The fault part of --help: every action type and preset, from the registries themselves.
@@ -179,6 +181,9 @@ std::vector<std::string> proxy_usage_mistakes(const proxy_options& o) {
   } else if (!text::http_endpoint::parse(o.upstream).tls &&
              (o.upstream_insecure || !o.upstream_ca.empty())) {
     mistakes.emplace_back("--upstream-ca and --upstream-insecure need an https:// upstream");
+  }
+  for (auto& mistake : timeline_usage_mistakes(o.timeline)) {
+    mistakes.push_back(std::move(mistake));
   }
   if (!faults::actions::is_header_value(o.server_header)) {
     mistakes.emplace_back("--server-header: must be text without control characters");
@@ -400,6 +405,7 @@ void declare_control_options(CLI::App& command, proxy_options& o) {
       .add_option("--resign-region", o.resign_region,
                   "Region to sign for when the request names none (unsigned requests)")
       ->capture_default_str();
+  declare_timeline_options(command, o.timeline, true);
 }
 
 // The catalogues and --check, which answer without listening; nullopt when none was asked for.
@@ -423,18 +429,24 @@ std::optional<int> answer_without_listening(const proxy_options& o) {
 // The admin API on --admin (none without it), announced on stdout; throws when it cannot start.
 std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
                                                  proxy::proxy_config& config,
-                                                 std::shared_ptr<spdlog::logger> logger) {
+                                                 std::shared_ptr<spdlog::logger> logger,
+                                                 const timeline_run* timeline) {
   if (o.admin.empty()) {
     return nullptr;
   }
   block_stop_signals(); // before the admin thread starts: it must not take SIGTERM
   config.inspector = std::make_shared<proxy::exchange_inspector>();
+  proxy::admin_options options{admin_token_of(o),
+                               static_cast<std::size_t>(*text::parse_size(o.admin_body_limit)),
+                               config.upstream.scheme() + "://" + config.upstream.host_and_port(),
+                               config.inspector,
+                               {}};
+  if (timeline != nullptr) {
+    options.timeline = [timeline](bool with_buckets) { return timeline->json_now(with_buckets); };
+  }
   auto admin = std::make_unique<proxy::admin_server>(
       text::listen_address::parse(o.admin), config.faults, config.metrics,
-      std::string(runtime::build_version()), std::move(logger),
-      proxy::admin_options{
-          admin_token_of(o), static_cast<std::size_t>(*text::parse_size(o.admin_body_limit)),
-          config.upstream.scheme() + "://" + config.upstream.host_and_port(), config.inspector});
+      std::string(runtime::build_version()), std::move(logger), std::move(options));
   std::cout << "admin on " << admin->url() << std::endl;
   return admin;
 }
@@ -466,17 +478,26 @@ void announce_proxy(proxy::proxy_server& served, const proxy::proxy_config& conf
 }
 
 // The traffic as measured, for people (stderr: stdout carries only the listening line) and,
-// with --report, for tools; the exit status once it is written.
+// with --report, for tools; with --timeline its drift too. The exit status once it is written.
 int report_traffic(const proxy_options& o, const metrics::traffic_metrics& measured,
-                   spdlog::logger& logger, int status) {
+                   timeline_run* timeline, spdlog::logger& logger, int status) {
   logger.info("traffic through the proxy:\n{}", metrics::summary_table(measured));
   logger.flush();
+  auto stats = metrics::stats_json(measured);
+  if (timeline != nullptr) {
+    std::string error;
+    stats.update(timeline->finish(std::cerr, "s3fault proxy to " + o.upstream, error));
+    if (!error.empty()) {
+      std::cerr << "s3fault proxy: " << error << "\n";
+      status = status == 0 ? 1 : status;
+    }
+  }
   if (o.report.empty()) {
     return status;
   }
   std::ofstream report(o.report, std::ios::trunc);
-  report << metrics::stats_json(measured).dump(2, ' ', false,
-                                               nlohmann::json::error_handler_t::replace)
+  report << stats.dump(o.timeline.interval.empty() ? 2 : -1, ' ', false,
+                       nlohmann::json::error_handler_t::replace)
          << "\n";
   if (!report) {
     std::cerr << "s3fault proxy: cannot write --report " << o.report << "\n";
@@ -500,9 +521,15 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
   config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
   config.faults->replace_all(std::move(rules.rules));
   config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
+  std::optional<timeline_run> timeline;
   std::unique_ptr<proxy::admin_server> admin;
   try {
-    admin = start_admin(o, config, logger);
+    if (!o.timeline.interval.empty()) {
+      timeline.emplace(o.timeline, config.metrics, store_probe_of(o.timeline));
+      block_stop_signals(); // before the timeline's thread starts: it must not take SIGTERM
+      timeline->start();
+    }
+    admin = start_admin(o, config, logger, timeline ? &*timeline : nullptr);
     block_stop_signals(); // before the journal's and the watch's threads: not for SIGTERM
     config.journal = open_journal(o);
   } catch (const std::exception& error) {
@@ -522,7 +549,7 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
         announce_proxy(served, config, admin.get(), seed, *logger);
       },
       [&reloader] { reloader.reload("SIGHUP"); });
-  return report_traffic(o, *config.metrics, *logger, status);
+  return report_traffic(o, *config.metrics, timeline ? &*timeline : nullptr, *logger, status);
 }
 
 } // namespace

@@ -138,6 +138,30 @@ std::uint64_t total_of(const bucket_counts& counts) {
 
 } // namespace
 
+bucket_counts latency_histogram::counts_between(const bucket_counts& now,
+                                                const bucket_counts& then) {
+  return difference(now, then);
+}
+
+bucket_counts latency_histogram::counts_added(const bucket_counts& a, const bucket_counts& b) {
+  bucket_counts out;
+  out.reserve(a.size() + b.size());
+  auto left = a.begin();
+  auto right = b.begin();
+  while (left != a.end() || right != b.end()) {
+    if (right == b.end() || (left != a.end() && left->first < right->first)) {
+      out.push_back(*left++);
+    } else if (left == a.end() || right->first < left->first) {
+      out.push_back(*right++);
+    } else {
+      out.emplace_back(left->first, left->second + right->second);
+      ++left;
+      ++right;
+    }
+  }
+  return out;
+}
+
 std::uint64_t latency_histogram::count_between(const bucket_counts& now,
                                                const bucket_counts& then) {
   return total_of(difference(now, then));

@@ -51,6 +51,10 @@ public:
                                         double q);
   /// How many values were recorded between two looks.
   static std::uint64_t count_between(const bucket_counts& now, const bucket_counts& then);
+  /// The counts recorded between two looks, bucket by bucket (a timeline's interval).
+  static bucket_counts counts_between(const bucket_counts& now, const bucket_counts& then);
+  /// Two sets of counts added bucket by bucket (two intervals merged into one).
+  static bucket_counts counts_added(const bucket_counts& a, const bucket_counts& b);
 
   static std::size_t bucket_of(std::uint64_t micros);
   static std::uint64_t bucket_lowest(std::size_t bucket);

@@ -8,13 +8,17 @@ totals_by_series totals_of(const traffic_metrics& metrics) {
     for (std::size_t sc = 0; sc < traffic_metrics::status_classes; ++sc) {
       if (const auto s = metrics.find(op, sc)) {
         totals[{metrics.operations()[op], std::string(traffic_metrics::status_class_name(sc))}] = {
-            s->requests.load(), s->bytes_in.load() + s->bytes_out.load(),
-            s->duration.nonzero_buckets(), s->ttfb.nonzero_buckets(),
-            s->store_ttfb.nonzero_buckets()};
+            s->requests.load(),        s->bytes_in.load() + s->bytes_out.load(),
+            s->retries.load(),         s->duration.nonzero_buckets(),
+            s->ttfb.nonzero_buckets(), s->store_ttfb.nonzero_buckets()};
       }
     }
   }
   return totals;
+}
+
+bool is_error_class(const std::string& status_class) {
+  return status_class == "4xx" || status_class == "5xx" || status_class == "none";
 }
 
 void traffic_history::add(double at, totals_by_series totals) {
@@ -53,10 +57,6 @@ std::pair<double, totals_by_series> traffic_history::baseline(double now, double
 }
 
 namespace {
-
-bool is_error_class(const std::string& status_class) {
-  return status_class == "4xx" || status_class == "5xx" || status_class == "none";
-}
 
 /// What moved from `before` to `after`, per operation, over `seconds`.
 interval_rates rates_between(const totals_by_series& before, const totals_by_series& after,

@@ -19,6 +19,7 @@ namespace s3fault::metrics {
 struct series_totals {
   std::uint64_t requests = 0;
   std::uint64_t bytes = 0; // both ways
+  std::uint64_t retries = 0;
   // The latency and TTFB histograms' buckets; dropped from looks older than the percentile
   // window needs (traffic_history::histograms_kept), which keeps a look a few hundred bytes.
   bucket_counts duration, ttfb, store_ttfb;
@@ -27,6 +28,9 @@ using totals_by_series = std::map<std::pair<std::string, std::string>, series_to
 
 /// The totals of every series of `metrics` now.
 totals_by_series totals_of(const traffic_metrics& metrics);
+
+/// Whether a status class ("2xx", "none", ...) counts as an error: 4xx, 5xx, or no answer.
+bool is_error_class(const std::string& status_class);
 
 /// What moved between two consecutive looks, per operation, divided by the time between them.
 struct operation_rates {

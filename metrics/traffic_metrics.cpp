@@ -137,7 +137,9 @@ void traffic_metrics::record(const exchange_sample& sample) {
   if (sample.store_ttfb_us) {
     s.store_ttfb.record(*sample.store_ttfb_us);
   }
-  if (is_retry(sample)) {
+  if (sample.known_retries) {
+    s.retries.fetch_add(*sample.known_retries, std::memory_order_relaxed);
+  } else if (is_retry(sample)) {
     s.retries.fetch_add(1, std::memory_order_relaxed);
   }
   if (sample.upstream_used) {

@@ -41,6 +41,9 @@ struct exchange_sample {
   std::optional<std::uint64_t> ttfb_us;       // first response byte sent to the client
   std::optional<std::uint64_t> store_ttfb_us; // request sent -> store's response head
   bool upstream_used = false, upstream_reused = false;
+  /// The retries the client itself made (the bench's, which knows them); none: the proxy's
+  /// case, where a request that follows a failed one for the same object counts as a retry.
+  std::optional<unsigned> known_retries;
 };
 
 /// Counters of one (operation, status class) pair.

@@ -210,6 +210,10 @@ struct admin_server::impl {
       response.body() = faults::admin_body_text(stats);
     } else if (traffic && path == "/history") {
       response.body() = faults::admin_body_text(metrics::history_json(history));
+    } else if (path == "/timeline") {
+      const auto reply = timeline_reply(target);
+      response.result(reply.status);
+      response.body() = faults::admin_body_text(reply.body);
     } else if (path == "/exchanges" || path.starts_with("/exchanges/")) {
       const auto reply = exchanges_reply(path);
       response.result(reply.status);
@@ -218,6 +222,16 @@ struct admin_server::impl {
       return std::nullopt;
     }
     return response;
+  }
+
+  /// GET /timeline: the timeline and its drift so far, the histograms' buckets with ?buckets=1.
+  faults::admin_reply timeline_reply(std::string_view target) const {
+    if (!options.timeline) {
+      return faults::error_reply(404, "no_timeline",
+                                 "this proxy records no timeline: start it with --timeline "
+                                 "INTERVAL (e.g. --timeline 10s)");
+    }
+    return {200, options.timeline(target.find("buckets=1") != std::string_view::npos)};
   }
 
   /// GET /exchanges (newest first) and /exchanges/ID.

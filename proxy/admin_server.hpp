@@ -4,13 +4,16 @@
 // unless a bearer token guards it (admin_token.hpp).
 // GET /metrics (Prometheus text), GET /stats (JSON with quantiles) and GET /history (rates a
 // second for the last 15 minutes) show the traffic metrics; GET /exchanges and /exchanges/ID
-// the last exchanges, whole.
+// the last exchanges, whole; GET /timeline the whole run's timeline and drift (--timeline).
 #include "faults/rule_store.hpp"
 #include "metrics/traffic_metrics.hpp"
 #include "proxy/exchange_inspector.hpp"
 #include "text/endpoint.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -31,6 +34,9 @@ struct admin_options {
   std::string upstream_url;
   /// The last exchanges, for GET /exchanges and /exchanges/ID; null: those answer 404.
   std::shared_ptr<exchange_inspector> inspector;
+  /// GET /timeline's answer ({"timeline", "drift"}; with_buckets for ?buckets=1); empty: the
+  /// proxy records none (no --timeline), and it answers 404.
+  std::function<nlohmann::json(bool with_buckets)> timeline;
 };
 
 class admin_server {

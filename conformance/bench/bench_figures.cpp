@@ -74,11 +74,6 @@ void set_figure(figure_values& values, figure f, double value) {
   values[static_cast<std::size_t>(f)] = round_to(value, info(f).decimals);
 }
 
-double round_to(double value, int decimals) {
-  const double scale = std::pow(10.0, decimals);
-  return std::round(value * scale) / scale;
-}
-
 std::string format_figure(figure f, double value) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", info(f).decimals, round_to(value, info(f).decimals));
@@ -88,13 +83,6 @@ std::string format_figure(figure f, double value) {
     result.erase(0, 1);
   }
   return result;
-}
-
-std::string format_percent(double value, bool with_sign) {
-  char text[64];
-  const double rounded = round_to(value, 1);
-  std::snprintf(text, sizeof text, with_sign ? "%+.1f" : "%.1f", rounded == 0 ? 0.0 : rounded);
-  return text;
 }
 
 } // namespace s3fault::bench

@@ -57,13 +57,9 @@ std::vector<figure> compared_figures();
 /// One value per figure; empty where it was not measured (store figures without --store-pid).
 using figure_values = std::array<std::optional<double>, figure_count>;
 
-/// `value` rounded half away from zero to `decimals`.
-double round_to(double value, int decimals);
 /// Sets the figure's value, rounded to its decimals.
 void set_figure(figure_values& values, figure f, double value);
 /// The value with exactly the figure's decimals: "1234.57", "12.345", "3".
 std::string format_figure(figure f, double value);
-/// A percentage with one decimal: "+12.3", "-4.0", "0.0".
-std::string format_percent(double value, bool with_sign);
 
 } // namespace s3fault::bench

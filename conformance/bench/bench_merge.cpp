@@ -401,10 +401,14 @@ void describe_timing(const std::vector<part>& parts, bool paced, std::vector<std
                     "far below what the store did");
   }
   const bool store_figures = std::any_of(parts.begin(), parts.end(), [](const part& p) {
-    return !p.document["settings"].value("store_pids", json::array()).empty();
+    const auto stores = p.document["settings"].value("stores", json::array());
+    return std::any_of(stores.begin(), stores.end(), [](const json& store) {
+      return !store.value("pids", json::array()).empty() || !store.value("cgroup", "").empty();
+    });
   });
   if (store_figures) {
-    notes.push_back("store figures (--store-pid) are each shard's own and are not merged");
+    notes.push_back("store figures (--store-pid, --store-cgroup) are each shard's own and are not "
+                    "merged");
   }
 }
 

@@ -3,6 +3,7 @@
 #include "runtime/build_info.hpp"
 
 #include "conformance/bench/bench_run_record.hpp"
+#include "conformance/bench/bench_timeline.hpp"
 #include "conformance/bench/bench_verdict.hpp"
 #include "conformance/bench/comparison_text.hpp"
 #include "text/http_date.hpp"
@@ -350,7 +351,9 @@ json settings_json(const bench_settings& settings) {
   about["allow_inconclusive"] = settings.allow_inconclusive;
   about["stores"] = json::array();
   for (const auto& store : settings.stores) {
-    about["stores"].push_back({{"name", store.name}, {"pids", store.pids}});
+    about["stores"].push_back({{"name", store.name},
+                               {"pids", store.pids},
+                               {"cgroup", store.cgroup ? store.cgroup->describe() : ""}});
   }
   about["seed"] = settings.seed;
   about["attempts"] = settings.max_attempts;
@@ -472,6 +475,12 @@ std::string json_report(const bench_report& report) {
     document["runs"].push_back(run_record_json(run, report.stores.at(run.store).name));
   }
   document["interrupted"] = report.interrupted;
+  if (report.timeline) {
+    const auto rules = drift_rules_of(*report.settings);
+    document["timeline"] = metrics::timeline_json(*report.timeline);
+    document["drift"] =
+        metrics::drift_json(metrics::judge_drift(report.timeline->intervals, rules), rules);
+  }
   add_verdict(document, report);
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

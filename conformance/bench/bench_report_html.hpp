@@ -3,7 +3,9 @@
 // write it:
 //
 //   bench_report_html.cpp          the page: style, verdict, settings, key; puts the parts below
-//   bench_report_html_svg.cpp      what every chart draws with: y scales, the frame, the legend
+//   bench_report_html_svg.cpp      what every chart draws with: the frame, the legend's place,
+//                                  the colours (the scales and swatches: text/svg_chart.hpp,
+//                                  shared with the timeline page)
 //   bench_report_html_charts.cpp   per operation and size: throughput and latency, a series per
 //                                  store
 //   bench_report_html_ratio.cpp    per operation: each comparison's ratio to its reference
@@ -11,6 +13,7 @@
 //
 // Nothing here is for other code: the page is the interface (docs/bench.md).
 #include "conformance/bench/bench_runner.hpp"
+#include "text/svg_chart.hpp"
 
 #include <cstddef>
 #include <sstream>
@@ -22,10 +25,9 @@ namespace s3fault::bench::html_page {
 
 // --- numbers ---------------------------------------------------------------------------------
 
-/// A coordinate with one decimal: "12.5".
-std::string num(double value);
-/// An axis label: "0.25", "2000", "0.001", without trailing zeros.
-std::string tick_label(double value);
+// A coordinate with one decimal ("12.5") and an axis label ("0.25", "2000", "0.001").
+using text::num;
+using text::tick_label;
 
 // --- colours ---------------------------------------------------------------------------------
 
@@ -80,12 +82,7 @@ constexpr int legend_row = 18;
 constexpr double log_axis_spread = 10;
 
 /// The values a y axis spans, linear from 0 or logarithmic, with its tick values.
-struct y_scale {
-  bool log = false;
-  double bottom = 0;
-  double top = 1;
-  std::vector<double> ticks;
-};
+using text::y_scale;
 
 /// The scale of a chart: decided by the medians it shows, wide enough for `extents` too (the
 /// noise bands' edges, the rounds' min and max).
@@ -122,14 +119,8 @@ frame open_chart(std::ostringstream& svg, const chart_about& about, const y_scal
 /// How a legend entry is drawn: a filled square (a series; lighter for a store's p90 and p99),
 /// a dashed line with a hollow dot (the baseline's throughput), a hollow bar (the baseline's
 /// latency), a grey box or an I-beam (a noise band, or the rounds' min and max).
-enum class swatch { filled, dashed_line, hollow_bar, band, i_beam };
-
-struct legend_entry {
-  std::string name;
-  const char* colour;
-  swatch look = swatch::filled;
-  double opacity = 1; // of a filled square
-};
+using text::legend_entry;
+using text::swatch;
 
 /// The legend, right of the plot, one entry a row.
 void legend(std::ostringstream& svg, const std::vector<legend_entry>& entries);

@@ -1,4 +1,5 @@
 #include "conformance/bench/bench_reports.hpp"
+#include "conformance/bench/bench_timeline.hpp"
 #include "conformance/bench/bench_verdict.hpp"
 #include "conformance/bench/comparison_text.hpp"
 
@@ -207,14 +208,14 @@ std::string range_text(const cell_summary& summary, figure f) {
 std::string sampled_processes(const bench_settings& settings) {
   std::string text;
   for (const auto& store : settings.stores) {
-    if (store.pids.empty()) {
-      continue;
-    }
-    std::string pids;
+    std::string sampled = store.cgroup ? store.cgroup->describe() : "";
     for (const int pid : store.pids) {
-      pids += (pids.empty() ? "pid " : ", ") + std::to_string(pid);
+      sampled += (sampled.empty() ? "pid " : ", ") + std::to_string(pid);
     }
-    text += (text.empty() ? "" : "; ") + (store.name.empty() ? pids : store.name + ": " + pids);
+    if (!sampled.empty()) {
+      text +=
+          (text.empty() ? "" : "; ") + (store.name.empty() ? sampled : store.name + ": " + sampled);
+    }
   }
   return text;
 }
@@ -401,6 +402,12 @@ void print_summary(std::ostream& out, const bench_report& report) {
     print_baseline_table(out, report);
   } else if (report.reference == reference_kind::store) {
     print_store_comparison(out, report);
+  }
+  if (report.timeline) {
+    const auto rules = drift_rules_of(*report.settings);
+    out << "\n"
+        << metrics::drift_text(metrics::judge_drift(report.timeline->intervals, rules), rules,
+                               *report.timeline);
   }
   print_problems(out, report);
   print_closing_line(out, report);

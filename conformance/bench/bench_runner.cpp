@@ -3,6 +3,7 @@
 #include "conformance/bench/baseline_match.hpp"
 #include "conformance/bench/bench_clock.hpp"
 #include "conformance/bench/bench_schedule.hpp"
+#include "conformance/bench/bench_timeline.hpp"
 #include "conformance/client/run_naming.hpp"
 
 #include <chrono>
@@ -63,10 +64,16 @@ void warm_up(const bench_settings& settings, store_benches& stores, const std::v
 
 /// One run of one cell on one store, reported to the observer and kept in the report.
 void run_once(const bench_settings& settings, store_bench& store, bench_report& report,
-              const run_position& position, run_schedule& schedule,
-              const bench_observer& observer) {
+              const run_position& position, run_schedule& schedule, const bench_observer& observer,
+              bench_timeline* timeline) {
   if (observer.run_started) {
     observer.run_started(position);
+  }
+  const auto store_index = static_cast<std::size_t>(position.store - settings.stores.data());
+  auto start = start_of(settings, *position.measured, schedule, settings.duration);
+  if (timeline != nullptr) {
+    start.timeline = timeline->traffic();
+    start.timeline_operation = timeline->operation_index(store_index, position.measured->op);
   }
   auto result = run_cell(
       settings, store.workers, *position.measured,
@@ -75,9 +82,9 @@ void run_once(const bench_settings& settings, store_bench& store, bench_report& 
           observer.progress(position, now);
         }
       },
-      start_of(settings, *position.measured, schedule, settings.duration));
+      start);
   result.cell_index = position.cell_index;
-  result.store = static_cast<std::size_t>(position.store - settings.stores.data());
+  result.store = store_index;
   result.round = position.round;
   result.leg = position.leg;
   if (observer.run_done) {
@@ -91,7 +98,8 @@ void run_once(const bench_settings& settings, store_bench& store, bench_report& 
 template <class Stop>
 void run_rounds(const bench_settings& settings, store_benches& stores, bench_report& report,
                 std::size_t begin, std::size_t end, run_schedule& schedule,
-                const bench_observer& observer, const Stop& stop_requested) {
+                const bench_observer& observer, const Stop& stop_requested,
+                bench_timeline* timeline) {
   const unsigned legs = settings.control ? 2 : 1;
   for (unsigned round = 1; round <= settings.rounds && !stop_requested(); ++round) {
     const auto order = run_order(stores.size(), round);
@@ -103,7 +111,7 @@ void run_rounds(const bench_settings& settings, store_benches& stores, bench_rep
           const run_position position{
               &report.cells[index], index, report.cells.size(), round,
               settings.rounds,      leg,   &settings.stores[s], stores.size()};
-          run_once(settings, *stores[s], report, position, schedule, observer);
+          run_once(settings, *stores[s], report, position, schedule, observer, timeline);
         }
         if (stop_requested()) {
           break;
@@ -170,8 +178,8 @@ void on_every_store(const bench_settings& settings, store_benches& stores, Step&
 /// level's cells run all their rounds before the buckets are filled up to the next level.
 template <class Stop>
 void run_levels(const bench_settings& settings, store_benches& stores, bench_report& report,
-                run_schedule& schedule, const bench_observer& observer,
-                const Stop& stop_requested) {
+                run_schedule& schedule, const bench_observer& observer, const Stop& stop_requested,
+                bench_timeline* timeline) {
   std::size_t begin = 0;
   while (begin < report.cells.size() && !stop_requested()) {
     const std::uint64_t stored = report.cells[begin].stored;
@@ -188,7 +196,7 @@ void run_levels(const bench_settings& settings, store_benches& stores, bench_rep
         store.fixtures.fill_to(runtime::share_of(stored, settings.shard), 4);
       });
     }
-    run_rounds(settings, stores, report, begin, end, schedule, observer, stop_requested);
+    run_rounds(settings, stores, report, begin, end, schedule, observer, stop_requested, timeline);
     begin = end;
   }
 }
@@ -230,7 +238,17 @@ bench_report run_bench(const bench_settings& settings, const baseline* earlier,
   run_schedule schedule(settings);
   report.paced = schedule.paced();
   warm_up(settings, stores, report.cells, schedule, stop_requested);
-  run_levels(settings, stores, report, schedule, observer, stop_requested);
+  // The timeline covers the measured runs: from after the warm-up to the last run's end.
+  std::optional<bench_timeline> timeline;
+  if (settings.timeline) {
+    timeline.emplace(settings, report.cells);
+    timeline->start();
+  }
+  run_levels(settings, stores, report, schedule, observer, stop_requested,
+             timeline ? &*timeline : nullptr);
+  if (timeline) {
+    report.timeline = timeline->finish();
+  }
   report.interrupted = stop_requested();
   summarize_and_compare(report, earlier);
   if (!settings.keep) {

@@ -11,6 +11,7 @@
 // over every cell instead of landing on one; the stores' order rotates from round to round, so
 // that it falls on every store alike.
 #include "conformance/bench/comparison_engine.hpp"
+#include "metrics/timeline_report.hpp"
 
 #include <functional>
 #include <stdexcept>
@@ -63,6 +64,8 @@ struct bench_report {
   std::string clock_offset_problem;
   std::vector<merged_part> parts; // bench merge: the shards' reports, by shard
   std::vector<std::string> notes; // bench merge: how the figures were put together
+  /// --timeline: the measured runs' traffic and the store, interval by interval.
+  std::optional<metrics::timeline_record> timeline;
 };
 
 /// Which run is about to start: cell i of n, round r of rounds, on which store, leg.

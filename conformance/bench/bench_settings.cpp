@@ -183,10 +183,22 @@ void add_store_problems(const bench_settings& settings, std::vector<std::string>
         problems.emplace_back("--store-pid: " + std::to_string(pid) + ": not a process ID");
       }
     }
+    if (!store.pids.empty() && store.cgroup) {
+      problems.push_back("--store-pid and --store-cgroup: " +
+                         (store.name.empty() ? std::string("the store") : store.name) +
+                         " has both; give its processes or its cgroup, not both");
+    }
   }
 }
 
 } // namespace
+
+std::optional<metrics::store_probe> store_probe_of(const store_target& store) {
+  if (!store.pids.empty()) {
+    return metrics::store_probe::of_processes(store.pids);
+  }
+  return store.cgroup;
+}
 
 bool store_name_usable(std::string_view name) {
   return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {

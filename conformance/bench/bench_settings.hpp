@@ -3,6 +3,7 @@
 // list of cells, how long each cell runs, how often it is repeated, and the fixtures it reads.
 #include "conformance/bench/bench_statistics.hpp"
 #include "conformance/client/s3_client.hpp"
+#include "metrics/store_probe.hpp"
 #include "runtime/shard.hpp"
 
 #include <atomic>
@@ -57,12 +58,18 @@ std::string describe(const cell& c);
 std::string format_size(std::uint64_t bytes);
 
 /// One store a bench drives: its name (empty for the one store of --endpoint), how to reach
-/// it, and the processes to sample while it runs (--store-pid).
+/// it, and what to sample while it runs: its processes (--store-pid) or its cgroup
+/// (--store-cgroup), not both.
 struct store_target {
   std::string name;
   client::client_config client; // endpoint, keys, TLS, timeouts
   std::vector<int> pids;
+  std::optional<metrics::store_probe> cgroup = {}; // a probe of_cgroup, or none
 };
+
+/// What to sample of the store while it runs: its processes (--store-pid), else its cgroup
+/// (--store-cgroup), else nothing.
+std::optional<metrics::store_probe> store_probe_of(const store_target& store);
 
 /// How a store is named in text: "b", or "the store" for the one unnamed store.
 std::string store_label(const store_target& store);
@@ -88,6 +95,8 @@ struct bench_settings {
   std::optional<std::uint64_t> count;         // operations per cell and round instead
   unsigned rounds = 3;
   std::chrono::milliseconds warmup{0}; // every cell runs this long, unmeasured, before round 1
+  /// --timeline: the measured runs' operations recorded interval by interval (bench_timeline.hpp)
+  std::optional<std::chrono::milliseconds> timeline;
   /// --mix: the operations of a mix cell with their weights, e.g. get 70, put 20, delete 10.
   std::vector<std::pair<operation, unsigned>> mix;
   unsigned objects = 8;                      // fixtures per size (and keys PUT rotates over)

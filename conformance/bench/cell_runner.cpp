@@ -1,10 +1,10 @@
 #include "conformance/bench/cell_runner.hpp"
 
 #include "conformance/bench/bench_clock.hpp"
-#include "conformance/bench/store_sampler.hpp"
 #include "conformance/client/endpoint.hpp"
 #include "conformance/client/fiber_loop.hpp"
 #include "metrics/latency_histogram.hpp"
+#include "metrics/store_sampler.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -74,6 +74,20 @@ struct run_tally {
   }
 };
 
+/// An operation as a timeline records it: an answer (200) or none (a failure), its body bytes,
+/// times and the client's retries.
+metrics::exchange_sample timeline_sample(const operation_outcome& outcome, int operation) {
+  metrics::exchange_sample sample;
+  sample.operation = operation;
+  sample.status = outcome.ok ? 200 : 0;
+  sample.failed = !outcome.ok;
+  sample.bytes_out = outcome.bytes;
+  sample.duration_us = whole_micros(outcome.latency);
+  sample.ttfb_us = whole_micros(outcome.ttfb);
+  sample.known_retries = outcome.retries;
+  return sample;
+}
+
 /// Decrements a count of running workers when it goes out of scope.
 struct release_on_exit {
   std::atomic<unsigned>& running;
@@ -117,18 +131,26 @@ void fill_figures(run_result& result, const run_tally& tally) {
   result.note = tally.first_note;
 }
 
-void fill_store_figures(run_result& result, const store_usage& usage) {
+/// The store's figures of a run; those its probe cannot give (a v1 cgroup outside cpuacct has
+/// no CPU time) stay empty.
+void fill_store_figures(run_result& result, const metrics::store_usage& usage) {
   result.store_error = usage.error;
   if (usage.samples == 0) {
     return;
   }
   auto& v = result.values;
-  set_figure(v, figure::store_rss_max_mib, usage.rss_max_mib);
-  set_figure(v, figure::store_rss_mean_mib, usage.rss_mean_mib);
-  set_figure(v, figure::store_threads_max, usage.threads_max);
-  set_figure(v, figure::store_threads_mean, usage.threads_mean);
-  set_figure(v, figure::store_cpu_max_percent, usage.cpu_max_percent);
-  set_figure(v, figure::store_cpu_mean_percent, usage.cpu_mean_percent);
+  if (usage.figures.memory) {
+    set_figure(v, figure::store_rss_max_mib, usage.rss_max_mib);
+    set_figure(v, figure::store_rss_mean_mib, usage.rss_mean_mib);
+  }
+  if (usage.figures.threads) {
+    set_figure(v, figure::store_threads_max, usage.threads_max);
+    set_figure(v, figure::store_threads_mean, usage.threads_mean);
+  }
+  if (usage.figures.cpu) {
+    set_figure(v, figure::store_cpu_max_percent, usage.cpu_max_percent);
+    set_figure(v, figure::store_cpu_mean_percent, usage.cpu_mean_percent);
+  }
 }
 
 } // namespace
@@ -168,9 +190,9 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
   if (start.not_before) {
     sleep_until(settings, *start.not_before, stop_requested);
   }
-  std::unique_ptr<store_sampler> sampler;
-  if (!workers.store().pids.empty() && start.sample_store) {
-    sampler = std::make_unique<store_sampler>(workers.store().pids);
+  std::unique_ptr<metrics::store_sampler> sampler;
+  if (auto probe = store_probe_of(workers.store()); probe && start.sample_store) {
+    sampler = std::make_unique<metrics::store_sampler>(std::move(*probe));
   }
   const auto started = clock::now();
   result.started_unix_us = unix_micros(bench_now(settings));
@@ -195,7 +217,11 @@ run_result run_cell(const bench_settings& settings, worker_pool& workers, const 
         }
         index = tally->next_index++;
       }
-      tally->record(runner.run(measured, index));
+      const auto outcome = runner.run(measured, index);
+      tally->record(outcome);
+      if (start.timeline != nullptr) {
+        start.timeline->record(timeline_sample(outcome, start.timeline_operation));
+      }
     }
     const std::int64_t finished_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - started).count();

@@ -5,6 +5,7 @@
 #include "conformance/bench/bench_figures.hpp"
 #include "conformance/bench/operation_runner.hpp"
 #include "conformance/bench/run_counts.hpp"
+#include "metrics/traffic_metrics.hpp"
 
 #include <functional>
 #include <memory>
@@ -66,6 +67,9 @@ struct run_start {
   /// or a time passed: at once.
   std::optional<std::chrono::system_clock::time_point> not_before;
   bool sample_store = true; // the store's processes (--store-pid); not during --warmup
+  /// --timeline: every operation is recorded here too, as operation `timeline_operation`.
+  metrics::traffic_metrics* timeline = nullptr;
+  int timeline_operation = 0;
 };
 
 /// Runs `measured` once. `progress` is called from the calling thread about every

@@ -60,8 +60,10 @@ void compare_with_first_store(std::vector<cell_summary>& summaries,
       continue;
     }
     if (const cell_summary* reference = first_store_of(summaries, summary)) {
-      judge(summary, reference->rounds, reference->noise_percent, rules,
-            {names.at(0), names.at(summary.store)});
+      comparison_sides sides;
+      sides.reference = names.at(0);
+      sides.current = names.at(summary.store);
+      judge(summary, reference->rounds, reference->noise_percent, rules, sides);
     }
   }
 }

@@ -6,15 +6,6 @@
 
 namespace s3fault::bench {
 
-std::string p_value_text(double p) {
-  if (p < 0.001) {
-    return "<0.001";
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", p);
-  return text;
-}
-
 std::string format_factor(double factor) {
   char text[32];
   std::snprintf(text, sizeof text, factor < 10 ? "%.1fx" : "%.0fx", factor);

@@ -22,8 +22,6 @@ std::string ratio_text(const comparison& c);
 std::string format_factor(double factor);
 /// A ratio with at least two significant digits: "0.0088x", "0.21x", "1.05x", "12.3x", "113x".
 std::string format_ratio(double ratio);
-/// "0.034", "<0.001"
-std::string p_value_text(double p);
 
 /// One row of the stores' side-by-side table: a compared figure of one cell on every store, in
 /// the stores' order (the reference first).

@@ -199,7 +199,7 @@ TEST(TrafficHistory, KeepsOnlyTheLastMinutesAndStartsFromZero) {
   EXPECT_EQ(history.baseline(5, 10).first, 0.0); // nothing old enough: the start, all zero
   EXPECT_TRUE(history.baseline(5, 10).second.empty());
   for (int at = 1; at <= 200; ++at) {
-    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, {}, {}, {}}}});
+    history.add(at, {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, 0, {}, {}, {}}}});
   }
   EXPECT_EQ(history.baseline(200, 10).first, 190.0);
   EXPECT_EQ((history.baseline(200, 10).second.at({"GetObject", "2xx"}).requests), 190u);
@@ -259,7 +259,7 @@ TEST(TrafficHistory, DropsTheHistogramsOfLooksOlderThanThePercentileWindow) {
   const bucket_counts some = {{3, 10}, {70, 2}};
   for (int at = 1; at <= 200; ++at) {
     history.add(at,
-                {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, some, some, some}}});
+                {{{"GetObject", "2xx"}, {static_cast<std::uint64_t>(at), 0, 0, some, some, some}}});
   }
   const auto old = history.baseline(200, 100).second.at({"GetObject", "2xx"});
   EXPECT_EQ(old.requests, 100u);

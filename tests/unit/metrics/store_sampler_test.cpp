@@ -1,26 +1,29 @@
-// --store-pid reads /proc: this test process has memory and threads, and CPU it burns shows.
-#include "conformance/bench/store_sampler.hpp"
+// Processes are read from /proc (--store-pid): this test process has memory and threads, and
+// CPU it burns shows.
+#include "metrics/store_sampler.hpp"
 
 #include <gtest/gtest.h>
 
 #include <ctime>
 #include <unistd.h>
 
-namespace s3fault::bench {
+namespace s3fault::metrics {
 namespace {
 
 TEST(StoreSampler, ReadsThisProcess) {
   std::string error;
-  const auto reading = read_processes({getpid()}, error);
+  const auto reading = store_probe::of_processes({getpid()}).read(error);
   ASSERT_TRUE(reading) << error;
-  EXPECT_GT(reading->rss_bytes, 1024u * 1024);
+  EXPECT_GT(reading->memory_bytes, 1024u * 1024);
+  EXPECT_GT(reading->anon_bytes, 0u);
+  EXPECT_LE(reading->anon_bytes, reading->memory_bytes);
   EXPECT_GE(reading->threads, 1u);
 }
 
 TEST(StoreSampler, SumsSeveralProcesses) {
   std::string error;
-  const auto one = read_processes({getpid()}, error);
-  const auto two = read_processes({getpid(), getpid()}, error);
+  const auto one = store_probe::of_processes({getpid()}).read(error);
+  const auto two = store_probe::of_processes({getpid(), getpid()}).read(error);
   ASSERT_TRUE(one && two) << error;
   EXPECT_EQ(two->threads, 2 * one->threads);
 }
@@ -28,8 +31,13 @@ TEST(StoreSampler, SumsSeveralProcesses) {
 TEST(StoreSampler, AProcessThatIsGoneIsNamed) {
   std::string error;
   // PID 2^22 + 1 is above the kernel's pid_max limit (4194304): it never exists.
-  EXPECT_FALSE(read_processes({getpid(), 4194305}, error));
+  EXPECT_FALSE(store_probe::of_processes({getpid(), 4194305}).read(error));
   EXPECT_NE(error.find("/proc/4194305"), std::string::npos) << error;
+}
+
+TEST(StoreSampler, DescribesTheProcesses) {
+  EXPECT_EQ(store_probe::of_processes({12}).describe(), "PID 12");
+  EXPECT_EQ(store_probe::of_processes({12, 13}).describe(), "PIDs 12, 13");
 }
 
 double thread_cpu_seconds() {
@@ -40,7 +48,7 @@ double thread_cpu_seconds() {
 
 TEST(StoreSampler, SeesTheMemoryThreadsAndCpuOfARun) {
   const auto wall_start = std::chrono::steady_clock::now();
-  store_sampler sampler({getpid()}, std::chrono::milliseconds(20));
+  store_sampler sampler(store_probe::of_processes({getpid()}), std::chrono::milliseconds(20));
   // 300 ms of CPU on this thread (however long a loaded machine takes to give it), while
   // holding 64 MiB more.
   std::string ballast(64 * 1024 * 1024, 'x');
@@ -58,7 +66,8 @@ TEST(StoreSampler, SeesTheMemoryThreadsAndCpuOfARun) {
   EXPECT_TRUE(usage.error.empty()) << usage.error;
   EXPECT_GE(usage.samples, 5u);
   EXPECT_GT(usage.rss_max_mib, 64.0);
-  EXPECT_GE(usage.threads_max, 2.0); // this thread and the sampler's
+  EXPECT_GT(usage.anon_max_mib, 64.0); // the ballast is anonymous memory
+  EXPECT_GE(usage.threads_max, 2.0);   // this thread and the sampler's
   EXPECT_LE(usage.rss_mean_mib, usage.rss_max_mib);
   // The sampled window lies inside `wall` and holds all of `burnt` (less a clock tick or two).
   EXPECT_GE(usage.cpu_mean_percent, (burnt - 0.03) / wall * 100.0)
@@ -67,4 +76,4 @@ TEST(StoreSampler, SeesTheMemoryThreadsAndCpuOfARun) {
 }
 
 } // namespace
-} // namespace s3fault::bench
+} // namespace s3fault::metrics

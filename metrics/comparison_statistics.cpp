@@ -1,14 +1,15 @@
-#include "conformance/bench/bench_statistics.hpp"
+#include "metrics/comparison_statistics.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <tuple>
 
-namespace s3fault::bench {
+namespace s3fault::metrics {
 
 spread summarize(std::vector<double> values) {
   spread result;
@@ -81,19 +82,19 @@ log_sample logs_of(const std::vector<double>& values) {
 std::string why_not_judged(const std::vector<double>& before, const std::vector<double>& now,
                            const comparison_sides& sides) {
   if (before.empty()) {
-    return sides.reference + " has no value (every operation of the cell failed)";
+    return sides.reference + " has no value (" + sides.why_empty + ")";
   }
   if (now.empty()) {
-    return sides.current + " has no value (every operation of the cell failed)";
+    return sides.current + " has no value (" + sides.why_empty + ")";
   }
   const auto zero = [](const std::vector<double>& v) {
     return std::any_of(v.begin(), v.end(), [](double x) { return !(x > 0); });
   };
   if (zero(before) || zero(now)) {
-    return "a round at 0 cannot be compared as a ratio";
+    return "a " + sides.sample + " at 0 cannot be compared as a ratio";
   }
   if (before.size() + now.size() < 3) {
-    return "one round on each side: no spread to judge by (use --rounds 3 or more)";
+    return "one " + sides.sample + " on each side: no spread to judge by (" + sides.more + ")";
   }
   return "";
 }
@@ -205,4 +206,25 @@ comparison compare_rounds(const std::vector<double>& baseline_rounds,
   return result;
 }
 
-} // namespace s3fault::bench
+double round_to(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
+
+std::string format_percent(double value, bool with_sign) {
+  char text[64];
+  const double rounded = round_to(value, 1);
+  std::snprintf(text, sizeof text, with_sign ? "%+.1f" : "%.1f", rounded == 0 ? 0.0 : rounded);
+  return text;
+}
+
+std::string p_value_text(double p) {
+  if (p < 0.001) {
+    return "<0.001";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", p);
+  return text;
+}
+
+} // namespace s3fault::metrics
