@@ -35,8 +35,11 @@ export S3FAULT_SANITIZED=1
 #   the same bench code.
 # - profile.s3rver: the audit and profile code it runs is run here by profile.rgw and
 #   audit.s3rver.
+# - timeline: seconds of paced traffic for drift verdicts; the proxy's and the bench's timeline
+#   code runs here in timeline.cgroup and timeline_cgroup.rgw, and the drift in the metrics
+#   unit tests.
 if [ $# -eq 0 ]; then
-  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*|bench\.html)|integration\.profile\.s3rver|package\..*)$'
+  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*|bench\.html|timeline)|integration\.profile\.s3rver|package\..*)$'
 fi
 bash "$root/tests/run-ctest.sh" "$build" "$@"
 bash "$root/tests/fuzz/run-smoke.sh" "$build"
