@@ -132,6 +132,26 @@ TEST(Drift, ThreadsAndMemoryGrowingTogetherGiveRNearOne) {
   EXPECT_LT(drift.store->first_sixth_threads, drift.store->last_sixth_threads);
 }
 
+TEST(CompareRuns, ASlowerSecondRunIsWorseAndTheSameRunIsNoDifference) {
+  const auto knobs = timeline_of(300, 30, 21, [](std::size_t) { return 20000.0; });
+  const auto without = timeline_of(300, 30, 22, [](std::size_t) { return 30000.0; });
+  const auto slower = compare_runs(knobs, without, {});
+  EXPECT_EQ(slower.blocks_per_run, 10u);
+  EXPECT_EQ(overall_runs_verdict(slower), "worse")
+      << runs_comparison_text(slower, {}, "knobs.json", "without.json");
+  const auto& p50 = slower.operations.at(0).figures.at(0);
+  EXPECT_EQ(drift_verdict(p50), "slower");
+  EXPECT_NEAR(p50.result.delta_percent, 50, 6);
+  const auto text = runs_comparison_text(slower, {}, "knobs.json", "without.json");
+  EXPECT_EQ(text.rfind("without.json against knobs.json: worse, each run cut into 10 blocks", 0),
+            0u)
+      << text;
+
+  const auto again = timeline_of(300, 30, 23, [](std::size_t) { return 20000.0; });
+  EXPECT_EQ(overall_runs_verdict(compare_runs(knobs, again, {})), "no difference");
+  EXPECT_EQ(overall_runs_verdict(compare_runs(knobs, {}, {})), "not judged");
+}
+
 TEST(PearsonR, KnownValues) {
   EXPECT_NEAR(*pearson_r({1, 2, 3, 4}, {2, 4, 6, 8}), 1.0, 1e-12);
   EXPECT_NEAR(*pearson_r({1, 2, 3, 4}, {8, 6, 4, 2}), -1.0, 1e-12);
