@@ -1,6 +1,7 @@
 #include "cli/timeline_options.hpp"
 
 #include "cli/duration.hpp"
+#include "metrics/timeline_html.hpp"
 #include "metrics/timeline_report.hpp"
 #include "runtime/atomic_file.hpp"
 
@@ -120,7 +121,10 @@ nlohmann::json timeline_run::finish(std::ostream& out, const std::string& title,
   if (!options_.csv.empty()) {
     runtime::write_file_atomically(options_.csv, metrics::timeline_csv(record), error);
   }
-  (void)title;
+  if (!options_.html.empty() && error.empty()) {
+    runtime::write_file_atomically(options_.html,
+                                   metrics::timeline_html(record, drift, rules(), title), error);
+  }
   return {{"timeline", metrics::timeline_json(record)},
           {"drift", metrics::drift_json(drift, rules())}};
 }

@@ -38,8 +38,10 @@ export S3FAULT_SANITIZED=1
 # - timeline: seconds of paced traffic for drift verdicts; the proxy's and the bench's timeline
 #   code runs here in timeline.cgroup and timeline_cgroup.rgw, and the drift in the metrics
 #   unit tests.
+# - report.timeline_page: Chromium reading the page; the page's code runs here in the metrics
+#   unit tests (TimelineHtml).
 if [ $# -eq 0 ]; then
-  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*|bench\.html|timeline)|integration\.profile\.s3rver|package\..*)$'
+  export S3FAULT_CTEST_EXCLUDE='^(integration\.origin\.(gate\.(judge|aws_cli_reader|builtin_readers\.(naive_parts|ranged)|jobs)|scale\..*|bench\.html|timeline)|integration\.profile\.s3rver|integration\.report\.timeline_page|package\..*)$'
 fi
 bash "$root/tests/run-ctest.sh" "$build" "$@"
 bash "$root/tests/fuzz/run-smoke.sh" "$build"

@@ -5,9 +5,12 @@ latency/TTFB percentiles (exact in data-value, human units in the text), the err
 each rule's one-line form, counters and switch, the last exchanges, the totals, who the proxy
 is, and charts with points on a fresh load. Worked as a person would (puppeteer-core), an
 opened exchange equals its journal line, a rule added in the page acts on the wire, a bad one
-shows `--check`'s words, an edit and a delete go through. The page must reach nothing but the
-admin port. Screenshots are written (S3FAULT_DASHBOARD_SCREENSHOT, or the test's scratch
-directory). Fails, does not skip, without Chromium."""
+shows `--check`'s words, an edit and a delete go through. With `--timeline`, "whole run" draws
+the charts from the GET /timeline answer the page got (a point per interval, the latency
+percentiles, the store's threads and memory, the drift verdict as a badge), read at most every
+10 s and only while chosen; without it the toggle is disabled and says why. The page must reach
+nothing but the admin port. Screenshots are written (S3FAULT_DASHBOARD_SCREENSHOT, or the
+test's scratch directory). Fails, does not skip, without Chromium."""
 
 import decimal
 import html.parser
@@ -16,6 +19,7 @@ import urllib.error
 import os
 import shutil
 import subprocess
+import threading
 import time
 import unittest
 import urllib.request
@@ -34,6 +38,70 @@ CHROMIUM_ISOLATION = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
                       "--no-default-browser-check", "--metrics-recording-only"]
 PUTS, GETS, SLOW, MISSING = 12, 20, 4, 3
 TOKEN = "dashboard-test-token-0123456789"
+NO_TIMELINE_TITLE = "start the proxy with --timeline INTERVAL to keep the whole run"
+TIMELINE_POLL_S = 10
+NODE_DIR = Path(__file__).resolve().parents[1] / "node"
+
+# Opens the dashboard (argv: URL, screenshot path), chooses "whole run", waits for the page's
+# second read of /timeline (the first is at load) to be drawn, reports what the charts and the
+# badge show with that very answer, then goes back to "last 15 min" and watches for longer than
+# the poll interval. One JSON line on stdout; times are ms since the page was opened.
+WHOLE_RUN_SCRIPT = """
+const [url, screenshot] = process.argv.slice(1);
+const { click, launchIsolated, requestsOutside } =
+  await import(new URL("dashboard-browser.mjs", process.env.NODE_DIR_URL).href);
+const browser = await launchIsolated();
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 1000 });
+  const outside = requestsOutside(page, url);
+  const opened = Date.now();
+  const asked = { timeline: [], history: [] };
+  const answers = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname.slice(1);
+    if (path in asked) asked[path].push(Date.now() - opened);
+  });
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/timeline") answers.push(r.text());
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.timeline, { timeout: 20000 });
+  const toggle = await page.$eval("#chart-span", (f) => ({ disabled: f.disabled, title: f.title }));
+  await click(page, '#chart-span input[value="run"]');
+  const chosen = Date.now() - opened;
+  await page.waitForFunction(() => Number(document.body.dataset.timelineDrawn || 0) >= 2,
+    { timeout: 30000 });
+  const shown = await page.evaluate(() => ({
+    lines: [...document.querySelectorAll(".charts svg path")].map((p) =>
+      ({ chart: p.closest("svg").id, ...p.dataset })),
+    polylines: document.querySelectorAll(".charts svg polyline").length,
+    verdict: document.getElementById("drift-verdict").textContent,
+    badgeShown: !document.getElementById("drift").hidden,
+    badgeLabel: document.querySelector("#drift .badge-label").textContent,
+    title: document.getElementById("charts-title").textContent,
+    note: document.getElementById("run-note").textContent,
+    storeCharts: [...document.querySelectorAll(".store-only")].map((c) => !c.hidden),
+    legend: [...document.querySelectorAll("#legend span")].map((s) => s.textContent),
+    drawn: Number(document.body.dataset.timelineDrawn),
+  }));
+  await page.screenshot({ path: screenshot });
+  const timeline = JSON.parse(await answers[shown.drawn - 1]);
+  await click(page, '#chart-span input[value="recent"]');
+  const back = Date.now() - opened;
+  await new Promise((done) => setTimeout(done, 11500));
+  const recent = await page.evaluate(() => ({
+    polylines: document.querySelectorAll("#chart-requests_per_s polyline").length,
+    paths: document.querySelectorAll(
+      "#chart-requests_per_s path, #chart-errors_per_s path, #chart-mib_per_s path").length,
+    badgeShown: !document.getElementById("drift").hidden,
+    title: document.getElementById("charts-title").textContent,
+  }));
+  console.log(JSON.stringify({ toggle, chosen, back, asked, shown, recent, timeline, outside }));
+} finally {
+  await browser.close();
+}
+"""
 
 
 def to_fixed(value: float, digits: int) -> str:
@@ -65,7 +133,7 @@ def human_ms(ms: float) -> str:
 
 class KeyedText(html.parser.HTMLParser):
     """The text and data-value of every element with a data-key, the checkboxes of the rules,
-    the chart lines, the header's identity and <body>'s attributes."""
+    the chart lines, the charts' span toggle, the header's identity and <body>'s attributes."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
@@ -75,6 +143,9 @@ class KeyedText(html.parser.HTMLParser):
         self.lines: list[dict[str, str]] = []
         self.identity: dict[str, str] = {}
         self.body: dict[str, str] = {}
+        self.toggle: dict[str, str] = {}
+        self.drift_badge: dict[str, str] = {}
+        self.span_inputs: dict[str, bool] = {}
         self._open: list[str] = []
         self.feed(text)
 
@@ -86,6 +157,12 @@ class KeyedText(html.parser.HTMLParser):
             self.switches[a["data-rule"]] = "checked" in a
         if tag == "polyline":
             self.lines.append(a)
+        if tag == "fieldset" and a.get("id") == "chart-span":
+            self.toggle = a
+        if a.get("id") == "drift":
+            self.drift_badge = a
+        if tag == "input" and a.get("name") == "chart-span":
+            self.span_inputs[a["value"]] = "checked" in a
         if "data-identity" in a:
             self._open.append("identity/" + a["data-identity"])
             self.values.setdefault("identity/" + a["data-identity"], "")
@@ -102,6 +179,12 @@ class KeyedText(html.parser.HTMLParser):
     def handle_data(self, data):
         if self._open:
             self.values[self._open[-1]] += data
+
+
+def requests_in(timeline: dict, operation: str) -> int:
+    """An operation's requests over a GET /timeline answer's intervals."""
+    return sum(i["operations"].get(operation, {}).get("requests", 0)
+               for i in timeline["timeline"]["intervals"])
 
 
 def journal_lines(path: Path) -> list[dict]:
@@ -138,8 +221,8 @@ class DashboardTest(unittest.TestCase):
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)
 
-    def drive_traffic(self) -> int:
-        client = harness.boto3_client(self.proxy.url, self.store)
+    def drive_traffic(self, proxy: harness.ProxyProcess | None = None) -> int:
+        client = harness.boto3_client((proxy or self.proxy).url, self.store)
         self.bucket = harness.unique_bucket_name("dashboard")
         client.create_bucket(Bucket=self.bucket)
         for i in range(PUTS):
@@ -433,6 +516,153 @@ class DashboardTest(unittest.TestCase):
         run = harness.run_command(["node", str(script), f"{self.admin}/#token={TOKEN}", rule],
                                   env=env, timeout=120)
         return json.loads(run.stdout.strip().splitlines()[-1])
+
+    def test_whole_run_draws_the_timeline_the_page_read(self):
+        proxy = harness.ProxyProcess(self.origin.url, [
+            "--admin", "127.0.0.1:0", "--admin-token", TOKEN, "--timeline", "200ms",
+            "--store-pid", str(self.origin.pid), "--fault", "error SlowDown op=GetObject key=slow"],
+            name="timeline-proxy")
+        proxy.start()
+        self.addCleanup(lambda: self.assertEqual(proxy.stop(), 0, "proxy exit code"))
+        admin = next(line.split()[-1] for line in proxy.stdout_lines if line.startswith("admin on "))
+        requests = self.drive_traffic(proxy)
+        # GETs go on while the page is open, so that its two reads of /timeline differ.
+        stop = threading.Event()
+        client = harness.boto3_client(proxy.url, self.store)
+
+        def keep_getting() -> None:
+            while not stop.wait(0.05):
+                client.get_object(Bucket=self.bucket, Key="k0")["Body"].read()
+
+        background = threading.Thread(target=keep_getting)
+        background.start()
+        self.addCleanup(background.join)
+        self.addCleanup(stop.set)
+        self.admin_until_at(admin, "/timeline", lambda t: requests_in(t, "PutObject") == PUTS
+                            and requests_in(t, "GetObject") >= GETS + SLOW + MISSING)
+
+        shown = self.whole_run(f"{admin}/#token={TOKEN}", self.screenshot_path("dashboard-run.png"))
+        stop.set()
+        self.assertEqual(shown["outside"], [], "the page reached beyond the admin port")
+        self.assertEqual(shown["toggle"], {"disabled": False, "title": ""})
+        timeline, page = shown["timeline"], shown["shown"]
+        intervals = timeline["timeline"]["intervals"]
+        self.assertEqual(timeline["timeline"]["resolution_s"], 0.2, "no merge in a short run")
+        self.assertGreater(len(intervals), 30)
+        counted = {name: requests_in(timeline, name)
+                   for name in sorted({n for i in intervals for n in i["operations"]})}
+        self.assertEqual(counted["PutObject"], PUTS)
+        self.assertGreaterEqual(counted["GetObject"], requests - PUTS - 1)
+
+        checked = self.check_run_charts(page["lines"], intervals)
+        self.assertEqual(page["polylines"], 0, "no /history line left in the whole run's charts")
+        self.assertEqual(page["legend"], sorted(counted, key=lambda n: -counted[n]))
+        self.assertEqual(page["storeCharts"], [True, True])
+        self.assertTrue(page["badgeShown"])
+        self.assertEqual(page["badgeLabel"], "drift")
+        self.assertEqual(page["verdict"], timeline["drift"]["verdict"])
+        self.assertIn("a point per interval of 200 ms", page["title"])
+        self.assertTrue(page["note"].startswith(f"{len(intervals)} intervals of 200 ms"),
+                        page["note"])
+        # What the page drew is what the proxy recorded: the intervals kept since are the same.
+        later = self.admin_call_at(admin, "GET", "/timeline")["timeline"]["intervals"]
+        self.assertEqual([(i["start"], i["end"]) for i in later[:len(intervals)]],
+                         [(i["start"], i["end"]) for i in intervals])
+
+        # At load (whether there is a timeline), then no more often than every 10 s, and only
+        # while "whole run" is chosen.
+        asked = shown["asked"]["timeline"]
+        gaps = [b - a for a, b in zip(asked, asked[1:])]
+        self.assertGreaterEqual(len(asked), 2, asked)
+        self.assertTrue(all(gap >= TIMELINE_POLL_S * 1000 - 100 for gap in gaps), asked)
+        self.assertTrue(all(t < shown["back"] for t in asked), (asked, shown["back"]))
+        self.assertEqual([t for t in shown["asked"]["history"]
+                          if shown["chosen"] + 1500 < t < shown["back"]], [],
+                         "no /history while the whole run is shown")
+        self.assertGreater(len([t for t in shown["asked"]["history"] if t > shown["back"]]), 5)
+        recent = shown["recent"]
+        self.assertEqual((recent["paths"], recent["badgeShown"]), (0, False), recent)
+        self.assertEqual(recent["polylines"], len(counted), "back to /history's lines")
+        self.assertTrue(recent["title"].startswith("The last 15 minutes"), recent)
+        print(f"dashboard: whole run: {checked} lines equal the {len(intervals)} intervals of the "
+              f"/timeline answer the page read; drift badge {page['verdict']!r}; /timeline read "
+              f"at {asked} ms; screenshot {self.screenshot_path('dashboard-run.png')}")
+
+    def check_run_charts(self, lines: list[dict], intervals: list[dict]) -> int:
+        """Each line of the whole run's charts against the intervals: rates from the counts over
+        each interval's length, a point per interval; the latency percentiles where the
+        operation moved; the store's threads and memory where it was read."""
+        by = {(line["chart"], line["figure"], line.get("operation")): line for line in lines}
+        self.assertEqual(len(by), len(lines), "one line per chart, figure and operation")
+        operations = {name for i in intervals for name in i["operations"]}
+        self.assertEqual(operations, {"CreateBucket", "PutObject", "GetObject"})
+        rates = {"requests_per_s": lambda t: t["requests"], "errors_per_s": lambda t: t["errors"],
+                 "mib_per_s": lambda t: t["bytes"] / 1048576}
+        for name in operations:
+            for figure, count in rates.items():
+                line = by[(f"chart-{figure}", figure, name)]
+                values = [count(i["operations"][name]) / (i["end"] - i["start"])
+                          if name in i["operations"] else 0 for i in intervals]
+                self.assertEqual(int(line["points"]), len(intervals), (figure, name))
+                self.assertAlmostEqual(float(line["sum"]), sum(values), places=6,
+                                       msg=(figure, name))
+            for q in ("p50", "p90"):
+                line = by[("chart-latency_ms", f"latency_{q}_ms", name)]
+                values = [i["operations"][name]["latency_ms"][q] for i in intervals
+                          if i["operations"].get(name, {}).get("requests", 0) > 0]
+                self.assertEqual(int(line["points"]), len(values), (q, name))
+                self.assertEqual(float(line["max"]), max(values), (q, name))
+        errors = by[("chart-errors_per_s", "errors_per_s", "GetObject")]
+        self.assertGreater(float(errors["sum"]), 0, "the SlowDown and NoSuchKey answers")
+        sampled = [i["store"] for i in intervals if "store" in i]
+        self.assertEqual(len(sampled), len(intervals), "the origin read in every interval")
+        for chart, figure, field in (("chart-store_threads", "store_threads", "threads"),
+                                     ("chart-store_memory", "store_memory_bytes", "memory_bytes")):
+            line = by[(chart, figure, None)]
+            self.assertEqual(int(line["points"]), len(sampled), figure)
+            self.assertEqual(float(line["max"]), max(s[field] for s in sampled), figure)
+        self.assertGreater(float(by[("chart-store_threads", "store_threads", None)]["max"]), 0)
+        return len(lines)
+
+    def whole_run(self, url: str, screenshot: Path) -> dict:
+        env = {**harness.clean_client_env(), "CHROMIUM": self.chromium_binary,
+               "HOME": str(self.tmp), "NODE_DIR_URL": NODE_DIR.as_uri() + "/"}
+        run = harness.run_command(["node", "--input-type=module", "-e", WHOLE_RUN_SCRIPT, url,
+                                   str(screenshot)], env=env, timeout=180)
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
+    def admin_call_at(self, admin: str, method: str, path: str) -> dict:
+        request = urllib.request.Request(admin + path, method=method,
+                                         headers={"Authorization": f"Bearer {TOKEN}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    def admin_until_at(self, admin: str, path: str, done, seconds: float = 60) -> dict:
+        """GET `path` on the admin port `admin` until `done` holds of the answer."""
+        deadline = time.monotonic() + seconds
+        while True:
+            answer = self.admin_call_at(admin, "GET", path)
+            if done(answer):
+                return answer
+            self.assertLess(time.monotonic(), deadline, (path, answer))
+            time.sleep(0.05)
+
+    def test_without_a_timeline_the_whole_run_cannot_be_chosen(self):
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            self.admin_call("GET", "/timeline")
+        self.assertEqual(refused.exception.code, 404)
+        self.assertEqual(json.load(refused.exception)["error"]["code"], "no_timeline")
+        self.drive_traffic()
+        self.admin_until("/history", lambda history: len(history["operations"]) == 3)
+        dom = self.chromium(f"{self.admin}/#token={TOKEN}", "--dump-dom")
+        page = KeyedText(dom)
+        self.assertEqual(page.body.get("data-timeline"), "none", page.body)
+        self.assertEqual(page.body.get("data-chart-span"), None, "never switched")
+        self.assertEqual(page.toggle.get("title"), NO_TIMELINE_TITLE, page.toggle)
+        self.assertIn("disabled", page.toggle)
+        self.assertEqual(page.span_inputs, {"recent": True, "run": False}, "which is checked")
+        self.assertIn("hidden", page.drift_badge, "no verdict without a timeline")
+        self.assertEqual(len(page.lines), 9, "the last 15 minutes drawn as before")
 
     def test_the_page_needs_no_token_but_its_data_does(self):
         with urllib.request.urlopen(self.admin + "/", timeout=30) as response:

@@ -119,8 +119,10 @@ class TimelineTest(unittest.TestCase):
     def test_the_report_csv_and_admin_carry_the_same_intervals(self):
         report_path = self.tmp / "three-ways.json"
         csv_path = self.tmp / "three-ways.csv"
+        page_path = self.tmp / "three-ways.html"
         proxy = harness.ProxyProcess(self.origin.url, [
             "--timeline", "200ms", "--report", str(report_path), "--timeline-csv", str(csv_path),
+            "--report-html", str(page_path),
             "--admin", "127.0.0.1:0", "--store-pid", str(self.origin.pid)], name="three-ways")
         proxy.start()
         admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
@@ -146,6 +148,11 @@ class TimelineTest(unittest.TestCase):
         threads = int(next(l.split()[1] for l in status.splitlines() if l.startswith("Threads:")))
         self.assertTrue(all(i["store"]["threads"] == threads for i in intervals), intervals[-1])
         self.assertEqual(report["timeline"]["store"], f"PID {self.origin.pid}")
+        # The page states the verdict before its first chart.
+        page = page_path.read_text()
+        self.assertIn(f'<section class="verdict {report["drift"]["verdict"].replace(" ", "-")}',
+                      page)
+        self.assertLess(page.index('class="verdict'), page.index("<svg"))
 
     def test_a_store_that_grows_shows_its_peaks_and_r_near_one(self):
         store = subprocess.Popen(["/usr/bin/python3", str(GROWING_STORE)],

@@ -4,6 +4,7 @@
 // growing together give r near 1.
 #include "metrics/drift.hpp"
 #include "metrics/timeline_report.hpp"
+#include "synthetic_timeline.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,30 +16,7 @@
 namespace s3fault::metrics {
 namespace {
 
-/// `count` intervals of 1 s, each with `requests` GetObject requests of 1 MiB whose latency is
-/// lognormal around `median_us(second)` (sigma 0.5).
-std::vector<timeline_interval> timeline_of(std::size_t count, int requests, std::uint64_t seed,
-                                           const std::function<double(std::size_t)>& median_us) {
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> noise(0, 0.5);
-  std::vector<timeline_interval> out;
-  for (std::size_t second = 0; second < count; ++second) {
-    std::map<std::uint32_t, std::uint64_t> buckets;
-    for (int r = 0; r < requests; ++r) {
-      const auto micros = static_cast<std::uint64_t>(median_us(second) * std::exp(noise(random)));
-      ++buckets[static_cast<std::uint32_t>(latency_histogram::bucket_of(micros))];
-    }
-    timeline_interval interval;
-    interval.start = static_cast<double>(second);
-    interval.end = interval.start + 1;
-    auto& traffic = interval.operations["GetObject"];
-    traffic.requests = static_cast<std::uint64_t>(requests);
-    traffic.bytes = traffic.requests * 1024 * 1024;
-    traffic.latency.assign(buckets.begin(), buckets.end());
-    out.push_back(std::move(interval));
-  }
-  return out;
-}
+using synthetic::synthetic_timeline;
 
 TEST(Drift, ASteadyRunIsFlaggedAtMostAtTheFalseAlarmRate) {
   drift_rules rules;
@@ -51,8 +29,8 @@ TEST(Drift, ASteadyRunIsFlaggedAtMostAtTheFalseAlarmRate) {
   std::mt19937_64 load(11);
   std::uniform_int_distribution<int> requests(20, 40);
   for (int run = 0; run < runs; ++run) {
-    auto intervals = timeline_of(600, 30, 1000 + static_cast<std::uint64_t>(run),
-                                 [](std::size_t) { return 20000.0; });
+    auto intervals = synthetic_timeline(600, 30, 1000 + static_cast<std::uint64_t>(run),
+                                        [](std::size_t) { return 20000.0; });
     for (auto& interval : intervals) {
       interval.operations["GetObject"].bytes =
           static_cast<std::uint64_t>(requests(load)) * 1024 * 1024;
@@ -76,7 +54,7 @@ TEST(Drift, ASteadyRunIsFlaggedAtMostAtTheFalseAlarmRate) {
 
 TEST(Drift, ALatencyThatGrowsIsJudgedSlowerAtTheEnd) {
   // The median latency goes from 20 ms to 40 ms over the run.
-  const auto intervals = timeline_of(
+  const auto intervals = synthetic_timeline(
       600, 30, 5, [](std::size_t s) { return 20000.0 * (1 + static_cast<double>(s) / 600); });
   const auto drift = judge_drift(intervals, {});
   ASSERT_TRUE(drift.not_judged.empty()) << drift.not_judged;
@@ -90,7 +68,8 @@ TEST(Drift, ALatencyThatGrowsIsJudgedSlowerAtTheEnd) {
 }
 
 TEST(Drift, ASteadyRunHasNoDriftAndSaysWhatItCouldDetect) {
-  const auto drift = judge_drift(timeline_of(600, 30, 9, [](std::size_t) { return 20000.0; }), {});
+  const auto drift =
+      judge_drift(synthetic_timeline(600, 30, 9, [](std::size_t) { return 20000.0; }), {});
   EXPECT_EQ(overall_drift_verdict(drift), "no drift") << drift_text(drift, {}, {});
   const auto& p50 = drift.operations.at(0).figures.at(0);
   EXPECT_TRUE(p50.result.conclusive);
@@ -104,13 +83,15 @@ TEST(Drift, ASteadyRunHasNoDriftAndSaysWhatItCouldDetect) {
 
 TEST(Drift, AFewNoisyBlocksCannotTell) {
   // Two requests an interval, 12 intervals: two blocks of one interval a side.
-  const auto drift = judge_drift(timeline_of(12, 2, 3, [](std::size_t) { return 20000.0; }), {});
+  const auto drift =
+      judge_drift(synthetic_timeline(12, 2, 3, [](std::size_t) { return 20000.0; }), {});
   EXPECT_EQ(drift.blocks_per_side, 2u);
   EXPECT_EQ(overall_drift_verdict(drift), "cannot tell") << drift_text(drift, {}, {});
 }
 
 TEST(Drift, ARunTooShortIsNotJudged) {
-  const auto drift = judge_drift(timeline_of(11, 30, 3, [](std::size_t) { return 20000.0; }), {});
+  const auto drift =
+      judge_drift(synthetic_timeline(11, 30, 3, [](std::size_t) { return 20000.0; }), {});
   EXPECT_EQ(overall_drift_verdict(drift), "not judged");
   EXPECT_EQ(drift.not_judged,
             "the timeline has 11 intervals; drift needs at least 12 (two blocks of one in each "
@@ -118,7 +99,7 @@ TEST(Drift, ARunTooShortIsNotJudged) {
 }
 
 TEST(Drift, ThreadsAndMemoryGrowingTogetherGiveRNearOne) {
-  auto intervals = timeline_of(120, 5, 1, [](std::size_t) { return 20000.0; });
+  auto intervals = synthetic_timeline(120, 5, 1, [](std::size_t) { return 20000.0; });
   for (std::size_t i = 0; i < intervals.size(); ++i) {
     intervals[i].store = store_interval{(200 + 3 * i) << 20, (100 + 3 * i) << 20, 10 + i, 0, 0};
   }
@@ -133,8 +114,8 @@ TEST(Drift, ThreadsAndMemoryGrowingTogetherGiveRNearOne) {
 }
 
 TEST(CompareRuns, ASlowerSecondRunIsWorseAndTheSameRunIsNoDifference) {
-  const auto knobs = timeline_of(300, 30, 21, [](std::size_t) { return 20000.0; });
-  const auto without = timeline_of(300, 30, 22, [](std::size_t) { return 30000.0; });
+  const auto knobs = synthetic_timeline(300, 30, 21, [](std::size_t) { return 20000.0; });
+  const auto without = synthetic_timeline(300, 30, 22, [](std::size_t) { return 30000.0; });
   const auto slower = compare_runs(knobs, without, {});
   EXPECT_EQ(slower.blocks_per_run, 10u);
   EXPECT_EQ(overall_runs_verdict(slower), "worse")
@@ -147,7 +128,7 @@ TEST(CompareRuns, ASlowerSecondRunIsWorseAndTheSameRunIsNoDifference) {
             0u)
       << text;
 
-  const auto again = timeline_of(300, 30, 23, [](std::size_t) { return 20000.0; });
+  const auto again = synthetic_timeline(300, 30, 23, [](std::size_t) { return 20000.0; });
   EXPECT_EQ(overall_runs_verdict(compare_runs(knobs, again, {})), "no difference");
   EXPECT_EQ(overall_runs_verdict(compare_runs(knobs, {}, {})), "not judged");
 }

@@ -3,6 +3,7 @@
 // table has a row per figure with its verdict, strings from the input are escaped, and a long
 // run gives a small page whose series are drawn as one path each.
 #include "metrics/timeline_html.hpp"
+#include "synthetic_timeline.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,29 +18,13 @@
 namespace s3fault::metrics::timeline_html_test {
 namespace {
 
-/// `count` intervals of 1 s, each with `requests` GetObject requests of 1 MiB whose latency is
-/// lognormal around `median_us(second)` (sigma 0.5), and a store reading.
+/// A synthetic timeline (synthetic_timeline.hpp) with a store whose memory and threads grow.
 std::vector<timeline_interval> intervals_of(std::size_t count, int requests, std::uint64_t seed,
                                             const std::function<double(std::size_t)>& median_us) {
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> noise(0, 0.5);
-  std::vector<timeline_interval> out;
-  for (std::size_t second = 0; second < count; ++second) {
-    std::map<std::uint32_t, std::uint64_t> buckets;
-    for (int r = 0; r < requests; ++r) {
-      const auto micros = static_cast<std::uint64_t>(median_us(second) * std::exp(noise(random)));
-      ++buckets[static_cast<std::uint32_t>(latency_histogram::bucket_of(micros))];
-    }
-    timeline_interval interval;
-    interval.start = static_cast<double>(second);
-    interval.end = interval.start + 1;
-    auto& traffic = interval.operations["GetObject"];
-    traffic.requests = static_cast<std::uint64_t>(requests);
-    traffic.bytes = traffic.requests * 1024 * 1024;
-    traffic.latency.assign(buckets.begin(), buckets.end());
-    interval.store = store_interval{(200 + second) << 20, (100 + second) << 20, 10 + second / 10,
-                                    static_cast<double>(second), 25};
-    out.push_back(std::move(interval));
+  auto out = synthetic::synthetic_timeline(count, requests, seed, median_us);
+  for (std::size_t second = 0; second < out.size(); ++second) {
+    out[second].store = store_interval{(200 + second) << 20, (100 + second) << 20, 10 + second / 10,
+                                       static_cast<double>(second), 25};
   }
   return out;
 }

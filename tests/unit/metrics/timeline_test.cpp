@@ -132,9 +132,8 @@ TEST(Timeline, AnHourAtOneSecondStaysUnderTheCapAndSaysItsResolution) {
   const auto resident_after = resident_kib();
   std::cout << "an hour at 1 s, 5 operations, 100 requests a second: " << kept->intervals().size()
             << " intervals kept at " << kept->resolution_seconds() << " s, "
-            << kept->bytes_kept() / 1024 << " KiB of " << cap / 1024
-            << " KiB; resident memory " << resident_before / 1024 << " -> "
-            << resident_after / 1024 << " MiB\n";
+            << kept->bytes_kept() / 1024 << " KiB of " << cap / 1024 << " KiB; resident memory "
+            << resident_before / 1024 << " -> " << resident_after / 1024 << " MiB\n";
   EXPECT_LE(kept->bytes_kept(), cap);
   // What the process holds after the hour is the timeline and the traffic's histograms (under
   // the sanitizers, their shadow memory too): bounded by the cap and a margin, not the hour.
