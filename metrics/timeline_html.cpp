@@ -599,34 +599,14 @@ std::string figures_table(const std::string& css_class, const std::string& capti
   return html.str();
 }
 
-// The bench page's look (conformance/bench/bench_report_html.cpp): the same fonts, tables,
-// verdict box and charts, two charts a row in a window 1280 pixels wide.
+// After text::report_page_style, the bench page's look: this page's verdict colours, notes, and
+// two charts a row in a window 1280 pixels wide.
 constexpr const char* page_style =
-    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
-    ".scroll{max-width:100%;overflow-x:auto}\n"
-    "table{border-collapse:collapse;margin:0.3em 0 1.2em;font-size:14px;"
-    "font-variant-numeric:tabular-nums}\n"
-    "caption{text-align:left;font-weight:bold;padding:0.3em 0}\n"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
-    "td.name,th.name{text-align:left}\n"
-    "td.range{color:#555;font-size:12px}\n"
-    "tr.worse td{background:#fdd}\n"
-    "tr.unjudged td,tr.cannot-tell td{background:#ffe8b0}\n"
-    "td.change-worse{color:#c62828;font-weight:bold}\n"
-    "td.change-better{color:#2e7d32;font-weight:bold}\n"
     "td.change-none{color:#2e7d32}\n"
     "td.change-cannot-tell,td.change-not-judged{color:#a86800;font-weight:bold}\n"
     ".note{color:#555;font-size:14px}\n"
-    ".charts{display:flex;flex-wrap:wrap;gap:0.5em 1em}\n"
     ".charts svg{flex:0 1 590px;min-width:0;height:auto;font-size:11px}\n"
-    "svg .title{font-size:13px;font-weight:bold}\n"
-    "svg .grid{stroke:#e4e4e4}\n"
-    "svg .axis{fill:#555}\n"
     "svg path.series{fill:none;stroke-width:1.5;stroke-linejoin:round;stroke-linecap:round}\n"
-    ".verdict{border-left:8px solid #888;background:#f2f2f2;padding:0.6em 1em;margin:0.5em 0 1em}\n"
-    ".verdict .headline{font-size:1.35em;font-weight:bold;margin:0}\n"
-    ".verdict ul{margin:0.4em 0 0;padding-left:1.4em;font-size:14px;"
-    "font-variant-numeric:tabular-nums}\n"
     ".verdict.drift,.verdict.worse{border-color:#c62828;background:#fdecea}\n"
     ".verdict.drift .headline,.verdict.worse .headline{color:#c62828}\n"
     ".verdict.no-drift,.verdict.no-difference{border-color:#2e7d32;background:#e9f6ea}\n"
@@ -672,8 +652,8 @@ std::string timeline_html(const timeline_record& record, const drift_report& dri
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        << "<title>" << text::escape_html(title) << "</title>\n<style>\n"
-       << page::page_style << "</style>\n</head>\n<body>\n<h1>" << text::escape_html(title)
-       << "</h1>\n"
+       << text::report_page_style << page::page_style << "</style>\n</head>\n<body>\n<h1>"
+       << text::escape_html(title) << "</h1>\n"
        << page::drift_section(drift, rules, record);
   if (against != nullptr) {
     html << page::comparison_section(*against, rules, first_name, second_name);

@@ -59,4 +59,28 @@ struct legend_entry {
 void legend(std::ostringstream& svg, const std::vector<legend_entry>& entries, int x,
             int first_row_y, int row_height);
 
+/// The style the report pages share (fonts, tables, the verdict box, charts in rows); each page
+/// adds its own rules after it.
+inline constexpr const char* report_page_style =
+    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
+    ".scroll{max-width:100%;overflow-x:auto}\n"
+    "table{border-collapse:collapse;margin:0.3em 0 "
+    "1.2em;font-size:14px;font-variant-numeric:tabular-nums}\n"
+    "caption{text-align:left;font-weight:bold;padding:0.3em 0}\n"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
+    "td.name,th.name{text-align:left}\n"
+    "td.range{color:#555;font-size:12px}\n"
+    "tr.worse td{background:#fdd}\n"
+    "tr.unjudged td,tr.cannot-tell td{background:#ffe8b0}\n"
+    "td.change-worse{color:#c62828;font-weight:bold}\n"
+    "td.change-better{color:#2e7d32;font-weight:bold}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:0.5em 1em}\n"
+    "svg .title{font-size:13px;font-weight:bold}\n"
+    "svg .grid{stroke:#e4e4e4}\n"
+    "svg .axis{fill:#555}\n"
+    ".verdict{border-left:8px solid #888;background:#f2f2f2;padding:0.6em 1em;margin:0.5em 0 1em}\n"
+    ".verdict .headline{font-size:1.35em;font-weight:bold;margin:0}\n"
+    ".verdict ul{margin:0.4em 0 "
+    "0;padding-left:1.4em;font-size:14px;font-variant-numeric:tabular-nums}\n";
+
 } // namespace s3fault::text

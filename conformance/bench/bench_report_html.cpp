@@ -46,37 +46,17 @@ std::string verdict_section(const bench_report& report) {
   return html.str();
 }
 
-// The page fits a window 1280 pixels wide: charts shrink with it (two per row where they fit),
-// every table is at most 12 columns and scrolls inside its own box rather than widening the
-// page.
+// After text::report_page_style: the page fits a window 1280 pixels wide: charts shrink with it
+// (two per row where they fit), every table is at most 12 columns and scrolls inside its own box
+// rather than widening the page.
 constexpr const char* page_style =
-    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
-    ".scroll{max-width:100%;overflow-x:auto}\n"
-    "table{border-collapse:collapse;margin:0.3em 0 1.2em;font-size:14px;"
-    "font-variant-numeric:tabular-nums}\n"
-    "caption{text-align:left;font-weight:bold;padding:0.3em 0}\n"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
-    "td.name,th.name{text-align:left}\n"
-    "td.range{color:#555;font-size:12px}\n"
-    "tr.worse td{background:#fdd}\n"
-    "tr.unjudged td,tr.cannot-tell td{background:#ffe8b0}\n"
     "tr.absent td{color:#777}\n"
-    "td.change-worse{color:#c62828;font-weight:bold}\n"
-    "td.change-better{color:#2e7d32;font-weight:bold}\n"
     "td.change-cannot-tell{color:#a86800;font-weight:bold}\n"
-    ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.4em;"
-    "vertical-align:-0.05em}\n"
+    ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.4em;vertical-align:-0."
+    "05em}\n"
     ".warning{color:#a40}\n"
-    ".charts{display:flex;flex-wrap:wrap;gap:0.5em 1em}\n"
     ".charts svg{flex:1 1 560px;max-width:720px;height:auto;font-size:11px}\n"
     ".ratio svg{max-width:100%;height:auto;font-size:12px}\n"
-    "svg .title{font-size:13px;font-weight:bold}\n"
-    "svg .grid{stroke:#e4e4e4}\n"
-    "svg .axis{fill:#555}\n"
-    ".verdict{border-left:8px solid #888;background:#f2f2f2;padding:0.6em 1em;margin:0.5em 0 1em}\n"
-    ".verdict .headline{font-size:1.35em;font-weight:bold;margin:0}\n"
-    ".verdict ul{margin:0.4em 0 0;padding-left:1.4em;font-size:14px;"
-    "font-variant-numeric:tabular-nums}\n"
     ".verdict ul.many{columns:2;column-gap:2.5em}\n"
     ".verdict.regressed{border-color:#c62828;background:#fdecea}\n"
     ".verdict.not-judged{border-color:#e09000;background:#fff4dc}\n"
@@ -167,7 +147,8 @@ std::string html_report(const bench_report& report) {
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        << "<title>s3fault bench " << text::escape_html(report.started_at) << "</title>\n<style>\n"
-       << page_style << "</style>\n</head>\n<body>\n<h1>s3fault bench</h1>\n"
+       << text::report_page_style << page_style
+       << "</style>\n</head>\n<body>\n<h1>s3fault bench</h1>\n"
        << verdict_section(report) << settings_paragraph(report) << charts_key(report)
        << html_page::charts_section(report) << html_page::summary_tables(report);
   if (any_noise(report.summaries)) {
