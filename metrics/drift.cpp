@@ -109,6 +109,15 @@ std::vector<operation_drift> drift_of_all(const std::vector<timeline_interval>& 
   return out;
 }
 
+/// The intervals from the first with traffic to the last with traffic.
+std::vector<timeline_interval> with_traffic(const std::vector<timeline_interval>& intervals) {
+  const auto moved = [](const timeline_interval& interval) { return !interval.operations.empty(); };
+  const auto first = std::find_if(intervals.begin(), intervals.end(), moved);
+  const auto last = std::find_if(intervals.rbegin(), intervals.rend(), moved).base();
+  return first < last ? std::vector<timeline_interval>(first, last)
+                      : std::vector<timeline_interval>{};
+}
+
 double mean_of(const std::vector<double>& values) {
   return values.empty() ? 0
                         : std::accumulate(values.begin(), values.end(), 0.0) /
@@ -174,18 +183,21 @@ std::optional<double> pearson_r(const std::vector<double>& x, const std::vector<
   return xy / std::sqrt(xx * yy);
 }
 
-drift_report judge_drift(const std::vector<timeline_interval>& intervals,
-                         const drift_rules& rules) {
+drift_report judge_drift(const std::vector<timeline_interval>& whole, const drift_rules& rules) {
   drift_report report;
-  report.intervals = intervals.size();
-  if (!intervals.empty()) {
-    report.run_seconds = intervals.back().end - intervals.front().start;
+  report.intervals = whole.size();
+  if (!whole.empty()) {
+    report.run_seconds = whole.back().end - whole.front().start;
   }
+  report.store = trend_of(whole, whole.size() / 6);
+  // The sixths are of the traffic: a proxy started before its clients, or stopped a while after
+  // them, would otherwise compare idle sixths.
+  const auto intervals = with_traffic(whole);
   const std::size_t sixth = intervals.size() / 6;
-  report.store = trend_of(intervals, sixth);
   if (sixth < 2) {
-    report.not_judged = "the timeline has " + std::to_string(intervals.size()) +
-                        " intervals; drift needs at least 12 (two blocks of one in each sixth)";
+    report.not_judged = "the traffic spans " + std::to_string(intervals.size()) +
+                        " intervals of the timeline's " + std::to_string(whole.size()) +
+                        "; drift needs at least 12 (two blocks of one in each sixth)";
     return report;
   }
   report.blocks_per_side = std::min(std::max<std::size_t>(rules.blocks_per_sixth, 2), sixth);

@@ -62,7 +62,9 @@ struct drift_report {
   std::optional<store_trend> store;
 };
 
-/// The drift of a timeline's intervals (oldest first, as timeline::intervals gives them).
+/// The drift of a timeline's intervals (oldest first, as timeline::intervals gives them). The
+/// sixths are of the traffic's span: idle intervals before the first request and after the
+/// last are left out (the store's figures are of every interval).
 drift_report judge_drift(const std::vector<timeline_interval>& intervals, const drift_rules& rules);
 
 /// Two runs' whole-run figures (the store with and without its knobs): each run's timeline cut

@@ -93,9 +93,32 @@ TEST(Drift, ARunTooShortIsNotJudged) {
   const auto drift =
       judge_drift(synthetic_timeline(11, 30, 3, [](std::size_t) { return 20000.0; }), {});
   EXPECT_EQ(overall_drift_verdict(drift), "not judged");
-  EXPECT_EQ(drift.not_judged,
-            "the timeline has 11 intervals; drift needs at least 12 (two blocks of one in each "
-            "sixth)");
+  EXPECT_EQ(drift.not_judged, "the traffic spans 11 intervals of the timeline's 11; drift needs "
+                              "at least 12 (two blocks of one in each sixth)");
+}
+
+TEST(Drift, TheSixthsAreOfTheTrafficNotOfIdleTimeAroundIt) {
+  // 60 idle intervals before the clients start and 60 after they stop: the sixths are of the
+  // 120 in between, whose latency doubles.
+  auto busy =
+      synthetic_timeline(120, 30, 5, [](std::size_t s) { return s < 60 ? 20000.0 : 40000.0; });
+  std::vector<timeline_interval> intervals;
+  for (std::size_t i = 0; i < 240; ++i) {
+    timeline_interval interval;
+    if (i >= 60 && i < 180) {
+      interval = busy[i - 60];
+    }
+    interval.start = static_cast<double>(i);
+    interval.end = interval.start + 1;
+    intervals.push_back(std::move(interval));
+  }
+  const auto drift = judge_drift(intervals, {});
+  EXPECT_EQ(drift.intervals, 240u);
+  EXPECT_EQ(drift.blocks_per_side, 5u);
+  EXPECT_EQ(drift.intervals_per_block, 4u); // 120 / 6 = 20 a sixth
+  EXPECT_DOUBLE_EQ(drift.first_sixth_end, 80);
+  EXPECT_DOUBLE_EQ(drift.last_sixth_start, 160);
+  EXPECT_EQ(overall_drift_verdict(drift), "drift") << drift_text(drift, {}, {});
 }
 
 TEST(Drift, ThreadsAndMemoryGrowingTogetherGiveRNearOne) {

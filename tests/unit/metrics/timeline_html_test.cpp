@@ -126,7 +126,7 @@ TEST(TimelineHtml, ARunTooShortIsNotJudgedInAmberWithoutShading) {
   EXPECT_NE(page.find(".verdict.cannot-tell,.verdict.not-judged{border-color:#e09000"),
             std::string::npos);
   EXPECT_EQ(page.find("class=\"sixth\""), std::string::npos);
-  EXPECT_NE(page.find("<p>Not judged: the timeline has 11 intervals"), std::string::npos);
+  EXPECT_NE(page.find("<p>Not judged: the traffic spans 11 intervals"), std::string::npos);
 }
 
 TEST(TimelineHtml, StringsFromTheInputAreEscaped) {
