@@ -128,9 +128,10 @@ def make_cgroup(test_class) -> None:
     if why:
         raise AssertionError(f"cannot make a cgroup v1 here: {why}")
     test_class.cgroup = cgroup_v1.Cgroup(f"s3fault-test-{os.getpid()}-{test_class.__name__}")
-    test_class.cgroup.create()
+    # Cleanups first, so that a create() that fails half-way leaves nothing behind.
     test_class.addClassCleanup(test_class.cgroup.remove)
     test_class.addClassCleanup(test_class.cgroup.release)
+    test_class.cgroup.create()
 
 
 class OriginInCgroupTest(CgroupTimelineChecks, unittest.TestCase):
