@@ -80,6 +80,7 @@ class TimelineTest(unittest.TestCase):
         proxy = harness.ProxyProcess(self.origin.url, ["--timeline", interval, "--report",
                                                        str(report_path), *args], name=name)
         proxy.start()
+        self.addCleanup(proxy.stop)  # if the test fails before it stops the proxy itself
         drive_gets([client_for(proxy.url, self.store) for _ in range(4)], self.bucket, seconds,
                    every)
         harness.stop_and_check(proxy)
@@ -125,6 +126,7 @@ class TimelineTest(unittest.TestCase):
             "--report-html", str(page_path),
             "--admin", "127.0.0.1:0", "--store-pid", str(self.origin.pid)], name="three-ways")
         proxy.start()
+        self.addCleanup(proxy.stop)  # if the test fails before it stops the proxy itself
         admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
                      if line.startswith("admin on "))
         requests = drive_gets([client_for(proxy.url, self.store)], self.bucket, 2.0)
@@ -165,6 +167,7 @@ class TimelineTest(unittest.TestCase):
             "--timeline", "200ms", "--report", str(report_path), "--store-pid", str(store.pid)],
             name="growing-store")
         proxy.start()
+        self.addCleanup(proxy.stop)  # if the test fails before it stops the proxy itself
         # 120 requests over about 3 s: each leaves the store one more thread holding 1 MiB.
         for n in range(120):
             with urllib.request.urlopen(f"{proxy.url}/bucket/key{n}", timeout=30) as answer:

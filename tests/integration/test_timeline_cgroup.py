@@ -71,6 +71,7 @@ class CgroupTimelineChecks:
             "--timeline", "250ms", "--store-cgroup", self.cgroup.path, "--report",
             str(report_path)], name="proxy-cgroup")
         proxy.start()
+        self.addCleanup(proxy.stop)  # if the test fails before it stops the proxy itself
         client = self.client(proxy.url)
         bucket = harness.unique_bucket_name("cgroup")
         client.create_bucket(Bucket=bucket)
