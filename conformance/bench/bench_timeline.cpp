@@ -53,17 +53,20 @@ metrics::drift_rules drift_rules_of(const bench_settings& settings) {
 }
 
 bench_timeline::bench_timeline(const bench_settings& settings, const std::vector<cell>& cells)
-    : names_(names_of(settings, operations_of(cells))),
-      operations_per_store_(operations_of(cells).size()), operations_(operations_of(cells)),
-      traffic_(std::make_shared<metrics::traffic_metrics>(names_)),
-      store_description_(sampled_store(settings).second),
-      recorder_(traffic_, sampled_store(settings).first,
+    : bench_timeline(settings, cells, sampled_store(settings)) {}
+
+bench_timeline::bench_timeline(const bench_settings& settings, const std::vector<cell>& cells,
+                               sampled store)
+    : operations_(operations_of(cells)),
+      traffic_(std::make_shared<metrics::traffic_metrics>(names_of(settings, operations_))),
+      store_description_(std::move(store.second)),
+      recorder_(traffic_, std::move(store.first),
                 std::make_shared<metrics::timeline>(
                     std::chrono::duration<double>(*settings.timeline).count())) {}
 
 int bench_timeline::operation_index(std::size_t store, operation op) const {
   const auto found = std::find(operations_.begin(), operations_.end(), op);
-  return static_cast<int>(store * operations_per_store_ +
+  return static_cast<int>(store * operations_.size() +
                           static_cast<std::size_t>(found - operations_.begin()));
 }
 

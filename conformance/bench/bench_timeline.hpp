@@ -8,7 +8,9 @@
 #include "metrics/timeline_report.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace s3fault::bench {
@@ -29,9 +31,10 @@ public:
   metrics::timeline_record finish();
 
 private:
-  std::vector<std::string> names_;
-  std::size_t operations_per_store_ = 0;
-  std::vector<operation> operations_;
+  using sampled = std::pair<std::optional<metrics::store_probe>, std::string>;
+  bench_timeline(const bench_settings& settings, const std::vector<cell>& cells, sampled store);
+
+  std::vector<operation> operations_; // of every store, in this order (operation_index)
   std::shared_ptr<metrics::traffic_metrics> traffic_;
   std::string store_description_;
   metrics::timeline_recorder recorder_;
