@@ -9,4 +9,5 @@ werror=OFF
 if [ ! -f "$build/build.ninja" ] || [ "${CI:-}" = true ]; then
   cmake -S "$root" -B "$build" -G Ninja -DS3FAULT_WERROR=$werror >/dev/null
 fi
-cmake --build "$build" -- -j"$(nproc)"
+# One build at a time in one build dir: two ninja runs there would race on its logs and outputs.
+exec flock "$build/.build-lock" cmake --build "$build" -- -j"$(nproc)"
