@@ -2,6 +2,7 @@
 
 #include "cli/command_support.hpp"
 #include "cli/gate_merge_command.hpp"
+#include "cli/gate_repro_command.hpp"
 #include "cli/stop_signals.hpp"
 #include "conformance/gate/gate_matrix.hpp"
 #include "conformance/gate/gate_reports.hpp"
@@ -44,36 +45,10 @@ struct gate_options {
   std::string work_dir;
   bool show_repro = false;
   bool list = false;
+  std::string max_not_exercised; // a count or a share ("25%"); empty: no limit
   shard_options shard;
   runtime::shard part; // --shard resolved: which runs this process makes
 };
-
-/// `builtin:NAME` runs this binary's `s3fault read NAME` (a writer's: `s3fault write NAME`),
-/// like any other command; anything else is the command itself.
-std::optional<std::string> client_command(gate::run_role role, const std::string& given,
-                                          std::string& error) {
-  constexpr std::string_view prefix = "builtin:";
-  if (given.rfind(prefix, 0) != 0) {
-    return given;
-  }
-  const bool writer = role == gate::run_role::writer;
-  const std::string name = given.substr(prefix.size());
-  const auto& known = writer ? writers::writer_names() : readers::reader_names();
-  if (std::find(known.begin(), known.end(), name) == known.end()) {
-    const std::string role_word(gate::role_name(role));
-    error =
-        "--" + role_word + " " + given + ": no built-in " + role_word + " '" + name + "' (known:";
-    for (const auto& each : known) {
-      error += " builtin:" + std::string(each);
-    }
-    error += ")";
-    return std::nullopt;
-  }
-  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return gate::shell_quote(self) + (writer ? " write " : " read ") + name +
-         " --endpoint {endpoint} --bucket {bucket} --key {key}" +
-         (writer ? " --input {input}" : " --output {output}");
-}
 
 std::string column(std::string_view text, std::size_t width) {
   std::string padded(text);
@@ -185,8 +160,8 @@ std::optional<std::string> check_gate_options(const gate_options& options, gate:
                           "shows the built-in ones)");
   } else {
     std::string error;
-    command = client_command(role, role == gate::run_role::writer ? options.writer : options.reader,
-                             error);
+    command = gate_client_command(
+        role, role == gate::run_role::writer ? options.writer : options.reader, error);
     if (!command) {
       mistakes.push_back(std::move(error));
     }
@@ -197,11 +172,11 @@ std::optional<std::string> check_gate_options(const gate_options& options, gate:
   if (auto refusal = store_url_refusal("--upstream", options.upstream); !refusal.empty()) {
     mistakes.push_back(std::move(refusal));
   }
-  if (options.part.sharded() && options.upstream.empty()) {
-    mistakes.push_back(
-        "--shard " + options.part.text() +
-        ": shard only against --upstream (without it each shard would start its own "
-        "embedded origin, a store of its own; start `s3fault origin` or use a real store)");
+  if (!options.max_not_exercised.empty()) {
+    std::string error;
+    if (!gate::parse_not_exercised_limit(options.max_not_exercised, error)) {
+      mistakes.push_back(std::move(error));
+    }
   }
   return command;
 }
@@ -239,6 +214,11 @@ std::optional<gate::gate_settings> gate_settings_from(const gate_options& option
   settings.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_seconds * 1000));
   settings.seed = options.seed;
   settings.shard = options.part;
+  if (!options.max_not_exercised.empty()) {
+    std::string ignored; // checked by check_gate_options
+    settings.max_not_exercised =
+        gate::parse_not_exercised_limit(options.max_not_exercised, ignored);
+  }
   return settings;
 }
 
@@ -377,12 +357,15 @@ constexpr const char* gate_about =
     "run. The terminal prints each one's path (--show-repro: the script).\n"
     "Exit status: 0 when every run passed or was not exercised (and some fault was), 1 when "
     "a\n"
-    "run failed or was not judged, 2 when the gate could not judge (bad options or scenario\n"
-    "files, a reader that cannot run, a store that refused the objects), 130 on Ctrl-C (the\n"
-    "finished runs are reported).\n\n"
+    "run failed or was not judged, or more runs were not exercised than --max-not-exercised\n"
+    "allows, 2 when the gate could not judge (bad options or scenario files, a reader that\n"
+    "cannot run, a store that refused the objects), 130 on Ctrl-C (the finished runs are\n"
+    "reported). The end of the table says how many runs of each scenario and expectation were\n"
+    "judged and how many not exercised (also in --json and --junit).\n\n"
     "On more than one machine: --shard K/N (or auto, from the launcher) makes only the runs\n"
     "shard K owns (the plan's runs dealt out by a hash of their keys, the same on every\n"
-    "machine) plus the baselines they rest on; it needs --upstream.\n"
+    "machine) plus the baselines they rest on, against --upstream or, without it, an embedded\n"
+    "origin of its own (each report names its store; merge refuses parts of different stores).\n"
     "{shard} in --json and --junit is replaced by K. A shard exits 1 only when a run it owns\n"
     "failed or was not judged; `s3fault gate merge s1.json s2.json ...` gives the verdict of\n"
     "the whole (docs/gate.md, \"Running on more than one machine\").\n\n"
@@ -403,7 +386,7 @@ constexpr const char* gate_about =
     "s3.json";
 
 /// The gate's options. Its usage mistakes (one of --reader and --writer, the keys together, a
-/// shard without --upstream) are checked by gate_settings_from, not by CLI11, so that --json
+/// limit that is not one) are checked by gate_settings_from, not by CLI11, so that --json
 /// and --junit still get a report saying what was wrong.
 void declare_gate_options(CLI::App& command, gate_options& o) {
   command.add_option("--reader", o.reader,
@@ -471,6 +454,9 @@ void declare_gate_options(CLI::App& command, gate_options& o) {
   command.add_flag("--show-repro", o.show_repro,
                    "Also print each failing run's repro.sh at the end (by default only its "
                    "path)");
+  command.add_option("--max-not-exercised", o.max_not_exercised,
+                     "Fail (exit 1) when more runs than this were NOT_EXERCISED: a number of "
+                     "runs (10) or a share of them (25%); default: no limit");
   command.add_flag("--list", o.list,
                    "Print scenarios (with their rules), shapes and built-in readers (with "
                    "--writer: the writers' matrix)");
@@ -479,12 +465,43 @@ void declare_gate_options(CLI::App& command, gate_options& o) {
 
 } // namespace
 
+std::optional<std::string> gate_client_command(gate::run_role role, const std::string& given,
+                                               std::string& error) {
+  constexpr std::string_view prefix = "builtin:";
+  if (given.rfind(prefix, 0) != 0) {
+    return given;
+  }
+  const bool writer = role == gate::run_role::writer;
+  const std::string name = given.substr(prefix.size());
+  const auto& known = writer ? writers::writer_names() : readers::reader_names();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    const std::string role_word(gate::role_name(role));
+    error =
+        "--" + role_word + " " + given + ": no built-in " + role_word + " '" + name + "' (known:";
+    for (const auto& each : known) {
+      error += " builtin:" + std::string(each);
+    }
+    error += ")";
+    return std::nullopt;
+  }
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
+  return gate::shell_quote(self) + (writer ? " write " : " read ") + name +
+         " --endpoint {endpoint} --bucket {bucket} --key {key}" +
+         (writer ? " --input {input}" : " --output {output}");
+}
+
 std::function<int()> add_gate_command(CLI::App& app) {
   auto options = std::make_shared<gate_options>();
   auto* command = app.add_subcommand("gate", gate_about);
   declare_gate_options(*command, *options);
   auto merge = add_gate_merge_command(*command);
-  return [options, merge]() { return merge.parsed() ? merge.run() : run_gate_command(*options); };
+  auto repro = add_gate_repro_command(*command);
+  return [options, merge, repro]() {
+    if (merge.parsed()) {
+      return merge.run();
+    }
+    return repro.parsed() ? repro.run() : run_gate_command(*options);
+  };
 }
 
 } // namespace s3fault::cli

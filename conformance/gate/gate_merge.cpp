@@ -43,7 +43,13 @@ std::vector<compared_setting> compared_settings() {
       {"selection --shapes", selection("shapes")},
       {"selection --exclude", selection("exclude")},
       {"version", at("version")},
+      {"--max-not-exercised", at("max_not_exercised")},
   };
+}
+
+/// The store a part's runs were judged against (reports of older builds name only the upstream).
+std::string store_of(const gate_part& part) {
+  return part.report.store.empty() ? store_name(part.report.upstream) : part.report.store;
 }
 
 /// The value as a message shows it: short JSON, or its size when long.
@@ -73,6 +79,11 @@ std::string matrix_difference(const json& one, const json& other) {
 void compare_settings(const gate_part& first, const gate_part& part,
                       std::vector<std::string>& problems) {
   const auto against = " (" + first.file + " vs " + part.file + ")";
+  // Verdicts against two stores are two gates: one store may serve what the other cannot.
+  if (store_of(first) != store_of(part)) {
+    problems.push_back("the parts were judged against different stores: " + store_of(first) +
+                       " vs " + store_of(part) + against);
+  }
   for (const auto& setting : compared_settings()) {
     const auto a = setting.value(first.document), b = setting.value(part.document);
     if (a != b) {
@@ -196,6 +207,10 @@ gate_report merged_settings(const std::vector<gate_part>& parts) {
   merged.matrix_read = base.matrix_read;
   merged.runs_planned = base.owners.size();
   merged.upstream = distinct(parts, [](const gate_part& p) { return p.report.upstream; });
+  merged.store = store_of(base_part != parts.end() ? *base_part : parts.front());
+  merged.region = base.region;
+  merged.working_dir = base.working_dir;
+  merged.max_not_exercised = base.max_not_exercised;
   merged.jobs = 0;
   for (const auto& part : parts) {
     merged.jobs += part.report.jobs; // runs at a time, all shards together

@@ -90,19 +90,48 @@ void add_shard_fields(const gate_report& report, nlohmann::json& document) {
   }
 }
 
-/// The observed verdicts of the role's runs, counted.
-nlohmann::json verdict_counts(const gate_report& report, const gate_totals& totals) {
-  if (report.role == run_role::writer) {
-    return {{"STORED", totals.stored},
-            {"REJECTED", totals.rejected},
-            {"SILENT_LOSS", totals.silent_loss},
-            {"TORN", totals.torn},
-            {"HUNG", totals.hung}};
+/// Verdicts of the role's runs, counted.
+nlohmann::json verdict_counts(run_role role, const verdict_tally& tally) {
+  if (role == run_role::writer) {
+    return {{"STORED", tally.stored},
+            {"REJECTED", tally.rejected},
+            {"SILENT_LOSS", tally.silent_loss},
+            {"TORN", tally.torn},
+            {"HUNG", tally.hung}};
   }
-  return {{"CORRECT", totals.correct},
-          {"REJECTED", totals.rejected},
-          {"SILENT_CORRUPTION", totals.silent_corruption},
-          {"HUNG", totals.hung}};
+  return {{"CORRECT", tally.correct},
+          {"REJECTED", tally.rejected},
+          {"SILENT_CORRUPTION", tally.silent_corruption},
+          {"HUNG", tally.hung}};
+}
+
+nlohmann::json coverage_count_json(const coverage_count& count) {
+  return {{"runs", count.runs},
+          {"judged", count.judged},
+          {"not_exercised", count.not_exercised},
+          {"not_judged", count.not_judged}};
+}
+
+/// How much of the gate said something: all runs, per expectation and per scenario, and the
+/// --max-not-exercised limit.
+nlohmann::json coverage_json(const gate_report& report) {
+  const auto coverage = count_coverage(report);
+  nlohmann::json by_expectation = nlohmann::json::object();
+  for (const auto& [expect, count] : coverage.by_expectation) {
+    by_expectation[std::string(to_string(expect))] = coverage_count_json(count);
+  }
+  nlohmann::json by_scenario = nlohmann::json::object();
+  for (const auto& [name, count] : coverage.by_scenario) {
+    by_scenario[name] = coverage_count_json(count);
+  }
+  auto document = coverage_count_json(coverage.all);
+  document["max_not_exercised"] = report.max_not_exercised
+                                      ? nlohmann::json(report.max_not_exercised->text)
+                                      : nlohmann::json(nullptr);
+  document["limit_exceeded"] = coverage.limit_exceeded;
+  document["by_expectation"] = by_expectation;
+  document["by_scenario"] = by_scenario;
+  return document;
 }
 
 nlohmann::json scenario_json(const scenario& s) {
@@ -154,38 +183,47 @@ std::string gate_json_report(const gate_report& report) {
   for (const auto& run : report.cut_off) {
     cut_off.push_back({{"scenario", run.scenario}, {"shape", run.shape}, {"key", run.key}});
   }
-  nlohmann::json document = {{"tool", "s3fault gate"},
-                             {"format", gate_json_format},
-                             {"version", std::string(runtime::build_version())},
-                             {"role", role_name(report.role)},
-                             {role_name(report.role), report.client},
-                             {"upstream", report.upstream},
-                             {"started_at", report.started_at},
-                             {"seconds", report.seconds},
-                             {"timeout_seconds", report.timeout_seconds},
-                             {"jobs", report.jobs},
-                             {"seed", report.seed},
-                             {"selection",
-                              {{"scenarios", report.scenario_globs},
-                               {"shapes", report.shape_globs},
-                               {"exclude", report.exclude_globs}}},
-                             {"interrupted", report.interrupted},
-                             {"error", report::text_or_null(report.error)},
-                             {"summary",
-                              {{"runs", totals.runs()},
-                               {"runs_planned", report.runs_planned},
-                               {"passed", totals.passed},
-                               {"failed", totals.failed},
-                               {"not_exercised", totals.not_exercised},
-                               {"not_judged", totals.not_judged},
-                               {"verdicts", verdict_counts(report, totals)},
-                               {"exit_status", gate_exit_status(report)},
-                               {"exit_reason", exit_status_reason(report)}}},
-                             {"scenarios", scenario_list},
-                             {"shapes", shape_list},
-                             {"unplanned_scenarios", unplanned},
-                             {"runs", runs},
-                             {"cut_off_runs", cut_off}};
+  nlohmann::json document = {
+      {"tool", "s3fault gate"},
+      {"format", gate_json_format},
+      {"version", std::string(runtime::build_version())},
+      {"role", role_name(report.role)},
+      {role_name(report.role), report.client},
+      {"upstream", report.upstream},
+      {"store", report::text_or_null(report.store)},
+      {"region", report::text_or_null(report.region)},
+      {"working_dir", report::text_or_null(report.working_dir)},
+      {"started_at", report.started_at},
+      {"seconds", report.seconds},
+      {"timeout_seconds", report.timeout_seconds},
+      {"jobs", report.jobs},
+      {"seed", report.seed},
+      {"selection",
+       {{"scenarios", report.scenario_globs},
+        {"shapes", report.shape_globs},
+        {"exclude", report.exclude_globs}}},
+      {"max_not_exercised", report.max_not_exercised
+                                ? nlohmann::json(report.max_not_exercised->text)
+                                : nlohmann::json(nullptr)},
+      {"interrupted", report.interrupted},
+      {"error", report::text_or_null(report.error)},
+      {"summary",
+       {{"runs", totals.runs()},
+        {"runs_planned", report.runs_planned},
+        {"passed", totals.passed},
+        {"failed", totals.failed},
+        {"not_exercised", totals.not_exercised},
+        {"not_judged", totals.not_judged},
+        {"verdicts", verdict_counts(report.role, totals.observed)},
+        {"judged_verdicts", verdict_counts(report.role, totals.judged)},
+        {"coverage", coverage_json(report)},
+        {"exit_status", gate_exit_status(report)},
+        {"exit_reason", exit_status_reason(report)}}},
+      {"scenarios", scenario_list},
+      {"shapes", shape_list},
+      {"unplanned_scenarios", unplanned},
+      {"runs", runs},
+      {"cut_off_runs", cut_off}};
   add_shard_fields(report, document);
   return report::json_text(document);
 }

@@ -79,20 +79,76 @@ report::junit_testsuite scenario_suite(const gate_report& report, const scenario
   return suite;
 }
 
+/// "78 of 130 runs judged; 52 not exercised; 0 not judged".
+std::string coverage_text(const coverage_count& count) {
+  return std::to_string(count.judged) + " of " + std::to_string(count.runs) + " runs judged; " +
+         std::to_string(count.not_exercised) + " not exercised; " +
+         std::to_string(count.not_judged) + " not judged";
+}
+
+/// The testsuite "gate.coverage": how many runs said something, of all of them (a failure when
+/// more were not exercised than --max-not-exercised allows), per expectation and per scenario.
+/// Empty when no run was made.
+report::junit_testsuite coverage_suite(const gate_report& report) {
+  const auto coverage = count_coverage(report);
+  report::junit_testsuite suite{"gate.coverage", "", {}};
+  if (coverage.all.runs == 0) {
+    return suite;
+  }
+  const auto coverage_case = [&](const std::string& name, const coverage_count& count) {
+    junit_testcase testcase{suite.name, name, 0};
+    testcase.properties = {{"runs", std::to_string(count.runs)},
+                           {"judged", std::to_string(count.judged)},
+                           {"not_exercised", std::to_string(count.not_exercised)},
+                           {"not_judged", std::to_string(count.not_judged)}};
+    testcase.text = coverage_text(count);
+    return testcase;
+  };
+  auto all = coverage_case("all runs", coverage.all);
+  if (report.max_not_exercised) {
+    const std::string limit = not_exercised_text(coverage.all) +
+                              (coverage.limit_exceeded ? ", more than" : ", within") +
+                              " --max-not-exercised " + report.max_not_exercised->text +
+                              (coverage.limit_exceeded ? " allows" : "");
+    all.properties.emplace_back("max_not_exercised", report.max_not_exercised->text);
+    if (coverage.limit_exceeded) {
+      all.outcome = junit_outcome::failure;
+      all.type = "NOT_EXERCISED";
+      all.message = limit;
+    } else {
+      all.text += "\n" + limit;
+    }
+  }
+  suite.testcases.push_back(all);
+  for (const auto& [expect, count] : coverage.by_expectation) {
+    suite.testcases.push_back(
+        coverage_case("expectation " + std::string(to_string(expect)), count));
+  }
+  for (const auto& [name, count] : coverage.by_scenario) {
+    suite.testcases.push_back(coverage_case("scenario " + name, count));
+  }
+  return suite;
+}
+
 } // namespace
 
 std::string gate_junit_report(const gate_report& report) {
   const auto totals = count_runs(report);
   const std::size_t cut_off = report.cut_off.size();
+  const auto coverage = coverage_suite(report);
   report::junit_document document;
   document.name = "s3fault gate of " + report.client;
   document.seconds = report.seconds;
-  document.counts = {totals.runs() + cut_off + report.unplanned.size(), totals.failed,
+  document.counts = {totals.runs() + cut_off + report.unplanned.size() + coverage.testcases.size(),
+                     totals.failed + (count_coverage(report).limit_exceeded ? 1 : 0),
                      report.interrupted ? cut_off : 0,
                      totals.not_exercised + totals.not_judged + report.unplanned.size() +
                          (report.interrupted ? 0 : cut_off)};
   for (const auto* s : report.scenarios) {
     document.suites.push_back(scenario_suite(report, *s));
+  }
+  if (!coverage.testcases.empty()) {
+    document.suites.push_back(coverage);
   }
   document.exit = {"gate", gate_exit_status(report), exit_status_reason(report)};
   return report::junit_xml(document);

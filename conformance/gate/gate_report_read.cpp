@@ -238,6 +238,20 @@ gate_report read_gate_report(const json& document) {
   report.role = role == "writer" ? run_role::writer : run_role::reader;
   report.client = json_field<std::string>(document, "", role.c_str());
   report.upstream = json_field<std::string>(document, "", "upstream");
+  // Added within format 2: absent from the reports of older builds.
+  for (const auto& [name, field] :
+       {std::pair{"store", &report.store}, std::pair{"region", &report.region},
+        std::pair{"working_dir", &report.working_dir}}) {
+    *field = document.contains(name) ? text_or_empty(document, "", name) : "";
+  }
+  if (document.contains("max_not_exercised") && !document["max_not_exercised"].is_null()) {
+    std::string error;
+    report.max_not_exercised = parse_not_exercised_limit(
+        json_field<std::string>(document, "", "max_not_exercised"), error);
+    if (!report.max_not_exercised) {
+      refuse("max_not_exercised", error);
+    }
+  }
   report.started_at = json_field<std::string>(document, "", "started_at");
   report.seconds = json_field<double>(document, "", "seconds");
   report.timeout_seconds = json_field<double>(document, "", "timeout_seconds");

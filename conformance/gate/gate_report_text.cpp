@@ -1,5 +1,6 @@
 #include "conformance/gate/gate_reports.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace s3fault::gate {
@@ -90,7 +91,7 @@ void gate_text_report::begin_merged(const gate_report& merged) {
   }
   out_ << paint_("s3fault gate merge", colour::bold) << ": " << role_name(merged.role) << " "
        << merged.client << ", " << merged.parts.size() << " shards: " << files << "\n"
-       << "store " << merged.upstream << "\n\n";
+       << "store " << (merged.store.empty() ? merged.upstream : merged.store) << "\n\n";
   out_.flush();
 }
 
@@ -115,13 +116,81 @@ void gate_text_report::run_done(const run_result& run) {
 
 std::string gate_text_report::verdict_counts(const gate_totals& totals) const {
   const auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what; };
+  const auto& v = totals.judged;
+  const std::size_t judged = totals.passed + totals.failed;
+  // Only the judged runs: a NOT_EXERCISED run's verdict says nothing about its fault, and
+  // counted here it would read as coverage ("85 correct" beside 49 passed).
+  const std::string which = "verdicts of the " + std::to_string(judged) +
+                            (judged == 1 ? " judged run: " : " judged runs: ");
   if (role_ == run_role::writer) {
-    return count(totals.stored, "stored, ") + count(totals.rejected, "rejected, ") +
-           count(totals.silent_loss, "silent loss, ") + count(totals.torn, "torn, ") +
-           count(totals.hung, "hung");
+    return which + count(v.stored, "stored, ") + count(v.rejected, "rejected, ") +
+           count(v.silent_loss, "silent loss, ") + count(v.torn, "torn, ") + count(v.hung, "hung");
   }
-  return count(totals.correct, "correct, ") + count(totals.rejected, "rejected, ") +
-         count(totals.silent_corruption, "silent corruption, ") + count(totals.hung, "hung");
+  return which + count(v.correct, "correct, ") + count(v.rejected, "rejected, ") +
+         count(v.silent_corruption, "silent corruption, ") + count(v.hung, "hung");
+}
+
+namespace {
+
+long percent_of(std::size_t part, std::size_t whole) {
+  return whole == 0 ? 0L
+                    : std::lround(100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+/// "3 of 6 judged" and, when some were, ", 3 not exercised" and ", 1 not judged".
+std::string coverage_cell(const coverage_count& count) {
+  std::string text = std::to_string(count.judged) + " of " + std::to_string(count.runs) + " judged";
+  if (count.not_exercised > 0) {
+    text += ", " + std::to_string(count.not_exercised) + " not exercised";
+  }
+  if (count.not_judged > 0) {
+    text += ", " + std::to_string(count.not_judged) + " not judged";
+  }
+  return text;
+}
+
+} // namespace
+
+void gate_text_report::print_coverage(const gate_report& report) {
+  const auto coverage = count_coverage(report);
+  if (coverage.all.runs == 0) {
+    return;
+  }
+  const bool partial = coverage.all.not_exercised > 0 || coverage.all.not_judged > 0;
+  const auto& all = coverage.all;
+  std::string whole = std::to_string(all.judged) + " of " + std::to_string(all.runs) +
+                      " runs judged; " + std::to_string(all.not_exercised) + " not exercised (" +
+                      std::to_string(percent_of(all.not_exercised, all.runs)) + " %)";
+  if (all.not_judged > 0) {
+    whole += "; " + std::to_string(all.not_judged) + " not judged";
+  }
+  out_ << "coverage: "
+       << paint_(whole, coverage.limit_exceeded ? colour::red
+                        : partial               ? colour::yellow
+                                                : colour::green)
+       << "\n";
+  std::string by_expectation;
+  for (const auto& [expect, count] : coverage.by_expectation) {
+    by_expectation += std::string(by_expectation.empty() ? "" : "; ") +
+                      std::string(to_string(expect)) + " " + coverage_cell(count);
+  }
+  out_ << "  by expectation: " << by_expectation << "\n"
+       << "  by scenario:\n";
+  for (const auto& [name, count] : coverage.by_scenario) {
+    const bool whole = count.judged == count.runs;
+    out_ << "    " << report::padded(name, 27, 1)
+         << paint_(coverage_cell(count), whole ? colour::green : colour::yellow) << "\n";
+  }
+  if (report.max_not_exercised) {
+    out_ << (coverage.limit_exceeded
+                 ? paint_("not exercised: " + not_exercised_text(coverage.all) +
+                              ", more than --max-not-exercised " + report.max_not_exercised->text +
+                              " allows",
+                          colour::red)
+                 : "not exercised: " + not_exercised_text(coverage.all) +
+                       ", within --max-not-exercised " + report.max_not_exercised->text)
+         << "\n";
+  }
 }
 
 void gate_text_report::finish(const gate_report& report) {
@@ -148,6 +217,7 @@ void gate_text_report::finish(const gate_report& report) {
       }
     }
   }
+  print_coverage(report);
   out_ << report::passed_and_failed(paint_, totals.passed, totals.failed) << ", "
        << paint_(std::to_string(totals.not_exercised) + " not exercised",
                  totals.not_exercised ? colour::yellow : colour::green)

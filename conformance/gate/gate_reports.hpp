@@ -21,11 +21,15 @@ public:
   /// The header of a merged report (`gate merge`): who ran, from which shards' reports.
   void begin_merged(const gate_report& merged);
   void run_done(const run_result& run);
-  /// "N passed, N failed (...)" and the failed runs again, each with its repro.sh's path.
+  /// The coverage, "N passed, N failed, ... (verdicts of the N judged runs: ...)" and the failed
+  /// runs again, each with its repro.sh's path.
   void finish(const gate_report& report);
 
 private:
   std::string verdict_counts(const gate_totals& totals) const;
+  /// "coverage: 78 of 130 runs judged; 52 not exercised (40 %)", then per expectation and per
+  /// scenario, and the --max-not-exercised line.
+  void print_coverage(const gate_report& report);
   void print_failures(const gate_report& report);
   std::ostream& out_;
   run_role role_ = run_role::reader;

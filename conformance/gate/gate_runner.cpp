@@ -4,7 +4,10 @@
 #include "conformance/gate/run_shard.hpp"
 #include "conformance/gate/run_worker.hpp"
 #include "conformance/origin/embedded_origin.hpp"
+#include "runtime/build_info.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -98,6 +101,11 @@ std::string create_bucket(client::s3_client& store, const std::string& upstream)
 gate_report begin_report(const gate_settings& settings) {
   gate_report report = error_report(settings.role, settings.client, "");
   report.upstream = settings.upstream.empty() ? "embedded origin" : settings.upstream;
+  report.store = store_name(settings.upstream);
+  report.region = settings.region;
+  std::error_code no_directory;
+  report.working_dir = std::filesystem::current_path(no_directory).string();
+  report.max_not_exercised = settings.max_not_exercised;
   report.timeout_seconds = std::chrono::duration<double>(settings.timeout).count();
   report.jobs = std::max(1u, settings.jobs);
   report.seed = settings.seed;
@@ -262,7 +270,8 @@ void run_planned_gate(const gate_settings& settings, const gate_observer& observ
     workers.push_back(std::make_unique<run_worker>(context));
   }
   if (observer.started) {
-    observer.started(upstream, proxies_text(workers));
+    // The embedded origin by its name and where it listens: its URL alone names no store.
+    observer.started(embedded ? report.store + " at " + upstream : upstream, proxies_text(workers));
   }
   run_pool pool(workers, observer, failed);
   std::vector<std::optional<run_result>> results;
@@ -319,6 +328,34 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
   return report;
 }
 
+void verdict_tally::add(verdict observed) {
+  switch (observed) {
+  case verdict::correct:
+    ++correct;
+    break;
+  case verdict::rejected:
+    ++rejected;
+    break;
+  case verdict::silent_corruption:
+    ++silent_corruption;
+    break;
+  case verdict::hung:
+    ++hung;
+    break;
+  case verdict::stored:
+    ++stored;
+    break;
+  case verdict::silent_loss:
+    ++silent_loss;
+    break;
+  case verdict::torn:
+    ++torn;
+    break;
+  default:
+    break;
+  }
+}
+
 gate_totals count_runs(const gate_report& report) {
   gate_totals totals;
   std::vector<std::string> needing;
@@ -350,35 +387,96 @@ gate_totals count_runs(const gate_report& report) {
     totals.judged_scenario_runs += judged && run.scenario != "baseline";
     const bool fault_run = std::find(needing.begin(), needing.end(), run.scenario) != needing.end();
     totals.fault_runs += fault_run;
-    totals.exercised_fault_runs += fault_run && (run.judged.outcome == run_outcome::passed ||
-                                                 run.judged.outcome == run_outcome::failed);
-    switch (run.judged.observed) {
-    case verdict::correct:
-      ++totals.correct;
-      break;
-    case verdict::rejected:
-      ++totals.rejected;
-      break;
-    case verdict::silent_corruption:
-      ++totals.silent_corruption;
-      break;
-    case verdict::hung:
-      ++totals.hung;
-      break;
-    case verdict::stored:
-      ++totals.stored;
-      break;
-    case verdict::silent_loss:
-      ++totals.silent_loss;
-      break;
-    case verdict::torn:
-      ++totals.torn;
-      break;
-    default:
-      break;
+    totals.exercised_fault_runs += fault_run && judged;
+    totals.observed.add(run.judged.observed);
+    if (judged) {
+      totals.judged.add(run.judged.observed);
     }
   }
   return totals;
+}
+
+namespace {
+
+void add_to(coverage_count& count, run_outcome outcome) {
+  ++count.runs;
+  count.judged += outcome == run_outcome::passed || outcome == run_outcome::failed;
+  count.not_exercised += outcome == run_outcome::not_exercised;
+  count.not_judged += outcome == run_outcome::not_judged;
+}
+
+} // namespace
+
+gate_coverage count_coverage(const gate_report& report) {
+  gate_coverage coverage;
+  std::map<expectation, coverage_count> by_expectation;
+  std::map<std::string, coverage_count> by_scenario;
+  for (const auto& run : report.runs) {
+    if (!run.owned) {
+      continue;
+    }
+    add_to(coverage.all, run.judged.outcome);
+    add_to(by_expectation[run.expect], run.judged.outcome);
+    add_to(by_scenario[run.scenario], run.judged.outcome);
+  }
+  for (const auto& [expect, count] : by_expectation) {
+    coverage.by_expectation.emplace_back(expect, count);
+  }
+  for (const auto* s : report.scenarios) {
+    if (const auto count = by_scenario.find(s->name); count != by_scenario.end()) {
+      coverage.by_scenario.emplace_back(s->name, count->second);
+    }
+  }
+  coverage.limit_exceeded =
+      report.max_not_exercised &&
+      report.max_not_exercised->exceeded(coverage.all.not_exercised, coverage.all.runs);
+  return coverage;
+}
+
+std::string not_exercised_text(const coverage_count& count) {
+  const auto percent = count.runs == 0
+                           ? 0L
+                           : std::lround(100.0 * static_cast<double>(count.not_exercised) /
+                                         static_cast<double>(count.runs));
+  return std::to_string(count.not_exercised) + " of " + std::to_string(count.runs) +
+         (count.runs == 1 ? " run" : " runs") + " not exercised (" + std::to_string(percent) +
+         " %)";
+}
+
+bool not_exercised_limit::exceeded(std::size_t not_exercised, std::size_t runs) const {
+  const double seen = static_cast<double>(not_exercised);
+  return percent ? seen * 100.0 > value * static_cast<double>(runs) : seen > value;
+}
+
+std::optional<not_exercised_limit> parse_not_exercised_limit(const std::string& text,
+                                                             std::string& error) {
+  not_exercised_limit limit;
+  limit.text = text;
+  std::string number = text;
+  if (!number.empty() && number.back() == '%') {
+    limit.percent = true;
+    number.pop_back();
+  }
+  const bool digits = !number.empty() &&
+                      number.find_first_not_of("0123456789.") == std::string::npos &&
+                      std::count(number.begin(), number.end(), '.') <= 1 && number != ".";
+  if (!digits || (!limit.percent && number.find('.') != std::string::npos)) {
+    error = "--max-not-exercised " + text +
+            ": not a number of runs (e.g. 10) or a share of them (e.g. 25%)";
+    return std::nullopt;
+  }
+  limit.value = std::stod(number);
+  if (limit.percent && limit.value > 100) {
+    error = "--max-not-exercised " + text + ": a share of the runs is at most 100%";
+    return std::nullopt;
+  }
+  return limit;
+}
+
+std::string store_name(const std::string& upstream) {
+  return upstream.empty() || upstream == "embedded origin"
+             ? "embedded origin (s3fault " + std::string(runtime::build_version()) + ")"
+             : upstream;
 }
 
 int gate_exit_status(const gate_report& report) {
@@ -395,7 +493,10 @@ int gate_exit_status(const gate_report& report) {
   if (totals.failed > 0 || totals.not_judged > 0 || totals.judged_scenario_runs == 0) {
     return 1;
   }
-  return totals.fault_runs > 0 && totals.exercised_fault_runs == 0 ? 1 : 0;
+  if (totals.fault_runs > 0 && totals.exercised_fault_runs == 0) {
+    return 1;
+  }
+  return count_coverage(report).limit_exceeded ? 1 : 0;
 }
 
 namespace {
@@ -449,6 +550,10 @@ std::string exit_status_reason(const gate_report& report) {
   if (totals.fault_runs > 0 && totals.exercised_fault_runs == 0) {
     return "no fault reached the " + std::string(role_name(report.role)) +
            " in any run, so nothing was judged";
+  }
+  if (const auto coverage = count_coverage(report); coverage.limit_exceeded) {
+    return not_exercised_text(coverage.all) + ", more than --max-not-exercised " +
+           report.max_not_exercised->text + " allows";
   }
   return "every run passed or was not exercised";
 }

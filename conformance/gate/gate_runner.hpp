@@ -25,6 +25,20 @@
 
 namespace s3fault::gate {
 
+/// --max-not-exercised: how many runs may be NOT_EXERCISED before the gate fails, as a count
+/// ("10") or as a share of the runs counted ("25%"). A reader that meets most faults in no run
+/// says little, however many of its runs passed.
+struct not_exercised_limit {
+  std::string text; // as given: for messages and the JSON
+  double value = 0;
+  bool percent = false;
+  /// Whether `not_exercised` runs of `runs` are more than the limit allows.
+  bool exceeded(std::size_t not_exercised, std::size_t runs) const;
+};
+/// The limit `text` names ("10", "25%"), or nullopt with what is wrong in `error`.
+std::optional<not_exercised_limit> parse_not_exercised_limit(const std::string& text,
+                                                             std::string& error);
+
 struct gate_settings {
   run_role role = run_role::reader; // --reader or --writer
   std::string client;               // as the user gave it: a command or builtin:NAME
@@ -46,6 +60,8 @@ struct gate_settings {
   /// The part of the runs this process makes (run_shard.hpp); unsharded: all of them. A shard
   /// needs --upstream: the shards share the store, each makes its own bucket.
   runtime::shard shard;
+  /// --max-not-exercised; none: NOT_EXERCISED runs never fail the gate by their number.
+  std::optional<not_exercised_limit> max_not_exercised;
   const std::atomic<bool>* stop_requested = nullptr;
 };
 
@@ -98,6 +114,11 @@ struct gate_report {
   run_role role = run_role::reader;
   std::string client;   // the reader or writer, as the user gave it
   std::string upstream; // the URL, or "embedded origin"
+  /// The store the runs were judged against, named so that shards' reports can be compared: the
+  /// URL, or "embedded origin (s3fault VERSION)" (store_name).
+  std::string store;
+  std::string region;      // the region the store's requests were signed for
+  std::string working_dir; // the gate's: relative paths in the reader's command are from there
   std::string started_at;
   double seconds = 0;
   double timeout_seconds = 0;
@@ -115,6 +136,7 @@ struct gate_report {
   /// The globs the runs were selected with (--scenarios, --shapes, --exclude).
   std::vector<std::string> scenario_globs, shape_globs, exclude_globs;
   runtime::shard shard; // the part of the plan this report holds; unsharded: all of it
+  std::optional<not_exercised_limit> max_not_exercised; // --max-not-exercised
   /// Sharded: every run of the whole plan (runs_planned of them) and its owner, in plan order.
   std::vector<run_owner> owners;
   std::vector<merged_part> parts; // a merged report's shards; empty otherwise
@@ -142,10 +164,24 @@ gate_report run_gate(const gate_settings& settings, const gate_observer& observe
 /// The report of a gate that could not start: its settings as given and `error`.
 gate_report error_report(run_role role, const std::string& client, const std::string& error);
 
+/// The name a report gives its store: `upstream` (the URL), or for the gate's embedded origin
+/// "embedded origin (s3fault VERSION)", so that reports judged against different stores differ.
+std::string store_name(const std::string& upstream);
+
+/// Runs counted by the verdict their exit and bytes earned (judged_run::observed).
+struct verdict_tally {
+  std::size_t correct = 0, rejected = 0, silent_corruption = 0, hung = 0; // readers
+  std::size_t stored = 0, silent_loss = 0, torn = 0;                      // writers
+  void add(verdict observed);
+};
+
 struct gate_totals {
   std::size_t passed = 0, failed = 0, not_exercised = 0, not_judged = 0;
-  std::size_t correct = 0, rejected = 0, silent_corruption = 0, hung = 0; // observed verdicts
-  std::size_t stored = 0, silent_loss = 0, torn = 0;                      // ... of writers
+  /// The verdicts of the judged runs (passed or failed): what the closing line's parenthesis
+  /// counts. A NOT_EXERCISED run's verdict is not among them: it says nothing about a fault.
+  verdict_tally judged;
+  /// The verdicts of every run counted, NOT_EXERCISED ones included (the JSON's `verdicts`).
+  verdict_tally observed;
   std::size_t exercised_fault_runs = 0; // judged runs of scenarios that need an injection
   std::size_t fault_runs = 0;           // runs of scenarios that need an injection
   std::size_t judged_scenario_runs = 0; // runs other than the baselines that passed or failed
@@ -154,11 +190,30 @@ struct gate_totals {
 };
 /// The runs of `report` counted (a shard's own runs only).
 gate_totals count_runs(const gate_report& report);
+
+/// Of a group of runs (one scenario's, one expectation's, all): how many were judged (passed or
+/// failed), how many were NOT_EXERCISED and how many NOT_JUDGED.
+struct coverage_count {
+  std::size_t runs = 0, judged = 0, not_exercised = 0, not_judged = 0;
+};
+/// How much of the gate said something, per scenario and per expectation: a pass of 49 runs
+/// beside 52 not exercised is not the pass of 101.
+struct gate_coverage {
+  coverage_count all;
+  std::vector<std::pair<expectation, coverage_count>> by_expectation; // those with runs
+  std::vector<std::pair<std::string, coverage_count>> by_scenario;    // in the report's order
+  /// --max-not-exercised was given and `all.not_exercised` is more than it allows.
+  bool limit_exceeded = false;
+};
+/// The coverage of the runs of `report` counted (a shard's own runs only).
+gate_coverage count_coverage(const gate_report& report);
+/// "52 of 130 runs not exercised (40 %)".
+std::string not_exercised_text(const coverage_count& count);
 /// The process's exit status, and what every report says: 2 when the gate could not judge, 130
 /// when it was interrupted, 1 when a run failed or was not judged, when nothing but the
-/// baselines was judged, or when no fault reached the client; else 0. A shard's says only what
-/// it can judge alone (its owned runs failed or not judged: 1); the two rules about the whole
-/// come from `gate merge`.
+/// baselines was judged, when no fault reached the client, or when more runs were not exercised
+/// than --max-not-exercised allows; else 0. A shard's says only what it can judge alone (its
+/// owned runs failed or not judged: 1); the three rules about the whole come from `gate merge`.
 int gate_exit_status(const gate_report& report);
 /// One line on why the exit status is what it is.
 std::string exit_status_reason(const gate_report& report);

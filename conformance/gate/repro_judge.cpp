@@ -73,4 +73,33 @@ void write_reproduced_step(std::ostream& out) {
       << "exit 0\n";
 }
 
+void write_pass_reproduced_step(std::ostream& out, bool needs_injection, bool not_exercised) {
+  out << "# The faults the proxy applied, from its journal (written when it stops): a pass counts "
+         "only\n"
+      << "# when its scenario's fault reached the client.\n"
+      << "kill \"$proxy_pid\" 2>/dev/null && wait \"$proxy_pid\" 2>/dev/null\n"
+      << "proxy_pid=\n"
+      << "faults=$(grep -c '\"faults\":' \"$repro/journal.jsonl\" 2>/dev/null)\n"
+      << "echo \"faults applied to ${faults:-0} of the proxy's exchanges "
+         "($repro/journal.jsonl)\"\n\n"
+      << "# Reproduced when the verdict is the gate's again: exit 0; else exit 1.\n"
+      << "if [ \"$verdict\" != \"$gate_verdict\" ]; then\n"
+      << "  echo \"not reproduced: $why ($verdict; the gate's verdict was $gate_verdict)\"\n"
+      << "  exit 1\n"
+      << "fi\n";
+  if (needs_injection && !not_exercised) {
+    out << "if [ \"${faults:-0}\" -eq 0 ]; then\n"
+        << "  echo \"not reproduced: $why, but no fault was applied (the gate's $gate_verdict "
+           "counted because its fault reached the client)\"\n"
+        << "  exit 1\n"
+        << "fi\n";
+  }
+  out << "echo \"$verdict reproduced: $why\"\n";
+  if (not_exercised) {
+    out << "echo \"the gate judged the run NOT_EXERCISED: its fault never touched the object "
+           "(this script does not tell which answers a fault touched)\"\n";
+  }
+  out << "exit 0\n";
+}
+
 } // namespace s3fault::gate

@@ -14,5 +14,9 @@ void write_reader_verdict(std::ostream& out, bool replaced);
 void write_writer_verdict(std::ostream& out);
 /// "VERDICT reproduced: why" and exit 1, or "not reproduced: why (...)" and exit 0.
 void write_reproduced_step(std::ostream& out);
+/// A passing or not exercised run's last step: the faults the proxy's journal shows applied,
+/// then "VERDICT reproduced: why" and exit 0, or "not reproduced: ..." and exit 1; a pass that
+/// rested on its fault (`needs_injection`) does not reproduce without one.
+void write_pass_reproduced_step(std::ostream& out, bool needs_injection, bool not_exercised);
 
 } // namespace s3fault::gate

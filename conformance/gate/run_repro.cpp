@@ -29,6 +29,36 @@ bool replaces_object(const repro_inputs& in) {
   return in.run_scenario->action == scenario_action::replace_after_first_read;
 }
 
+bool reproduces_a_failure(const repro_inputs& in) {
+  return in.outcome == run_outcome::failed;
+}
+
+/// The verdict the script compares its own with: the gate's, or for a NOT_EXERCISED run the
+/// verdict its exit and bytes earned (the script does not tell which answers a fault touched).
+verdict compared_verdict(const repro_inputs& in) {
+  return in.outcome == run_outcome::not_exercised && in.observed ? *in.observed : in.gate_verdict;
+}
+
+/// The proxy keeps a journal: for the replacement's trigger, and for a pass to count the faults
+/// applied.
+bool keeps_journal(const repro_inputs& in) {
+  return replaces_object(in) || !reproduces_a_failure(in);
+}
+
+/// "# Run it from any directory ..." and the exit statuses, for the header.
+std::string exit_status_comment(const repro_inputs& in, const std::string& compared) {
+  if (reproduces_a_failure(in)) {
+    return "# Run it from any directory: bash repro.sh. Exit status 1 when " + compared +
+           " reproduces,\n# 0 when it does not, 2 when the repro itself cannot run.";
+  }
+  return "# Run it from any directory: bash repro.sh. Exit status 0 when " + compared +
+         " reproduces" +
+         (in.run_scenario->needs_injection && in.outcome == run_outcome::passed
+              ? " with a\n# fault applied, 1 when it does not,"
+              : ",\n# 1 when it does not,") +
+         " 2 when the repro itself cannot run.";
+}
+
 /// `s3fault fixture ...` for an object of the run's shape with `seed`, its bytes also in
 /// $repro/`file`.
 std::string fixture_command(const repro_inputs& in, std::uint32_t seed, const std::string& file) {
@@ -47,15 +77,15 @@ std::string fixture_command(const repro_inputs& in, std::uint32_t seed, const st
 
 void write_header(std::ostream& out, const repro_inputs& in) {
   const std::string verdict_name(to_string(in.gate_verdict));
+  const std::string compared(to_string(compared_verdict(in)));
   out << "#!/bin/bash\n"
       << "# Reproduces s3fault gate run " << in.run_scenario->name << " / " << in.shape->name
       << " (seed " << in.seed << ") of the " << role_name(in.role) << "\n#   " << in.client
       << "\n# The gate's verdict: " << verdict_name << " where "
-      << to_string(in.run_scenario->expect) << ":\n#   " << in.why << "\n"
-      << "# Run it from any directory: bash repro.sh. Exit status 1 when " << verdict_name
-      << " reproduces,\n"
-      << "# 0 when it does not, 2 when the repro itself cannot run. Its files stay in a new "
-         "temporary\n"
+      << to_string(in.run_scenario->expect)
+      << (reproduces_a_failure(in) ? "" : " (" + std::string(to_string(in.outcome)) + ")")
+      << ":\n#   " << in.why << "\n"
+      << exit_status_comment(in, compared) << " Its files stay in a new temporary\n"
       << "# directory (named below); what it starts, and what it makes on the store, are "
          "removed when\n"
       << "# it ends.\n"
@@ -64,7 +94,7 @@ void write_header(std::ostream& out, const repro_inputs& in) {
       << "key=" << shell_quote(in.key) << "\n"
       << "timeout=" << timeout_argument(in.timeout_seconds)
       << " # the run's timeout (the gate's --timeout, or the scenario's own), in seconds\n"
-      << "gate_verdict=" << verdict_name << "\n\n";
+      << "gate_verdict=" << compared << "\n\n";
 }
 
 void write_helpers(std::ostream& out) {
@@ -158,7 +188,7 @@ void write_proxy_step(std::ostream& out, const repro_inputs& in) {
       << in.rules_document.dump(2) << "\nS3FAULT_RULES\n"
       << "\"$s3fault\" proxy --listen 127.0.0.1:0 --threads 1 --upstream \"$store\" --faults "
          "\"$repro/rules.json\" \\\n  "
-      << (replaces_object(in) ? "--journal \"$repro/journal.jsonl\" " : "")
+      << (keeps_journal(in) ? "--journal \"$repro/journal.jsonl\" " : "")
       << "--log-level off >\"$repro/proxy.out\" 2>&1 &\n"
       << "proxy_pid=$!\n"
       << "endpoint=$(wait_url \"$repro/proxy.out\" \"$proxy_pid\") ||\n"
@@ -247,7 +277,12 @@ std::string repro_script(const repro_inputs& in) {
   } else {
     write_reader_verdict(out, replaces_object(in));
   }
-  write_reproduced_step(out);
+  if (reproduces_a_failure(in)) {
+    write_reproduced_step(out);
+  } else {
+    write_pass_reproduced_step(out, in.run_scenario->needs_injection,
+                               in.outcome == run_outcome::not_exercised);
+  }
   return out.str();
 }
 

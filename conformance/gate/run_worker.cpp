@@ -1,6 +1,7 @@
 #include "conformance/gate/run_worker.hpp"
 
 #include "conformance/gate/fixture_upload.hpp"
+#include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/reader_process.hpp"
 #include "conformance/gate/run_exercise.hpp"
 #include "conformance/gate/run_repro.hpp"
@@ -232,6 +233,10 @@ std::optional<run_result> run_worker::run_as_writer(const planned_run& planned) 
   run_result result = writer_result(planned, dir, exit, bytes, stored, previous);
   result.open_uploads = left_open.count;
   result.open_uploads_problem = left_open.problem;
+  if (result.judged.result == verdict::hung && left_open.count.value_or(0) > 0) {
+    // What a writer that waits for ever leaves behind: an upload nobody will complete or abort.
+    result.judged.why += "; " + describe_open_uploads(result);
+  }
   result.rules = document;
   check_client_ran(run_role::writer, planned, context_.settings.client_command, exit, result.seen,
                    result.judged.observed == verdict::stored, result.stderr_tail);

@@ -201,11 +201,12 @@ class GateCommandsTest(unittest.TestCase):
 
     def test_every_usage_mistake_is_reported_at_once_and_in_the_reports(self):
         run = GateRun(self.tmp, "mistakes", ["--reader", "builtin:nope", "--access-key", "k",
-                                             "--shard", "1/2"])
+                                             "--max-not-exercised", "lots"])
         self.assertEqual(run.code, 2, run.describe())
         for mistake in ("--reader builtin:nope: no built-in reader 'nope'",
                         "--access-key and --secret-key go together",
-                        "--shard 1/2: shard only against --upstream"):
+                        "--max-not-exercised lots: not a number of runs (e.g. 10) or a share of "
+                        "them (e.g. 25%)"):
             self.assertIn("s3fault gate: " + mistake, run.stderr)
             self.assertIn(mistake, run.report["error"])
         errors = xml.dom.minidom.parse(str(run.junit_path)).getElementsByTagName("error")

@@ -3,8 +3,9 @@ reader that cannot read the object without faults leaves every other run NOT_JUD
 that never reached the reader is NOT_EXERCISED, a ranged reader that trusts Content-Length is
 caught on every read kind, a team's own scenario file runs (and a wrong one is refused with every
 mistake named), a failing run's repro.sh reproduces it from any directory (and says so
-when it does not), --jobs does not change a
-verdict, and Ctrl-C ends the running reader at once."""
+when it does not), `gate repro` makes any run of a report again (a pass too), too many runs not
+exercised fail the gate when --max-not-exercised says so, --jobs does not change a verdict, and
+Ctrl-C ends the running reader at once."""
 
 import json
 import os
@@ -84,6 +85,12 @@ class GateCannotBeFooledTest(unittest.TestCase):
         self.assertEqual((unexercised["passed"], unexercised["traffic"]["faults_injected"]),
                          (False, 0))
         self.assertIn("3 passed, 0 failed, 1 not exercised", run.stdout)  # 2 of them baselines
+        # The parenthesis counts the judged runs only: the not exercised one read the object
+        # CORRECT too, but no fault reached it, so it is no coverage.
+        self.assertIn("(verdicts of the 3 judged runs: 3 correct, 0 rejected, 0 silent "
+                      "corruption, 0 hung; ", run.stdout)
+        self.assertEqual(run.report["summary"]["judged_verdicts"]["CORRECT"], 3)
+        self.assertEqual(run.report["summary"]["verdicts"]["CORRECT"], 4)
         # Nothing exercised at all: the gate cannot say the reader is fine.
         nothing = GateRun(self.tmp, "nothing",
                           ["--reader", "builtin:robust-parts", "--scenarios", "strip-parts-count",
@@ -91,6 +98,43 @@ class GateCannotBeFooledTest(unittest.TestCase):
         self.assertEqual(nothing.code, 1, nothing.describe())
         self.assertIn("nothing was judged: strip-parts-count: not exercised on any shape",
                       nothing.stdout)
+
+    def test_too_many_runs_not_exercised_fail_the_gate_with_a_clear_line(self):
+        # strip-parts-count meets robust-parts on the multipart shape only: 1 of 4 runs not
+        # exercised. The coverage is printed per scenario and expectation in every output, and
+        # --max-not-exercised turns it into a gate.
+        args = ["--reader", "builtin:robust-parts", "--scenarios", "strip-parts-count",
+                "--shapes", "1KiB,mp-8MiB+1"]
+        over = GateRun(self.tmp, "over-limit", [*args, "--max-not-exercised", "0"])
+        self.assertEqual(over.code, 1, over.describe())
+        line = "1 of 4 runs not exercised (25 %), more than --max-not-exercised 0 allows"
+        self.assertIn(f"not exercised: {line}\n", over.stdout)
+        self.assertIn(f"exit status 1: {line}\n", over.stdout)
+        for printed in ("coverage: 3 of 4 runs judged; 1 not exercised (25 %)\n",
+                        "  by expectation: must-recover 3 of 4 judged, 1 not exercised\n",
+                        "    baseline                   2 of 2 judged\n",
+                        "    strip-parts-count          1 of 2 judged, 1 not exercised\n"):
+            self.assertIn(printed, over.stdout)
+        summary = over.report["summary"]
+        self.assertEqual((summary["exit_status"], summary["exit_reason"]), (1, line))
+        self.assertEqual(summary["coverage"]["by_scenario"]["strip-parts-count"],
+                         {"runs": 2, "judged": 1, "not_exercised": 1, "not_judged": 0})
+        self.assertEqual(summary["coverage"]["by_expectation"]["must-recover"]["judged"], 3)
+        self.assertTrue(summary["coverage"]["limit_exceeded"])
+        self.assertEqual(over.report["max_not_exercised"], "0")
+        junit = xml.dom.minidom.parse(str(over.junit_path))
+        coverage = next(s for s in junit.getElementsByTagName("testsuite")
+                        if s.getAttribute("name") == "gate.coverage")
+        cases = {c.getAttribute("name"): c for c in coverage.getElementsByTagName("testcase")}
+        self.assertEqual(set(cases), {"all runs", "expectation must-recover", "scenario baseline",
+                                      "scenario strip-parts-count"})
+        failure = cases["all runs"].getElementsByTagName("failure")[0]
+        self.assertEqual(failure.getAttribute("message"), line)
+        within = GateRun(self.tmp, "within-limit", [*args, "--max-not-exercised", "25%"])
+        self.assertEqual(within.code, 0, within.describe())
+        self.assertIn("not exercised: 1 of 4 runs not exercised (25 %), within "
+                      "--max-not-exercised 25%\n", within.stdout)
+        self.assertFalse(within.report["summary"]["coverage"]["limit_exceeded"])
 
     def test_a_body_fault_on_an_error_answer_is_not_exercised(self):
         # The empty object's GET answers 416: a reader that takes any 416 for "empty" is right
@@ -341,6 +385,58 @@ class GateReproTest(unittest.TestCase):
         store = harness.boto3_client(origin.url, origin.store())
         self.addCleanup(store.close)
         self.assertEqual(store.list_buckets()["Buckets"], [], "a bucket was left on the store")
+
+    def test_gate_repro_makes_any_run_of_a_report_again_a_pass_too(self):
+        # The reader is robust while the marker exists (the gate run), naive once it is gone: the
+        # pass reproduces (exit 0, its fault applied again), then no longer does (exit 1).
+        marker = self.tmp / "still-robust"
+        marker.touch()
+        read = "--endpoint {endpoint} --bucket {bucket} --key {key} --output {output}"
+        reader = (f"if [ -e '{marker}' ]; then exec '{harness.proxy_binary()}' read robust-parts "
+                  f"{read}; else exec '{harness.proxy_binary()}' read naive-parts {read}; fi")
+        run = GateRun(self.tmp, "passing", ["--reader", reader, "--scenarios",
+                                            "strip-parts-count", "--shapes", "1KiB,mp-8MiB+1"])
+        self.assertEqual(run.code, 0, run.describe())
+        self.assertIsNone(run_of(run, "strip-parts-count", "mp-8MiB+1")["repro_file"])
+        gate_repro = [str(harness.proxy_binary()), "gate", "repro", str(run.json_path)]
+        listing = subprocess.run(gate_repro, capture_output=True, text=True, timeout=60)
+        self.assertEqual(listing.returncode, 0, listing.stderr)
+        self.assertIn("strip-parts-count/mp-8MiB+1  CORRECT (passed)\n", listing.stdout)
+        self.assertIn("strip-parts-count/1KiB  NOT_EXERCISED (not exercised)\n", listing.stdout)
+
+        script = self.tmp / "pass.sh"
+        made = subprocess.run([*gate_repro, "strip-parts-count/mp-8MiB+1", "-o", str(script)],
+                              capture_output=True, text=True, timeout=60, cwd="/")
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.assertIn(f"repro: bash {script}", made.stderr)
+        self.assertIn("CORRECT where must-recover (passed)", script.read_text())
+        replay = run_repro(str(script))
+        self.assertEqual(replay.returncode, 0, describe(replay))
+        self.assertIn("CORRECT reproduced: the reader exited 0 with the right bytes",
+                      replay.stdout)
+        faults = re.search(r"faults applied to (\d+) of the proxy's exchanges", replay.stdout)
+        self.assertIsNotNone(faults, describe(replay))
+        self.assertGreater(int(faults.group(1)), 0, describe(replay))
+
+        # The not exercised run: the same verdict, and the gate's word on it.
+        unexercised = subprocess.run([*gate_repro, "gate/strip-parts-count/1KiB"],
+                                     capture_output=True, text=True, timeout=60)
+        self.assertEqual(unexercised.returncode, 0, unexercised.stderr)
+        (self.tmp / "unexercised.sh").write_text(unexercised.stdout)
+        replay = run_repro(str(self.tmp / "unexercised.sh"))
+        self.assertEqual(replay.returncode, 0, describe(replay))
+        self.assertIn("the gate judged the run NOT_EXERCISED", replay.stdout)
+
+        marker.unlink()  # the reader regressed: the pass no longer reproduces
+        replay = run_repro(str(script))
+        self.assertEqual(replay.returncode, 1, describe(replay))
+        self.assertIn("not reproduced: the reader exited 0, but its", replay.stdout)
+        self.assertIn("(SILENT_CORRUPTION; the gate's verdict was CORRECT)", replay.stdout)
+
+        unknown = subprocess.run([*gate_repro, "strip-parts-count/2KiB"], capture_output=True,
+                                 text=True, timeout=60)
+        self.assertEqual(unknown.returncode, 2, unknown.stderr)
+        self.assertIn("has no run 'strip-parts-count/2KiB'", unknown.stderr)
 
     def test_fixture_refuses_bad_sizes_naming_the_option(self):
         bin_ = str(harness.proxy_binary())

@@ -1,7 +1,8 @@
 """`s3fault gate --shard K/N` and `s3fault gate merge` as a CI matrix runs them: three shards of
 the robust reader's gate against one `s3fault origin`, merged, give the verdict of every run and
-the exit status of one unsharded gate; a missing shard, a shard without --upstream and a shard
-beyond the count are refused with exit 2."""
+the exit status of one unsharded gate; a missing shard and a shard
+beyond the count are refused with exit 2; shards without --upstream each start the embedded
+origin, name it in their reports and merge, but not with parts judged against another store."""
 
 import json
 import subprocess
@@ -156,14 +157,36 @@ class GateShardTest(unittest.TestCase):
         self.assertEqual(merged.code, 2, merged.describe())
         self.assertIn("whole.json: has no \"shard\" field: made without --shard", merged.stderr)
 
-    def test_a_shard_without_upstream_is_refused(self):
-        json_path = self.tmp / "embedded-2.json"
-        run = Command(["gate", *READER, *SHAPES, "--shard", "2/3",
-                       "--json", str(self.tmp / "embedded-{shard}.json")], json_path).run(self.tmp)
-        self.assertEqual(run.code, 2, run.describe())
-        self.assertIn("shard only against --upstream", run.stderr)
-        self.assertIn("shard only against --upstream", run.report["error"])
-        self.assertEqual(run.report["shard"]["index"], 2)
+    def test_shards_without_upstream_each_judge_against_a_named_embedded_origin(self):
+        # A CI matrix job has no store of its own: each shard starts the embedded origin, every
+        # part names it (with its version), and the parts merge like the shards of one store.
+        embedded = [Command(["gate", "--color", "never", *READER, *SHAPES, *SCENARIOS,
+                             "--shard", f"{k}/3", "--jobs", "2",
+                             "--json", str(self.tmp / "embedded-{shard}.json")],
+                            self.tmp / f"embedded-{k}.json").start(self.tmp) for k in (1, 2, 3)]
+        embedded = [shard.finish() for shard in embedded]
+        for k, shard in enumerate(embedded, start=1):
+            self.assertEqual(shard.code, self.whole.code, shard.describe())
+            store = f"embedded origin (s3fault {shard.report['version']})"
+            self.assertEqual(shard.report["store"], store)
+            self.assertEqual(shard.report["upstream"], "embedded origin")
+            self.assertIn(f"store {store} at http://127.0.0.1:", shard.stdout.splitlines()[1])
+            self.assertEqual(self.shards[k - 1].report["store"], self.origin.url)
+        merged = self.merge(["embedded-1.json", "embedded-2.json", "embedded-3.json"],
+                            "embedded")
+        self.assertEqual(merged.code, self.whole.code, merged.describe())
+        self.assertEqual(verdicts(merged.report), verdicts(self.whole.report), merged.describe())
+        self.assertEqual(merged.report["store"], embedded[0].report["store"])
+        self.assertIn(f"store {embedded[0].report['store']}\n", merged.stdout)
+
+        # A part judged against another store is not a part of this gate.
+        mixed = self.merge(["s1.json", "embedded-2.json", "s3.json"], "mixed")
+        self.assertEqual(mixed.code, 2, mixed.describe())
+        different = (f"the parts were judged against different stores: {self.origin.url} vs "
+                     f"{embedded[1].report['store']} ({self.tmp / 's1.json'} vs "
+                     f"{self.tmp / 'embedded-2.json'})")
+        self.assertIn(different, mixed.stderr)
+        self.assertIn(different, mixed.report["error"])
 
     def test_a_shard_beyond_the_count_is_refused(self):
         run = Command(["gate", *READER, *SHAPES, *self.upstream, "--shard", "4/3"]).run(self.tmp)

@@ -2,8 +2,9 @@
 produced by a scripted writer and read back from the store, a naive writer caught by a Complete
 answered 200 with an <Error> while a careful one passes, open uploads counted, the repro.sh
 reproducing the loss (exit 1), a writer that cannot run a gate error, a baseline that is not STORED
-leaving every other run NOT_JUDGED, a fault that never fired NOT_EXERCISED, and --jobs changing
-no verdict."""
+leaving every other run NOT_JUDGED, a fault that never fired NOT_EXERCISED, a writer waiting for
+ever on an answer that never comes HUNG with its open upload named, and --jobs changing no
+verdict."""
 
 import re
 import subprocess
@@ -13,6 +14,8 @@ import harness
 from test_gate import REPO, GateRun, scratch
 
 SELF = str(harness.proxy_binary())
+SCENARIOS = REPO / "tests/gate/scenarios"
+MULTIPART_WRITER = str(REPO / "tests/gate/writers/multipart_writer.py")
 CAREFUL = f"'{SELF}' write careful --endpoint {{endpoint}} --bucket {{bucket}} --key {{key}}"
 # One writer per verdict, chosen by the run's key (gate/<scenario>/<shape>).
 SCRIPTED = ("case {key} in "
@@ -70,7 +73,10 @@ class GateWritersTest(unittest.TestCase):
         self.assertIn("no object under the key", run_of(run, "slowdown-always", "1KiB")["why"])
         self.assertEqual(run.report["summary"]["verdicts"],
                          {"STORED": 2, "REJECTED": 2, "SILENT_LOSS": 2, "TORN": 1, "HUNG": 1})
-        self.assertIn("(2 stored, 2 rejected, 2 silent loss, 1 torn, 1 hung;", run.stdout)
+        # The closing line's parenthesis counts the 7 judged runs: not the not exercised one,
+        # whose STORED says nothing about its fault.
+        self.assertIn("(verdicts of the 7 judged runs: 1 stored, 2 rejected, 2 silent loss, "
+                      "1 torn, 1 hung;", run.stdout)
         for key in run.failed():
             self.assertIn(f"repro: bash {run_of(run, *key)['repro_file']}\n", run.stdout)
 
@@ -103,6 +109,33 @@ class GateWritersTest(unittest.TestCase):
                           replay.stdout)
         finally:
             subprocess.run(["rm", "-rf", files], check=False)
+
+    def test_a_writer_waiting_for_ever_on_a_silent_store_is_hung_with_its_open_upload_named(self):
+        # The writers' no-answer-once with a timeout of 5 s (the built-in one's is 90 s): a
+        # writer without a response timeout is HUNG, and on 11 MiB (multipart) it leaves its
+        # upload open; one that gives up after 1 s and sends the request again stores the object.
+        no_answer = ["--scenario-file", str(SCENARIOS / "no-answer-short-writer.yaml"),
+                     "--scenarios", "no-answer-once-5s", "--shapes", "1KiB,11MiB",
+                     "--timeout", "600", "--jobs", "2"]
+        patient = GateRun(self.tmp, "patient", ["--writer", MULTIPART_WRITER, *no_answer])
+        self.assertEqual(patient.code, 1, patient.describe())
+        for shape, left_open in (("1KiB", 0), ("11MiB", 1)):
+            hung = run_of(patient, "no-answer-once-5s", shape)
+            self.assertEqual(hung["verdict"], "HUNG", patient.describe())
+            self.assertIn("still running after 5 s", hung["why"])
+            self.assertLess(hung["seconds"], 60, "the scenario's 5 s, not --timeout 600")
+            self.assertEqual(hung["traffic"]["faults_injected"], 1, hung)
+            self.assertEqual(hung["open_uploads"], left_open, hung)
+        self.assertIn("1 open upload left (the gate aborted it)",
+                      run_of(patient, "no-answer-once-5s", "11MiB")["why"])
+        retrying = GateRun(self.tmp, "retrying",
+                           ["--writer", f"{MULTIPART_WRITER} --timeout 1", *no_answer])
+        self.assertEqual(retrying.code, 0, retrying.describe())
+        for shape in ("1KiB", "11MiB"):
+            stored = run_of(retrying, "no-answer-once-5s", shape)
+            self.assertEqual((stored["verdict"], stored["open_uploads"]), ("STORED", 0),
+                             retrying.describe())
+            self.assertEqual(stored["traffic"]["faults_injected"], 1, stored)
 
     def test_a_writer_that_cannot_run_is_a_gate_error(self):
         missing = GateRun(self.tmp, "missing", ["--writer", "./no-such-writer.sh"])

@@ -178,5 +178,23 @@ TEST(BuiltinWriterMatrix, HasTheScenariosAndShapesOfTheWriterGate) {
   }
 }
 
+TEST(BuiltinWriterMatrix, NoAnswerOnceHangsTheFirstUploadRequestPastTheClientsReadTimeout) {
+  // As the readers' no-answer-once: a writer still waiting at 90 s (past the 60 s read timeout of
+  // botocore, the aws cli and the built-in writers) would wait for ever; on a single PUT and on a
+  // multipart upload, where the hung part leaves the upload open.
+  const gate_matrix matrix = writer_matrix_as_read();
+  const auto* s = find_scenario(matrix, "no-answer-once");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->expect, expectation::must_recover);
+  ASSERT_TRUE(s->timeout.has_value());
+  EXPECT_EQ(*s->timeout, std::chrono::seconds(90));
+  EXPECT_EQ(s->rules_text, std::vector<std::string>{"hang op=PutObject,UploadPart first=1"});
+  EXPECT_EQ(s->shape_globs, (std::vector<std::string>{"1KiB", "11MiB"}));
+  EXPECT_TRUE(s->needs_injection);
+  const auto* readers = find_scenario(builtin_matrix(), "no-answer-once");
+  ASSERT_NE(readers, nullptr);
+  EXPECT_EQ(readers->timeout, s->timeout) << "judged as the readers' no-answer-once";
+}
+
 } // namespace
 } // namespace s3fault::gate

@@ -5,6 +5,7 @@
 #include "conformance/gate/gate_merge.hpp"
 #include "conformance/gate/gate_reports.hpp"
 #include "conformance/gate/run_shard.hpp"
+#include "runtime/build_info.hpp"
 
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
@@ -266,16 +267,27 @@ TEST(GateMerge, AShardsReportsCountOnlyTheRunsItOwns) {
     pugi::xml_document junit;
     ASSERT_TRUE(junit.load_string(gate_junit_report(shard).c_str()));
     const auto suites = junit.child("testsuites");
-    EXPECT_EQ(suites.attribute("tests").as_uint(), owned + 1) << "and the exit status";
     EXPECT_EQ(suites.attribute("failures").as_uint(), 0u);
-    std::size_t testcases = 0;
+    std::size_t testcases = 0, coverage = 0;
     for (const auto suite : suites.children("testsuite")) {
-      if (std::string(suite.attribute("name").value()) != "gate.exit-status") {
-        testcases += static_cast<std::size_t>(
-            std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+      const std::string name = suite.attribute("name").value();
+      const auto count = static_cast<std::size_t>(
+          std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+      if (name == "gate.coverage") {
+        coverage = count;
+        EXPECT_EQ(suite.find_child_by_attribute("testcase", "name", "all runs")
+                      .find_child_by_attribute("property", "name", "runs")
+                      .attribute("value")
+                      .as_uint(),
+                  0u)
+            << "properties in <properties>";
+      } else if (name != "gate.exit-status") {
+        testcases += count;
       }
     }
     EXPECT_EQ(testcases, owned);
+    EXPECT_EQ(suites.attribute("tests").as_uint(), owned + coverage + 1)
+        << "and the coverage and the exit status";
   }
   EXPECT_GT(dependencies, 0u) << "some shard makes a baseline it does not own";
 }
@@ -358,6 +370,63 @@ TEST(GateMerge, PartsWithDifferentSettingsAreRefusedNamingTheSettingAndBothValue
                           "the parts differ in selection --shapes: [\"*\"] vs [\"s*\"] (s2.json "
                           "vs s1.json)"}))
       << joined(problems);
+}
+
+TEST(GateMerge, PartsJudgedAgainstDifferentStoresAreRefusedNamingBoth) {
+  const synthetic_gate gate;
+  auto parts = parts_of(gate, 2, strip_exercised); // s2, s1: against http://127.0.0.1:9000
+  auto embedded = gate.shard(1, 2, strip_exercised);
+  embedded.upstream = "embedded origin";
+  embedded.store = store_name("");
+  parts[1] = part_of(embedded, "s1.json");
+  EXPECT_EQ(merge_problems(parts),
+            (std::vector<std::string>{"the parts were judged against different stores: "
+                                      "http://127.0.0.1:9000 vs " +
+                                      store_name("") + " (s2.json vs s1.json)"}));
+}
+
+TEST(GateMerge, ShardsEachOnAnEmbeddedOriginOfTheSameVersionMerge) {
+  // A CI matrix job has no store of its own: each shard starts the embedded origin, and every
+  // part names it with its version.
+  const synthetic_gate gate;
+  std::vector<gate_part> parts;
+  for (unsigned k = 1; k <= 2; ++k) {
+    auto shard = gate.shard(k, 2, strip_exercised);
+    shard.upstream = "embedded origin";
+    shard.store = store_name("");
+    parts.push_back(part_of(shard, "s" + std::to_string(k) + ".json"));
+    EXPECT_EQ(parts.back().document["store"],
+              "embedded origin (s3fault " + std::string(runtime::build_version()) + ")");
+  }
+  ASSERT_TRUE(merge_problems(parts).empty()) << joined(merge_problems(parts));
+  const auto merged = merge_gate_parts(parts);
+  EXPECT_EQ(merged.store, store_name(""));
+  EXPECT_EQ(nlohmann::json::parse(gate_json_report(merged))["store"], store_name(""));
+  EXPECT_EQ(gate_exit_status(merged), 0) << exit_status_reason(merged);
+}
+
+TEST(GateMerge, TheNotExercisedLimitIsAppliedToTheWholeAndMustAgree) {
+  const synthetic_gate gate;
+  std::string error;
+  std::vector<gate_part> parts;
+  for (unsigned k = 1; k <= 3; ++k) {
+    auto shard = gate.shard(k, 3, strip_exercised);
+    shard.max_not_exercised = parse_not_exercised_limit("0", error);
+    EXPECT_EQ(gate_exit_status(shard), 0) << "a shard leaves it to merge";
+    parts.push_back(part_of(shard, "s" + std::to_string(k) + ".json"));
+  }
+  ASSERT_TRUE(merge_problems(parts).empty()) << joined(merge_problems(parts));
+  const auto merged = merge_gate_parts(parts);
+  EXPECT_EQ(gate_exit_status(merged), 1);
+  EXPECT_EQ(exit_status_reason(merged),
+            "1 of 9 runs not exercised (11 %), more than --max-not-exercised 0 allows");
+  auto other = gate.shard(1, 3, strip_exercised);
+  other.max_not_exercised = parse_not_exercised_limit("5%", error);
+  parts[0] = part_of(other, "s1.json");
+  EXPECT_EQ(merge_problems(parts),
+            (std::vector<std::string>{
+                "the parts differ in --max-not-exercised: \"5%\" vs \"0\" (s1.json vs s2.json)",
+                "the parts differ in --max-not-exercised: \"5%\" vs \"0\" (s1.json vs s3.json)"}));
 }
 
 TEST(GateMerge, PartsOfDifferentMatricesAreRefusedNamingWhere) {

@@ -121,7 +121,7 @@ std::string table(const gate_report& report, bool colour, bool show_repro) {
 TEST(PinnedGateReport, JunitOfAReader) {
   const reader_sample sample;
   EXPECT_EQ(gate_junit_report(sample.report), R"pin(<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="s3fault gate of builtin:robust &quot;quoted&quot; &lt;reader>" tests="7" failures="2" errors="0" skipped="4" time="12.25">
+<testsuites name="s3fault gate of builtin:robust &quot;quoted&quot; &lt;reader>" tests="12" failures="2" errors="0" skipped="4" time="12.25">
   <testsuite name="gate.baseline" tests="1" failures="0" errors="0" skipped="0" time="0.5">
     <testcase classname="gate.baseline" name="1KiB [must-recover]" time="0.5">
       <properties>
@@ -176,6 +176,53 @@ echo repro
       <skipped message="needs a multipart shape; none selected" />
     </testcase>
   </testsuite>
+  <testsuite name="gate.coverage" tests="5" failures="0" errors="0" skipped="0" time="0">
+    <testcase classname="gate.coverage" name="all runs" time="0">
+      <properties>
+        <property name="runs" value="4" />
+        <property name="judged" value="2" />
+        <property name="not_exercised" value="1" />
+        <property name="not_judged" value="1" />
+      </properties>
+      <system-out>2 of 4 runs judged; 1 not exercised; 1 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="expectation must-recover" time="0">
+      <properties>
+        <property name="runs" value="3" />
+        <property name="judged" value="1" />
+        <property name="not_exercised" value="1" />
+        <property name="not_judged" value="1" />
+      </properties>
+      <system-out>1 of 3 runs judged; 1 not exercised; 1 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="expectation must-not-corrupt" time="0">
+      <properties>
+        <property name="runs" value="1" />
+        <property name="judged" value="1" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>1 of 1 runs judged; 0 not exercised; 0 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="scenario baseline" time="0">
+      <properties>
+        <property name="runs" value="1" />
+        <property name="judged" value="1" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>1 of 1 runs judged; 0 not exercised; 0 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="scenario strip&amp;&lt;x>" time="0">
+      <properties>
+        <property name="runs" value="3" />
+        <property name="judged" value="1" />
+        <property name="not_exercised" value="1" />
+        <property name="not_judged" value="1" />
+      </properties>
+      <system-out>1 of 3 runs judged; 1 not exercised; 1 not judged</system-out>
+    </testcase>
+  </testsuite>
   <testsuite name="gate.exit-status" tests="1" failures="1" errors="0" skipped="0" time="12.25">
     <testcase classname="gate.exit-status" name="exit status" time="12.25">
       <failure type="FAILED" message="exit status 1: some run had a verdict its scenario does not accept" />
@@ -188,7 +235,7 @@ echo repro
 TEST(PinnedGateReport, JunitOfAnInterruptedWriter) {
   const writer_sample sample;
   EXPECT_EQ(gate_junit_report(sample.report), R"pin(<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="s3fault gate of builtin:writer" tests="5" failures="0" errors="2" skipped="0" time="3.5">
+<testsuites name="s3fault gate of builtin:writer" tests="9" failures="0" errors="2" skipped="0" time="3.5">
   <testsuite name="gate.baseline" tests="1" failures="0" errors="0" skipped="0" time="0.5">
     <testcase classname="gate.baseline" name="1KiB [must-recover]" time="0.5">
       <properties>
@@ -218,6 +265,44 @@ TEST(PinnedGateReport, JunitOfAnInterruptedWriter) {
     </testcase>
     <testcase classname="gate.reset" name="11MiB [must-recover]" time="0">
       <error type="INTERRUPTED" message="cut off before its verdict: the gate was interrupted" />
+    </testcase>
+  </testsuite>
+  <testsuite name="gate.coverage" tests="4" failures="0" errors="0" skipped="0" time="0">
+    <testcase classname="gate.coverage" name="all runs" time="0">
+      <properties>
+        <property name="runs" value="3" />
+        <property name="judged" value="3" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>3 of 3 runs judged; 0 not exercised; 0 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="expectation must-recover" time="0">
+      <properties>
+        <property name="runs" value="3" />
+        <property name="judged" value="3" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>3 of 3 runs judged; 0 not exercised; 0 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="scenario baseline" time="0">
+      <properties>
+        <property name="runs" value="1" />
+        <property name="judged" value="1" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>1 of 1 runs judged; 0 not exercised; 0 not judged</system-out>
+    </testcase>
+    <testcase classname="gate.coverage" name="scenario reset" time="0">
+      <properties>
+        <property name="runs" value="2" />
+        <property name="judged" value="2" />
+        <property name="not_exercised" value="0" />
+        <property name="not_judged" value="0" />
+      </properties>
+      <system-out>2 of 2 runs judged; 0 not exercised; 0 not judged</system-out>
     </testcase>
   </testsuite>
   <testsuite name="gate.exit-status" tests="1" failures="0" errors="1" skipped="0" time="3.5">
@@ -250,7 +335,12 @@ repro of strip&<x> / 1KiB:
 echo repro
 
 not run: parts: needs a multipart shape; none selected
-1 passed, 1 failed, 1 not exercised, 1 not judged (1 correct, 0 rejected, 1 silent corruption, 0 hung; 12.2 s)
+coverage: 2 of 4 runs judged; 1 not exercised (25 %); 1 not judged
+  by expectation: must-recover 1 of 3 judged, 1 not exercised, 1 not judged; must-not-corrupt 1 of 1 judged
+  by scenario:
+    baseline                   1 of 1 judged
+    strip&<x>                  1 of 3 judged, 1 not exercised, 1 not judged
+1 passed, 1 failed, 1 not exercised, 1 not judged (verdicts of the 2 judged runs: 1 correct, 0 rejected, 1 silent corruption, 0 hung; 12.2 s)
   FAIL strip&<x> / 1KiB: SILENT_CORRUPTION where must-not-corrupt: why of strip&<x> <1KiB>
        repro: bash /tmp/repro/strip/repro.sh
 the failed runs' repro.sh are in /tmp/repro (bash a repro.sh from any directory: exit 1 when its failure reproduces)
@@ -269,7 +359,12 @@ store embedded origin, fault proxy http://127.0.0.1:4567
   \e[32mpass \e[0m\e[32mSTORED            \e[0mreset                      8MiB           must-recover     500 ms  3 GetObject + 1 HeadObject, 1 retry, 2 faults, 1.0 MiB from the writer; open uploads unknown: ListMultipartUploads: 501
 
 \e[33minterrupted: 3 of 4 runs done\e[0m
-\e[32m3 passed\e[0m, \e[32m0 failed\e[0m, \e[32m0 not exercised\e[0m, \e[32m0 not judged\e[0m (2 stored, 1 rejected, 0 silent loss, 0 torn, 0 hung; 3.5 s)
+coverage: \e[32m3 of 3 runs judged; 0 not exercised (0 %)\e[0m
+  by expectation: must-recover 3 of 3 judged
+  by scenario:
+    baseline                   \e[32m1 of 1 judged\e[0m
+    reset                      \e[32m2 of 2 judged\e[0m
+\e[32m3 passed\e[0m, \e[32m0 failed\e[0m, \e[32m0 not exercised\e[0m, \e[32m0 not judged\e[0m (verdicts of the 3 judged runs: 2 stored, 1 rejected, 0 silent loss, 0 torn, 0 hung; 3.5 s)
 exit status 130: interrupted after 3 of 4 runs; 1 were cut off before their verdict
 )pin");
 }

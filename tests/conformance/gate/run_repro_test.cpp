@@ -162,5 +162,43 @@ TEST(ReproScript, ARealStoresKeysStayInTheEnvironmentBehindAPlainGuard) {
       << "an apostrophe in the guard's message breaks it";
 }
 
+TEST(ReproScript, APassingRunsReproExits0WhenItsVerdictComesAgainWithItsFaultApplied) {
+  // `s3fault gate repro` of a pass: a user who doubts it makes the run again.
+  repro_fixture f;
+  f.in.gate_verdict = verdict::correct;
+  f.in.outcome = run_outcome::passed;
+  f.in.why = "exit 0, every byte right";
+  const auto script = repro_script(f.in);
+  expect_parts(script,
+               {"CORRECT where must-recover (passed):\n#   exit 0, every byte right\n",
+                "Exit status 0 when CORRECT reproduces with a\n# fault applied, 1 when it does not",
+                "gate_verdict=CORRECT\n", "--journal \"$repro/journal.jsonl\"",
+                "kill \"$proxy_pid\" 2>/dev/null && wait \"$proxy_pid\"",
+                "faults=$(grep -c '\"faults\":' \"$repro/journal.jsonl\" 2>/dev/null)",
+                "echo \"not reproduced: $why ($verdict; the gate's verdict was $gate_verdict)\"\n"
+                "  exit 1\n",
+                "if [ \"${faults:-0}\" -eq 0 ]; then",
+                "echo \"$verdict reproduced: $why\"\nexit 0\n"});
+  EXPECT_FALSE(has(script, "reproduced: $why\"\n  exit 1")) << script;
+}
+
+TEST(ReproScript, ANotExercisedRunsReproComparesTheVerdictItsExitAndBytesEarned) {
+  repro_fixture f;
+  f.in.gate_verdict = verdict::not_exercised;
+  f.in.observed = verdict::correct;
+  f.in.outcome = run_outcome::not_exercised;
+  const auto script = repro_script(f.in);
+  expect_parts(script, {"NOT_EXERCISED where must-recover (not exercised):",
+                        "gate_verdict=CORRECT\n", "the gate judged the run NOT_EXERCISED"});
+  EXPECT_FALSE(has(script, "${faults:-0}\" -eq 0")) << "no fault is what the gate saw too";
+}
+
+TEST(ReproScript, AFailingRunsReproIsUnchangedByTheOutcome) {
+  repro_fixture f;
+  const auto script = repro_script(f.in);
+  EXPECT_FALSE(has(script, "journal")) << script;
+  EXPECT_FALSE(has(script, "(failed)")) << script;
+}
+
 } // namespace
 } // namespace s3fault::gate
