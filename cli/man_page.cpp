@@ -1,5 +1,6 @@
 #include "cli/man_page.hpp"
 
+#include <cctype>
 #include <sstream>
 
 namespace s3fault::cli {
@@ -34,10 +35,30 @@ std::string roff(std::string_view text) {
   return out;
 }
 
+/// The checkout's paths in a help text (`see docs/faults.md`, `examples/readers/aws-cli.sh`,
+/// right for `--help` in a clone) as the package installs them, for the man pages, which are
+/// read where the package put the docs and the examples: /usr/share/doc/s3fault/.
+std::string installed_paths(std::string_view text) {
+  constexpr std::string_view installed = "/usr/share/doc/s3fault/";
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool word_start =
+        i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '/' ||
+                    text[i - 1] == '_' || text[i - 1] == '-' || text[i - 1] == '.');
+    const std::string_view rest = text.substr(i);
+    if (word_start && (rest.starts_with("docs/") || rest.starts_with("examples/"))) {
+      out += installed;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 /// A help text as roff: plain lines filled into paragraphs, indented lines (examples, lists,
-/// tables) kept as they are, blank lines between paragraphs.
-void write_text(std::ostream& out, std::string_view text) {
-  std::istringstream lines{std::string(text)};
+/// tables) kept as they are, blank lines between paragraphs; paths as installed.
+void write_text(std::ostream& out, std::string_view help) {
+  const std::string text = installed_paths(help);
+  std::istringstream lines{text};
   bool verbatim = false;
   for (std::string line; std::getline(lines, line);) {
     const bool blank = line.find_first_not_of(' ') == std::string::npos;
@@ -103,7 +124,7 @@ void write_subcommands(std::ostream& out, const command_node& command) {
       << "\\-NAME\\fR(1).\n";
   for (const CLI::App* sub : subs) {
     out << ".TP\n\\fB" << roff(sub->get_name()) << "\\fR\n"
-        << roff(first_sentence(sub->get_description())) << "\n";
+        << roff(installed_paths(first_sentence(sub->get_description()))) << "\n";
   }
 }
 
@@ -122,7 +143,8 @@ void write_see_also(std::ostream& out, const command_node& command) {
   for (std::size_t i = 0; i < pages.size(); ++i) {
     out << "\\fB" << roff(pages[i]) << "\\fR(1)" << (i + 1 < pages.size() ? ",\n" : "\n");
   }
-  out << ".PP\nThe documentation in /usr/share/doc/s3fault/ (README.md and docs/).\n";
+  out << ".PP\nThe documentation: /usr/share/doc/s3fault/README.md and "
+         "/usr/share/doc/s3fault/docs/.\n";
 }
 
 std::string upper(std::string text) {
@@ -165,7 +187,8 @@ std::string man_page(const command_node& command, std::string_view version) {
   out << ".TH \"" << roff(upper(name)) << "\" 1 \"\" \"s3fault " << roff(version)
       << "\" \"s3fault manual\"\n"
       << ".SH NAME\n"
-      << roff(name) << " \\- " << roff(first_sentence(command.app->get_description())) << "\n";
+      << roff(name) << " \\- "
+      << roff(installed_paths(first_sentence(command.app->get_description()))) << "\n";
   write_synopsis(out, command);
   out << ".SH DESCRIPTION\n";
   write_text(out, command.app->get_description());

@@ -114,6 +114,22 @@ class ManPagesTest(unittest.TestCase):
                        env={**os.environ, "MANWIDTH": "80", "LC_ALL": "C.UTF-8"})
         self.assertEqual(warnings.stderr, "")
 
+    def test_the_pages_name_the_docs_and_examples_where_the_package_installs_them(self):
+        # `see docs/faults.md` is right in a clone (--help), not for a reader of the man page:
+        # the package puts the docs and the examples under /usr/share/doc/s3fault/.
+        relative, absent = [], []
+        for page in sorted(self.dir.iterdir()):
+            text = page.read_text()
+            relative += [f"{page.name}: {m.group(0)}" for m in
+                         re.finditer(r"(?<![\w./-])(docs|examples)/[\w./-]*", text)]
+            for m in re.finditer(r"/usr/share/doc/s3fault/([\w./-]*[\w/])", text):
+                # What the package installs there is copied from the checkout, path for path.
+                if m.group(1).startswith(("docs/", "examples/")) \
+                        and not (REPO / m.group(1)).exists():
+                    absent.append(f"{page.name}: {m.group(0)}")
+        self.assertEqual(relative, [])
+        self.assertEqual(absent, [])
+
 
 class BashCompletionTest(unittest.TestCase):
     @classmethod
