@@ -116,6 +116,83 @@ try {
 """
 
 
+# Opens the dashboard (argv: URL, then exchange ids) and each exchange in turn; prints one JSON
+# line: each id's curl line as the page shows it.
+CURL_LINES_SCRIPT = """
+const [url, ...ids] = process.argv.slice(1);
+const { click, launchIsolated } =
+  await import(new URL("dashboard-browser.mjs", process.env.NODE_DIR_URL).href);
+const browser = await launchIsolated();
+try {
+  const page = await browser.newPage();
+  await page.goto(url);
+  const lines = {};
+  for (const id of ids) {
+    await click(page, `#recent tr[data-exchange="${id}"]`);
+    await page.waitForSelector(`#detail[data-exchange="${id}"]:not([hidden])`);
+    lines[id] = await page.$eval("#curl", (pre) => pre.textContent);
+  }
+  console.log(JSON.stringify(lines));
+} finally {
+  await browser.close();
+}
+"""
+
+# Opens the dashboard (argv: URL, screenshot path, window width, an exchange id) once every
+# exchange is listed, and reports where the tables end against the window: per table its widths,
+# per exchange row the right edges of the cells after the target and the target cell's text and
+# title, and the per-operation table's column headings under their group headings; then opens
+# the exchange and reports the page's widths again. One JSON line on stdout.
+LAYOUT_SCRIPT = """
+const [url, screenshot, width, opened] = process.argv.slice(1);
+const { click, launchIsolated, requestsOutside } =
+  await import(new URL("dashboard-browser.mjs", process.env.NODE_DIR_URL).href);
+const browser = await launchIsolated();
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: Number(width), height: 1000 });
+  const outside = requestsOutside(page, url);
+  await page.goto(url);
+  await page.waitForFunction(() => Number(document.body.dataset.refreshes || 0) >= 2,
+    { timeout: 20000 });
+  const shown = await page.evaluate(() => {
+    const box = (element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth,
+      right: element.getBoundingClientRect().right });
+    const header = [...document.querySelectorAll("#recent thead th")].map((th) => th.textContent);
+    const rows = [...document.querySelectorAll("#recent tbody tr[data-exchange]")].map((tr) => {
+      const cells = [...tr.cells];
+      const target = cells[header.indexOf("target")];
+      return { id: tr.dataset.exchange, text: target.textContent, title: target.title,
+        clipped: target.scrollWidth > target.clientWidth,
+        right: Object.fromEntries(cells.map((c, i) => [header[i], c.getBoundingClientRect().right])) };
+    });
+    // Each heading of the per-operation table with the group heading above it (by position).
+    const [groupRow, nameRow] = document.querySelectorAll("#operations thead tr");
+    const groups = [...groupRow.cells].map((th) => ({ text: th.textContent.trim(),
+      rowSpan: th.rowSpan, left: th.getBoundingClientRect().left, right: th.getBoundingClientRect().right }));
+    const columns = [...groups.filter((g) => g.rowSpan === 2).map((g) => ({ group: "", name: g.text })),
+      ...[...nameRow.cells].map((th) => {
+        const r = th.getBoundingClientRect();
+        const over = groups.find((g) => g.rowSpan !== 2 && g.left <= r.left + 1 && r.right <= g.right + 1);
+        return { group: over ? over.text : "", name: th.textContent.trim() };
+      })];
+    return { window: document.documentElement.clientWidth, page: box(document.documentElement),
+      recent: box(document.querySelector("#recent").parentElement), recentTable: box(document.querySelector("#recent")),
+      operations: box(document.querySelector("#operations").parentElement),
+      operationsTable: box(document.querySelector("#operations")), header, rows, columns };
+  });
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await click(page, `#recent tr[data-exchange="${opened}"]`);
+  await page.waitForSelector(`#detail[data-exchange="${opened}"]:not([hidden])`);
+  const withDetail = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth }));
+  console.log(JSON.stringify({ ...shown, withDetail, outside }));
+} finally {
+  await browser.close();
+}
+"""
+
+
 def to_fixed(value: float, digits: int) -> str:
     """What the page's Number.prototype.toFixed shows: the double's exact value rounded, a tie
     going up. Python's format rounds a tie to even, so a 2625 us midpoint (2.625 ms, exact in
@@ -660,6 +737,106 @@ class DashboardTest(unittest.TestCase):
                 return answer
             self.assertLess(time.monotonic(), deadline, (path, answer))
             time.sleep(0.05)
+
+    def node_script(self, script: str, *args: str) -> dict:
+        """Runs one of the inline puppeteer scripts above; its JSON line."""
+        env = {**harness.clean_client_env(), "CHROMIUM": self.chromium_binary,
+               "HOME": str(self.tmp), "NODE_DIR_URL": NODE_DIR.as_uri() + "/"}
+        run = harness.run_command(["node", "--input-type=module", "-e", script, *args],
+                                  env=env, timeout=180)
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
+    def test_the_curl_line_repeats_the_exchange_with_debians_curl(self):
+        # Debian 12's curl 7.88 signs with --aws-sigv4 but sends no x-amz-content-sha256, which
+        # S3 requires: the line got "400 InvalidRequest: Missing required header".
+        client = harness.boto3_client(self.proxy.url, self.store)
+        bucket = harness.unique_bucket_name("dashboard-curl")
+        client.create_bucket(Bucket=bucket)
+        body = bytes(range(256)) * 40 + b"it's the end"
+        client.put_object(Bucket=bucket, Key="repeat/me.bin", Body=body)
+        self.assertEqual(client.get_object(Bucket=bucket, Key="repeat/me.bin")["Body"].read(), body)
+        listed = self.settled(3)
+        put, get = (next(e for e in listed["exchanges"] if e["operation"] == operation)
+                    for operation in ("PutObject", "GetObject"))
+        lines = self.node_script(CURL_LINES_SCRIPT, f"{self.admin}/#token={TOKEN}",
+                                 str(put["id"]), str(get["id"]))
+        curl = shutil.which("curl", path="/usr/bin")
+        version = harness.run_command([curl, "--version"], env={}).stdout.split()[1]
+        body_file = self.tmp / "body.bin"
+        body_file.write_bytes(body)
+        direct = harness.boto3_client(self.origin.url, self.store)
+        direct.delete_object(Bucket=bucket, Key="repeat/me.bin")
+
+        def repeat(line: str, out: Path) -> str:
+            """Runs the page's line in bash with Debian's curl first on PATH and the credentials
+            in the environment, as the page tells; the status curl got."""
+            self.assertTrue(line.startswith("curl "), line)
+            env = {"PATH": "/usr/bin:/bin", "AWS_ACCESS_KEY_ID": self.store.access_key,
+                   "AWS_SECRET_ACCESS_KEY": self.store.secret_key, "BODY_FILE": str(body_file)}
+            run = harness.run_command(["bash", "-c", f"{line} -sS -o {out} -w '%{{http_code}}'"],
+                                      env=env, timeout=60)
+            return run.stdout
+
+        put_line, get_line = lines[str(put["id"])], lines[str(get["id"])]
+        put_status = repeat(put_line, self.tmp / "put.out")
+        self.assertEqual(put_status, "200", (put_line, (self.tmp / "put.out").read_bytes()))
+        stored = direct.get_object(Bucket=bucket, Key="repeat/me.bin")["Body"].read()
+        self.assertEqual(stored, body, "the repeated PUT stored the body again")
+        get_status = repeat(get_line, self.tmp / "get.out")
+        self.assertEqual(get_status, "200", (get_line, (self.tmp / "get.out").read_bytes()))
+        self.assertEqual((self.tmp / "get.out").read_bytes(), body)
+        for line in (put_line, get_line):
+            self.assertNotIn(self.store.secret_key, line)
+            self.assertNotIn("REDACTED", line)
+        print(f"dashboard: the curl lines of a PUT and a GET repeated with curl {version}: "
+              f"{put_status} and {get_status}, {len(body)} bytes stored and read back\n"
+              f"  {put_line}\n  {get_line}")
+
+    def test_the_tables_fit_a_1400_pixel_window(self):
+        # A long multipart target widened the exchanges table past the window, hiding bytes,
+        # duration, TTFB and faults; the per-operation table's two "requests" read as one twice.
+        self.drive_traffic()
+        client = harness.boto3_client(self.proxy.url, self.store)
+        key = "exports/" + "/".join(f"partition-{i:02d}=value-{i:02d}" for i in range(8)) + "/data.parquet"
+        upload = client.create_multipart_upload(Bucket=self.bucket, Key=key)["UploadId"]
+        part = client.upload_part(Bucket=self.bucket, Key=key, UploadId=upload, PartNumber=1,
+                                  Body=b"p" * 1000)
+        client.complete_multipart_upload(Bucket=self.bucket, Key=key, UploadId=upload,
+                                         MultipartUpload={"Parts": [{"PartNumber": 1,
+                                                                     "ETag": part["ETag"]}]})
+        listed = self.settled(1 + PUTS + GETS + SLOW + MISSING + 3)
+        long_one = next(e for e in listed["exchanges"] if e["operation"] == "UploadPart")
+        long_target = long_one["target"]
+        self.assertGreater(len(long_target), 200, long_target)
+        screenshot = self.screenshot_path("dashboard-tables.png")
+        shown = self.node_script(LAYOUT_SCRIPT, f"{self.admin}/#token={TOKEN}", str(screenshot),
+                                 "1400", str(long_one["id"]))
+        self.assertEqual(shown["outside"], [], "the page reached beyond the admin port")
+        window = shown["window"]
+        for name in ("page", "recent", "recentTable", "operations", "operationsTable"):
+            self.assertLessEqual(shown[name]["scrollWidth"], shown[name]["clientWidth"],
+                                 (name, shown[name]))
+            self.assertLessEqual(shown[name]["right"], window, (name, shown[name]))
+        targets = {str(e["id"]): e["target"] for e in listed["exchanges"]}
+        self.assertEqual(len(shown["rows"]), len(targets))
+        for row in shown["rows"]:
+            self.assertEqual((row["text"], row["title"]), (targets[row["id"]],) * 2, row["id"])
+            for column in ("bytes in", "bytes out", "duration", "ttfb", "faults"):
+                self.assertLessEqual(row["right"][column], window, (row["id"], column, row))
+        long_row = next(r for r in shown["rows"] if r["text"] == long_target)
+        self.assertTrue(long_row["clipped"], "the long target ends in an ellipsis")
+        # Opened, its heads (a long User-Agent) and curl line wrap inside the window too.
+        self.assertLessEqual(shown["withDetail"]["scrollWidth"], shown["withDetail"]["clientWidth"],
+                             shown["withDetail"])
+        columns = shown["columns"]
+        requests = [c for c in columns if c["name"] == "requests"]
+        self.assertEqual(len(requests), 2, columns)
+        self.assertTrue(all(c["group"] for c in columns if c["name"] not in ("operation", "status")),
+                        ("every figure under a group heading", columns))
+        self.assertEqual(len({(c["group"], c["name"]) for c in columns}), len(columns), columns)
+        print(f"dashboard: at {window} px the exchanges table ({shown['recentTable']['clientWidth']} "
+              f"px) and the per-operation table fit; a {len(long_target)}-character target is "
+              f"clipped with the whole in its title; columns {columns}; screenshot {screenshot}")
 
     def test_without_a_timeline_the_whole_run_cannot_be_chosen(self):
         with self.assertRaises(urllib.error.HTTPError) as refused:
