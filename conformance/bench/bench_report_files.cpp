@@ -66,11 +66,6 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return fields;
 }
 
-/// A figure as JSON: the rounded value, which prints with at most the figure's decimals.
-json number(figure f, double value) {
-  return round_to(value, info(f).decimals);
-}
-
 /// Per-round values in the CSV: "1234.50;1201.12;1250.00".
 std::string rounds_text(figure f, const std::vector<double>& rounds) {
   std::vector<std::string> values;
@@ -139,10 +134,10 @@ json comparison_json(figure f, const comparison& c) {
              {"judged", c.judged},
              {"change", change_word(f, c)}};
   if (c.baseline_rounds > 0) {
-    entry["reference"] = number(f, c.baseline);
+    entry["reference"] = figure_json(f, c.baseline);
   }
   if (c.current_rounds > 0) {
-    entry["now"] = number(f, c.current);
+    entry["now"] = figure_json(f, c.current);
   }
   if (!c.judged) {
     entry["not_judged"] = c.not_judged;
@@ -372,14 +367,19 @@ json cell_json(const bench_report& report, const cell_summary& summary) {
     const auto f = figure_at(i);
     const std::string key(info(f).key);
     if (const auto& s = summary.figures[i]) {
-      entry["figures"][key] = {
-          {"median", number(f, s->median)}, {"min", number(f, s->min)}, {"max", number(f, s->max)}};
+      entry["figures"][key] = {{"median", figure_json(f, s->median)},
+                               {"min", figure_json(f, s->min)},
+                               {"max", figure_json(f, s->max)}};
     }
     if (const auto& band = summary.noise_percent[i]) {
       entry["noise_percent"][key] = round_to(*band, 1);
     }
     if (!summary.rounds[i].empty() && info(f).compared) {
-      entry["rounds"][key] = summary.rounds[i];
+      json rounds = json::array();
+      for (const double value : summary.rounds[i]) {
+        rounds.push_back(figure_json(f, value));
+      }
+      entry["rounds"][key] = rounds;
     }
     if (const auto& cmp = summary.versus[i]) {
       entry["versus"][key] = comparison_json(f, *cmp);

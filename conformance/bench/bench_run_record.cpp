@@ -1,6 +1,8 @@
 #include "conformance/bench/bench_run_record.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 namespace s3fault::bench {
 namespace {
@@ -72,6 +74,14 @@ bool read_counts(const json& record, run_counts& counts, std::string& why) {
 
 } // namespace
 
+json figure_json(figure f, double value) {
+  const double rounded = round_to(value, info(f).decimals);
+  if (info(f).decimals == 0) {
+    return static_cast<std::int64_t>(std::llround(rounded));
+  }
+  return rounded;
+}
+
 json run_record_json(const run_result& run, const std::string& store) {
   json entry{{"operation", to_string(run.measured.op)},
              {"size_bytes", run.measured.size},
@@ -91,7 +101,7 @@ json run_record_json(const run_result& run, const std::string& store) {
   for (std::size_t i = 0; i < figure_count; ++i) {
     if (run.values[i]) {
       entry["figures"][std::string(info(figure_at(i)).key)] =
-          round_to(*run.values[i], info(figure_at(i)).decimals);
+          figure_json(figure_at(i), *run.values[i]);
     }
   }
   entry["counts"] = counts_json(run.counts);

@@ -11,6 +11,11 @@
 
 namespace s3fault::bench {
 
+/// A figure's value as the JSON files write it: rounded to its decimals, and a count (a figure
+/// without decimals: operations, errors, retries, threads) as a whole number, 1816 not 1816.0.
+/// Readers take any number, so files written with counts as floats still read back.
+nlohmann::json figure_json(figure f, double value);
+
 /// The record of `run`, made on the store named `store` (empty: the one unnamed store).
 nlohmann::json run_record_json(const run_result& run, const std::string& store);
 

@@ -93,6 +93,13 @@ class BenchOriginTest(unittest.TestCase):
         for run in report["runs"]:
             self.assertEqual(run["figures"]["errors"], 0)
             self.assertEqual(run["bytes"], run["figures"]["operations"] * run["size_bytes"])
+        # Counts are whole numbers in the JSON: "operations": 1816, never 1816.0.
+        for key in ("operations", "errors", "retries"):
+            for run in report["runs"]:
+                self.assertIs(type(run["figures"][key]), int, (key, run["figures"]))
+            for cell in report["cells"]:
+                for column in ("median", "min", "max"):
+                    self.assertIs(type(cell["figures"][key][column]), int, (key, cell["figures"]))
 
         html = html_path.read_text()
         self.assertIn("<svg", html)

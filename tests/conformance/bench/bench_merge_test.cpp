@@ -169,6 +169,61 @@ TEST(BenchMerge, TheMergedJsonSaysShardsAndCanBeReadAsABaseline) {
   EXPECT_EQ(earlier->cells.size(), 1u);
 }
 
+/// A part as versions before counts were whole numbers wrote it: every count figure (no
+/// decimals) of its cells and runs, and its runs' counts, as floats ("operations": 1816.0).
+part_file with_counts_as_floats(const part_file& part) {
+  auto document = nlohmann::json::parse(part.text);
+  const auto as_float = [](nlohmann::json& value) { value = value.get<double>() + 0.0; };
+  for (std::size_t i = 0; i < figure_count; ++i) {
+    const std::string key(info(figure_at(i)).key);
+    if (info(figure_at(i)).decimals != 0) {
+      continue;
+    }
+    for (auto& cell : document["cells"]) {
+      if (cell["figures"].contains(key)) {
+        for (const auto* column : {"median", "min", "max"}) {
+          as_float(cell["figures"][key][column]);
+        }
+      }
+    }
+    for (auto& run : document["runs"]) {
+      if (run["figures"].contains(key)) {
+        as_float(run["figures"][key]);
+      }
+    }
+  }
+  for (auto& run : document["runs"]) {
+    for (const auto* count : {"succeeded", "errors", "retries", "bytes"}) {
+      as_float(run["counts"][count]);
+    }
+  }
+  return {part.file, document.dump()};
+}
+
+TEST(BenchMerge, PartsWithCountsWrittenAsFloatsMergeAndTheMergeWritesWholeNumbers) {
+  samples all;
+  shard_report one(1, 2, all), two(2, 2, all);
+  const auto old_one = with_counts_as_floats(one.file());
+  ASSERT_NE(old_one.text.find("\"operations\":1000.0"), std::string::npos) << old_one.text;
+  const auto outcome = merge_bench_parts({old_one, with_counts_as_floats(two.file())}, nullptr);
+  ASSERT_TRUE(outcome.merged) << refusals_of(outcome);
+  const auto as_now = merge_bench_parts({one.file(), two.file()}, nullptr);
+  ASSERT_TRUE(as_now.merged) << refusals_of(as_now);
+  const auto& run = outcome.merged->report.runs[0];
+  EXPECT_EQ(run.counts.succeeded, 3000u);
+  EXPECT_EQ(run.counts.errors, 1u);
+  EXPECT_EQ(run.values, as_now.merged->report.runs[0].values);
+  // Written again, the merged report's counts are whole numbers.
+  const auto merged = nlohmann::json::parse(json_report(outcome.merged->report));
+  for (const auto* key : {"operations", "errors", "retries"}) {
+    EXPECT_TRUE(merged["runs"][0]["figures"][key].is_number_integer())
+        << key << ": " << merged["runs"][0]["figures"][key];
+    EXPECT_TRUE(merged["cells"][0]["figures"][key]["median"].is_number_integer())
+        << key << ": " << merged["cells"][0]["figures"][key];
+  }
+  EXPECT_EQ(merged["cells"][0]["figures"]["operations"]["median"], 3000);
+}
+
 TEST(BenchMerge, RefusesPartsRunWithOtherSettings) {
   samples all;
   shard_report one(1, 2, all), two(2, 2, all, 0, 4096);

@@ -153,6 +153,81 @@ TEST(BenchReports, JsonCarriesEveryRunAndTheFirstError) {
             sample.report.summaries[0].figures[0]->median);
 }
 
+/// The figures that are counts (operations, errors, retries, the store's peak threads): those
+/// printed without decimals.
+std::vector<std::string> count_keys() {
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < figure_count; ++i) {
+    if (info(figure_at(i)).decimals == 0) {
+      keys.emplace_back(info(figure_at(i)).key);
+    }
+  }
+  return keys;
+}
+
+TEST(BenchReports, CountsAreWholeNumbersInTheJson) {
+  // They were written as 1816.0: a count read as a float by every other tool.
+  sample_report sample;
+  const auto text = json_report(sample.report);
+  const auto document = nlohmann::json::parse(text);
+  ASSERT_EQ(count_keys(),
+            (std::vector<std::string>{"operations", "errors", "retries", "store_threads_max"}));
+  std::size_t checked = 0;
+  for (const auto& key : count_keys()) {
+    for (const auto& cell : document["cells"]) {
+      if (cell["figures"].contains(key)) {
+        for (const auto* column : {"median", "min", "max"}) {
+          EXPECT_TRUE(cell["figures"][key][column].is_number_integer())
+              << key << "." << column << ": " << cell["figures"][key][column].dump();
+          ++checked;
+        }
+      }
+    }
+    for (const auto& run : document["runs"]) {
+      if (run["figures"].contains(key)) {
+        EXPECT_TRUE(run["figures"][key].is_number_integer()) << key << ": " << run["figures"][key];
+        ++checked;
+      }
+      EXPECT_TRUE(run["counts"]["succeeded"].is_number_integer());
+    }
+  }
+  EXPECT_EQ(checked, 2u * 3 * 3 + 4u * 3); // 2 cells and 4 runs of operations, errors, retries
+  EXPECT_TRUE(document["settings"]["rounds"].is_number_integer());
+  EXPECT_EQ(
+      document["cells"][0]["figures"]["operations"]["median"].get<double>(),
+      sample.report.summaries[0].figures[static_cast<std::size_t>(figure::operations)]->median);
+}
+
+TEST(BenchReports, AJsonBaselineWithCountsWrittenAsFloatsReadsBack) {
+  // Files written before counts were whole numbers still serve as baselines.
+  sample_report sample;
+  auto document = nlohmann::json::parse(json_report(sample.report));
+  for (auto& cell : document["cells"]) {
+    for (const auto& key : count_keys()) {
+      if (cell["figures"].contains(key)) {
+        for (const auto* column : {"median", "min", "max"}) {
+          cell["figures"][key][column] = cell["figures"][key][column].get<double>() + 0.0;
+        }
+      }
+    }
+  }
+  const auto old_text = document.dump();
+  ASSERT_NE(old_text.find(".0,"), std::string::npos) << "counts written as floats";
+  std::string error;
+  const auto earlier = parse_baseline(old_text, "old.json", error);
+  ASSERT_TRUE(earlier) << error;
+  ASSERT_EQ(earlier->cells.size(), 2u);
+  for (std::size_t c = 0; c < 2; ++c) {
+    for (const auto f : {figure::operations, figure::errors, figure::retries}) {
+      const auto i = static_cast<std::size_t>(f);
+      EXPECT_DOUBLE_EQ(earlier->cells[c].figures[i]->median,
+                       sample.report.summaries[c].figures[i]->median);
+      EXPECT_DOUBLE_EQ(earlier->cells[c].figures[i]->max,
+                       sample.report.summaries[c].figures[i]->max);
+    }
+  }
+}
+
 TEST(BenchReports, TheHtmlIsOneFileWithChartsAndNoScripts) {
   sample_report sample;
   const auto html = html_report(sample.report);
