@@ -1,5 +1,6 @@
 // The --html file: one self-contained page (no scripts, no external files). It opens with the
-// bench's verdict, in the words the terminal ends with (bench_verdict.hpp); then, per operation,
+// bench's verdict, in the words the terminal ends with (bench_verdict.hpp); for a merged report
+// the shards it was merged from (bench merge says them on the terminal); then, per operation,
 // the ratio chart of its comparisons (bench_report_html_ratio.cpp) and per size an inline SVG
 // chart of throughput against concurrency and one of latency percentiles, a series per store,
 // with the baseline's medians and the control noise band overlaid when there are any
@@ -10,7 +11,8 @@
 // data-cell, data-figure, data-column (and with several stores data-store); each chart's <svg>
 // says its data-operation and data-size (and data-scale); marks have the class "mark",
 // "baseline-mark", "noise-band" or "ratio-mark" (with data-ratio and data-change). The verdict
-// is the element of class "verdict".
+// is the element of class "verdict"; a merged report's shards the <section class="merged"> with
+// data-shards, one <li data-shard="K/N"> each.
 #include "conformance/bench/bench_report_html.hpp"
 
 #include "conformance/bench/bench_reports.hpp"
@@ -91,6 +93,31 @@ std::string settings_paragraph(const bench_report& report) {
   return html.str();
 }
 
+/// A merged report's shards (bench merge): how many, each with its file, and the notes on how
+/// the figures were put together, as the terminal says them when merging. "" for one process.
+std::string merged_section(const bench_report& report) {
+  if (report.parts.empty()) {
+    return "";
+  }
+  std::ostringstream html;
+  html << "<section class=\"merged\" data-shards=\"" << report.shards
+       << "\">\n<p>Merged by s3fault bench merge from " << report.shards
+       << " shards, as if one process had run every client:</p>\n<ul>\n";
+  for (const auto& part : report.parts) {
+    const auto shard = text::escape_html(part.shard.text());
+    html << "<li data-shard=\"" << shard << "\">shard " << shard << " ("
+         << text::escape_html(part.shard.source) << "): " << text::escape_html(part.file) << ", "
+         << text::escape_html(part.endpoint) << ", started " << text::escape_html(part.started_at)
+         << "</li>\n";
+  }
+  html << "</ul>\n<ul class=\"merge-notes\">\n";
+  for (const auto& note : report.notes) {
+    html << "<li>" << text::escape_html(note) << "</li>\n";
+  }
+  html << "</ul>\n</section>\n";
+  return html.str();
+}
+
 /// What the figures were compared with: "direct" (the reference store), "the baseline NAME".
 std::string compared_with_text(const bench_report& report) {
   return report.reference == reference_kind::store ? report.stores.front().name
@@ -149,8 +176,9 @@ std::string html_report(const bench_report& report) {
        << "<title>s3fault bench " << text::escape_html(report.started_at) << "</title>\n<style>\n"
        << text::report_page_style << page_style
        << "</style>\n</head>\n<body>\n<h1>s3fault bench</h1>\n"
-       << verdict_section(report) << settings_paragraph(report) << charts_key(report)
-       << html_page::charts_section(report) << html_page::summary_tables(report);
+       << verdict_section(report) << settings_paragraph(report) << merged_section(report)
+       << charts_key(report) << html_page::charts_section(report)
+       << html_page::summary_tables(report);
   if (any_noise(report.summaries)) {
     html << html_page::noise_table(report);
   }

@@ -248,7 +248,8 @@ std::string summary_tables(const bench_report& report) {
   const auto& settings = *report.settings;
   std::ostringstream html;
   html << "<h2 class=\"medians-heading\">" << text::escape_html(medians_heading(report))
-       << "</h2>\n<p>Throughput with its [min..max] over the runs; latency and TTFB in ms.</p>\n"
+       << "</h2>\n<p>Throughput with its [min..max] over the runs; latency and TTFB in ms"
+       << text::escape_html(sharding_caption(report)) << ".</p>\n"
        << medians_table(report, "Throughput and latency",
                         {figure::mib_per_second, figure::ops_per_second, figure::latency_p50_ms,
                          figure::latency_p90_ms, figure::latency_p99_ms, figure::latency_max_ms})

@@ -270,7 +270,6 @@ std::string progress_line(const run_position& position, const run_progress& prog
   return text;
 }
 
-/// What the table's figures are of, when not of one whole process.
 std::string sharding_caption(const bench_report& report) {
   if (report.shards > 1) {
     return "; merged from " + std::to_string(report.shards) +

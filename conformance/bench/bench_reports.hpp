@@ -28,6 +28,10 @@ std::string range_text(const cell_summary& summary, figure f);
 /// The processes sampled (--store-pid): "pid 41, 42", or per store "a: pid 41; b: pid 57".
 std::string sampled_processes(const bench_settings& settings);
 
+/// What the medians are of when not of one whole process: "; merged from 3 shards (...)" or
+/// "; shard 1/3: this process's share ...", else "". The terminal's caption and the page's.
+std::string sharding_caption(const bench_report& report);
+
 /// The tables after the last run: medians with the throughput range, store usage (with
 /// --store-pid), noise bands (with --control), the baseline comparison (with --baseline), the
 /// first error of each cell with errors, a closing line, and last the verdict (verdict_of: the

@@ -159,6 +159,21 @@ class BenchShardTest(unittest.TestCase):
             self.assertAlmostEqual(run["figures"]["ops_per_second"],
                                    run["counts"]["succeeded"] / seconds, delta=0.051)
 
+    def test_the_merged_page_says_it_was_merged_and_from_which_shards(self):
+        # The terminal said "3 shards of ..."; the page did not say it was merged at all.
+        self.parts()
+        files = [str(self.tmp / f"part-{k}.json") for k in (3, 1, 2)]
+        merged = Run(["bench", "merge", *files, "--html", str(self.tmp / "merged.html")]).run()
+        self.assertEqual(merged.code, 0, merged.describe())
+        self.assertIn("s3fault bench merge: 3 shards of ", merged.stdout)
+        page = (self.tmp / "merged.html").read_text()
+        self.assertIn('<section class="merged" data-shards="3">', page)
+        self.assertIn("Merged by s3fault bench merge from 3 shards", page)
+        at = [page.index(f'<li data-shard="{k}/3">shard {k}/3 (--shard {k}/3): '
+                         f'{self.tmp / f"part-{k}.json"}, ') for k in (1, 2, 3)]
+        self.assertEqual(at, sorted(at), "in shard order")
+        self.assertIn("; merged from 3 shards (rates over each run's whole window)", page)
+
     def test_merged_percentiles_are_those_of_the_parts_histograms_added(self):
         parts = self.parts()
         merged = self.merge(["part-3.json", "part-1.json", "part-2.json"], "shuffled.json")

@@ -5,6 +5,7 @@
 
 #include "conformance/bench/bench_reports.hpp"
 #include "conformance/bench/bench_schedule.hpp"
+#include "text/markup.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -222,6 +223,41 @@ TEST(BenchMerge, PartsWithCountsWrittenAsFloatsMergeAndTheMergeWritesWholeNumber
         << key << ": " << merged["cells"][0]["figures"][key];
   }
   EXPECT_EQ(merged["cells"][0]["figures"]["operations"]["median"], 3000);
+}
+
+TEST(BenchMerge, TheMergedPageSaysItWasMergedAndFromWhichShards) {
+  // The terminal said "3 shards of ..."; the page did not say it was merged at all.
+  samples all;
+  shard_report one(1, 3, all), two(2, 3, all), three(3, 3, all);
+  const auto outcome = merge_bench_parts({three.file(), one.file(), two.file()}, nullptr);
+  ASSERT_TRUE(outcome.merged) << refusals_of(outcome);
+  const auto page = html_report(outcome.merged->report);
+  const auto merged_at = page.find("<section class=\"merged\" data-shards=\"3\">");
+  ASSERT_NE(merged_at, std::string::npos) << page;
+  const auto section = page.substr(merged_at, page.find("</section>", merged_at) - merged_at);
+  EXPECT_NE(section.find("Merged by s3fault bench merge from 3 shards"), std::string::npos)
+      << section;
+  // Each shard by its number and file, in shard order, then how the figures were put together.
+  std::size_t at = 0;
+  for (const auto* shard : {"1/3", "2/3", "3/3"}) {
+    const std::string file = std::string("part-") + shard[0] + ".json";
+    const auto item = section.find(std::string("<li data-shard=\"") + shard + "\">shard " + shard +
+                                   " (--shard " + shard + "): " + file);
+    EXPECT_NE(item, std::string::npos) << shard << " in " << section;
+    EXPECT_GT(item, at) << shard;
+    at = item;
+  }
+  for (const auto& note : outcome.merged->report.notes) {
+    EXPECT_NE(section.find(text::escape_html(note)), std::string::npos) << note;
+  }
+  EXPECT_NE(page.find("; merged from 3 shards (rates over each run's whole window)"),
+            std::string::npos)
+      << "the medians' caption, as in the terminal";
+  // A shard's own page says whose share it is, and an unsharded page says neither.
+  const auto shard_page = html_report(one.report);
+  EXPECT_EQ(shard_page.find("class=\"merged\""), std::string::npos);
+  EXPECT_NE(shard_page.find("; shard 1/3: this process's share of each cell's clients only"),
+            std::string::npos);
 }
 
 TEST(BenchMerge, RefusesPartsRunWithOtherSettings) {
