@@ -24,10 +24,14 @@ public:
   text_report(std::ostream& out, bool colour) : out_(out), paint_(colour) {}
   void begin(const std::string& endpoint, const std::string& bucket);
   void check_done(const check_result& result);
-  /// The closing lines: "N passed, N failed, ..." and what decided the exit status.
+  /// The closing lines: the failures by cause, "N passed, N failed, ..." and what decided the
+  /// exit status.
   void finish(const audit_report& report);
 
 private:
+  /// The failed checks by cause (failure_causes.hpp), the causes to fix first numbered.
+  void print_causes(const audit_report& report);
+
   std::ostream& out_;
   report::painter paint_;
   std::string area_;

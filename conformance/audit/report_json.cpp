@@ -1,4 +1,5 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "conformance/audit/failure_causes.hpp"
 #include "conformance/report/json_text.hpp"
 #include "runtime/build_info.hpp"
 
@@ -51,6 +52,23 @@ nlohmann::json result_json(const check_result& result) {
           {"exchanges", exchanges}};
 }
 
+/// The failed checks by cause, the causes to fix first (in that order) first.
+nlohmann::json causes_json(const std::vector<cause_group>& groups) {
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& group : groups) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto* result : group.checks) {
+      checks.push_back(result->id);
+    }
+    causes.push_back({{"cause", group.id},
+                      {"fix", group.fix},
+                      {"fix_first", group.rank > 0},
+                      {"gating", group.gating},
+                      {"checks", checks}});
+  }
+  return causes;
+}
+
 } // namespace
 
 std::string json_report(const audit_report& report) {
@@ -61,6 +79,13 @@ std::string json_report(const audit_report& report) {
     checks.push_back(result_json(result));
     if (is_gating_failure(result, report.strict)) {
       not_met.push_back(result.id);
+    }
+  }
+  const auto groups = group_failures_by_cause(report);
+  nlohmann::json fix_first = nlohmann::json::array();
+  for (const auto& group : groups) {
+    if (group.rank > 0) {
+      fix_first.push_back(group.id);
     }
   }
   nlohmann::json cut_off = nlohmann::json::array();
@@ -85,8 +110,10 @@ std::string json_report(const audit_report& report) {
                                      {"skipped", totals.skipped},
                                      {"errors", totals.errors},
                                      {"not_met", not_met},
+                                     {"fix_first", fix_first},
                                      {"exit_status", audit_exit_status(report)},
                                      {"exit_reason", audit_exit_reason(report)}}},
+                                   {"causes", causes_json(groups)},
                                    {"checks", checks},
                                    {"cut_off_checks", cut_off}};
   return report::json_text(document);

@@ -1,4 +1,5 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "conformance/audit/failure_causes.hpp"
 #include "conformance/report/junit_document.hpp"
 
 #include <algorithm>
@@ -36,8 +37,23 @@ junit_testcase named_testcase(const check_result& result, double seconds) {
           seconds};
 }
 
+/// The cause of a failed check as properties (cause, fix, and fix_first: its rank among the
+/// causes that decide the exit status) and as the failure text's last line.
+void name_cause(junit_testcase& testcase, const cause_group& group) {
+  testcase.properties.emplace_back("cause", group.id);
+  testcase.properties.emplace_back("fix", group.fix);
+  if (group.rank > 0) {
+    testcase.properties.emplace_back("fix_first", std::to_string(group.rank));
+  }
+  testcase.text += "cause " + group.id + " (" + std::to_string(group.checks.size()) +
+                   (group.checks.size() == 1 ? " check" : " checks") +
+                   (group.rank > 0 ? ", fix first #" + std::to_string(group.rank) : "") +
+                   "): " + group.fix + "\n";
+}
+
 /// FAIL and DEVIATION are a <failure>, ERROR an <error>, SKIP <skipped>.
-junit_testcase checked_testcase(const check_result& result) {
+junit_testcase checked_testcase(const check_result& result,
+                                const std::vector<cause_group>& causes) {
   auto testcase = named_testcase(result, result.seconds);
   const std::string name(to_string(result.outcome.result));
   switch (result.outcome.result) {
@@ -49,6 +65,11 @@ junit_testcase checked_testcase(const check_result& result) {
     testcase.type = name;
     testcase.message = name + " " + result.title + ": " + first_line(result);
     testcase.text = unmet_text(result);
+    for (const auto& group : causes) {
+      if (std::find(group.checks.begin(), group.checks.end(), &result) != group.checks.end()) {
+        name_cause(testcase, group);
+      }
+    }
     break;
   case verdict::error:
     testcase.outcome = junit_outcome::error;
@@ -74,6 +95,7 @@ junit_testcase cut_off_testcase(const check_result& result) {
 /// One testsuite per area, in catalog order; the checks cut off after those that ran.
 std::vector<report::junit_testsuite> area_suites(const audit_report& report) {
   std::vector<report::junit_testsuite> suites;
+  const auto causes = group_failures_by_cause(report);
   const auto suite_of = [&](const check_result& result) -> report::junit_testsuite& {
     const std::string name = "audit." + result.area;
     auto found = std::find_if(suites.begin(), suites.end(),
@@ -85,7 +107,7 @@ std::vector<report::junit_testsuite> area_suites(const audit_report& report) {
     return suites.back();
   };
   for (const auto& result : report.results) {
-    suite_of(result).testcases.push_back(checked_testcase(result));
+    suite_of(result).testcases.push_back(checked_testcase(result, causes));
   }
   for (const auto& result : report.cut_off) {
     suite_of(result).testcases.push_back(cut_off_testcase(result));

@@ -1,4 +1,5 @@
 #include "conformance/audit/audit_reports.hpp"
+#include "conformance/audit/failure_causes.hpp"
 
 namespace s3fault::audit {
 namespace {
@@ -28,6 +29,18 @@ const char* verdict_colour(verdict value) {
 // Long failures (every part of every object) are cut to this many lines in the table; the JSON
 // keeps them all.
 constexpr std::size_t max_unmet_lines = 6;
+
+std::string check_ids_of(const cause_group& group) {
+  std::string ids;
+  for (const auto* result : group.checks) {
+    ids += (ids.empty() ? "" : ", ") + result->id;
+  }
+  return ids;
+}
+
+std::string counted_checks(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " check" : " checks");
+}
 
 } // namespace
 
@@ -95,7 +108,32 @@ void text_report::check_done(const check_result& result) {
   out_.flush();
 }
 
+void text_report::print_causes(const audit_report& report) {
+  const auto groups = group_failures_by_cause(report);
+  const std::string indent(7, ' ');
+  bool others_heading = false;
+  for (const auto& group : groups) {
+    if (group.rank == 1) {
+      out_ << "\n"
+           << paint_("Failures by cause, fix these first (they decide the exit status):", bold)
+           << "\n";
+    } else if (group.rank == 0 && !others_heading) {
+      out_ << "\n"
+           << paint_(groups.front().rank == 1 ? "Other failures by cause:"
+                                              : "Failures by cause (none decides the exit status):",
+                     bold)
+           << "\n";
+      others_heading = true;
+    }
+    const std::string marker = group.rank > 0 ? std::to_string(group.rank) + "." : "-";
+    out_ << "  " << marker << " " << paint_(group.id, bold) << " ("
+         << counted_checks(group.checks.size()) << "): " << group.fix << "\n"
+         << indent << check_ids_of(group) << "\n";
+  }
+}
+
 void text_report::finish(const audit_report& report) {
+  print_causes(report);
   const auto totals = count_verdicts(report);
   out_ << "\n"
        << report::passed_and_failed(paint_, totals.passed, totals.failed) << ", "

@@ -1,7 +1,8 @@
 """The Debian package as `cmake --build BUILD --target package` writes it: its name, its control
-fields (run-time dependencies computed by dpkg-shlibdeps, not listed by hand), what it installs
-where, a stripped binary that is the build's, the Python client where Debian's python3 finds
-it, and lintian's verdict (no error, no warning). tests/package/clean-room.sh installs it with
+fields (run-time dependencies computed by dpkg-shlibdeps, not listed by hand; bash-completion
+recommended), what it installs where, a stripped binary that is the build's, the Python client
+where Debian's python3 finds it, the Node client where `npm install PATH` takes it, and
+lintian's verdict (no error, no warning). tests/package/clean-room.sh installs it with
 apt in a Debian root that has nothing else.
 
     python3 tests/package/check_package.py BUILD_DIR
@@ -18,8 +19,8 @@ from pathlib import Path
 BUILD = Path(sys.argv.pop(1) if len(sys.argv) > 1 else "build").resolve()
 
 
-def run(*args, check=True) -> str:
-    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+def run(*args, check=True, cwd=None) -> str:
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=cwd)
     if check and out.returncode != 0:
         raise AssertionError(f"{' '.join(map(str, args))}: exit {out.returncode}\n{out.stderr}")
     return out.stdout + out.stderr if not check else out.stdout
@@ -28,7 +29,8 @@ def run(*args, check=True) -> str:
 class DebianPackageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        run("cmake", "--build", BUILD, "--target", "package")
+        # Under tests/build.sh's lock: another build in BUILD would race ninja on its outputs.
+        run("flock", BUILD / ".build-lock", "cmake", "--build", BUILD, "--target", "package")
         # The version CPack was given (CMakeLists.txt's project version).
         version = re.search(r'set\(CPACK_PACKAGE_VERSION "([^"]+)"\)',
                             (BUILD / "CPackConfig.cmake").read_text()).group(1)
@@ -47,6 +49,11 @@ class DebianPackageTest(unittest.TestCase):
         self.assertRegex(self.field("Maintainer"), r"^[^<>]+ <[^@<>]+@[^@<>]+>$")
         self.assertEqual(self.field("Section"), "devel")
         self.assertRegex(self.field("Description"), r"^\S.*\n .*fault")
+
+    def test_it_recommends_bash_completion_which_loads_its_completion(self):
+        # Debian 12's root shell sources no bash-completion: the package's completion needs it.
+        recommends = {r.strip().split(" ")[0] for r in self.field("Recommends").split(",")}
+        self.assertIn("bash-completion", recommends)
 
     def test_the_dependencies_are_the_libraries_the_binary_links(self):
         # Every shared library the binary needs (its NEEDED entries), as a package dependency:
@@ -103,6 +110,21 @@ class DebianPackageTest(unittest.TestCase):
         self.assertEqual(len(entry_points), 1)
         self.assertIn("s3fault = s3fault.pytest_plugin", entry_points[0].read_text())
         self.assertEqual(list(site.rglob("*.pyc")), [])
+
+    def test_npm_installs_the_node_client_from_where_the_package_puts_it(self):
+        # /usr/share/s3fault/node, as extracted; `npm install PATH` in an empty project.
+        node = self.root / "usr/share/s3fault/node"
+        self.assertEqual(sorted(p.name for p in node.iterdir()) if node.is_dir() else [],
+                         ["README.md", "index.js", "package.json"])
+        project = Path(tempfile.mkdtemp(dir=BUILD))
+        (project / "package.json").write_text('{"name": "empty-project", "private": true}')
+        run("npm", "install", "--offline", "--no-audit", "--no-fund", "--loglevel=error",
+            "--prefix", project, node)
+        names = run("node", "-e", "const s = require('s3fault'); "
+                    "console.log(Object.keys(s).filter(k => typeof s[k] === 'function').sort()"
+                    ".join(' '))", cwd=project)
+        for name in ("AdminClient", "startOrigin", "startProxy"):
+            self.assertIn(name, names.split())
 
     def test_lintian_finds_no_error_and_no_warning(self):
         out = run("lintian", "--allow-root", self.deb, check=False)

@@ -86,18 +86,29 @@ TEST(PinnedReport, JunitOfEveryVerdict) {
   <testsuite name="audit.part" tests="2" failures="1" errors="0" skipped="0" time="0.375" timestamp="2026-12-06T07:00:00Z">
     <testcase classname="audit.part" name="part.a [MUST]" time="0.25" />
     <testcase classname="audit.part" name="part.b&lt;&amp;&quot;x&quot;> [SHOULD]" time="0.125">
+      <properties>
+        <property name="cause" value="part.b&lt;&amp;&quot;x&quot;>" />
+        <property name="fix" value="title of part.b&lt;&amp;&quot;x&quot;> &amp; &lt;more>" />
+      </properties>
       <failure type="FAIL" message="FAIL title of part.b&lt;&amp;&quot;x&quot;> &amp; &lt;more>: no x-amz-mp-parts-count">SHOULD: clause "quoted" &amp; &lt;text&gt;
 expected x-amz-mp-parts-count: 3
 observed no x-amz-mp-parts-count
 expected ETag "a"
 observed ETag &lt;none&gt;
+cause part.b&lt;&amp;"x"&gt; (1 check): title of part.b&lt;&amp;"x"&gt; &amp; &lt;more&gt;
 </failure>
     </testcase>
   </testsuite>
   <testsuite name="audit.range" tests="2" failures="1" errors="0" skipped="1" time="2.5" timestamp="2026-12-06T07:00:00Z">
     <testcase classname="audit.range" name="range.c [MUST]" time="2.5">
+      <properties>
+        <property name="cause" value="range.c" />
+        <property name="fix" value="title of range.c &amp; &lt;more>" />
+        <property name="fix_first" value="1" />
+      </properties>
       <failure type="DEVIATION" message="DEVIATION title of range.c &amp; &lt;more>: because &lt;reasons> &amp; &quot;quotes&quot;">MUST: clause "quoted" &amp; &lt;text&gt;
 because &lt;reasons&gt; &amp; "quotes"
+cause range.c (1 check, fix first #1): title of range.c &amp; &lt;more&gt;
 </failure>
     </testcase>
     <testcase classname="audit.range" name="range.d [MAY]" time="0">
@@ -126,8 +137,14 @@ TEST(PinnedReport, JunitOfAnInterruptedAudit) {
   </testsuite>
   <testsuite name="audit.range" tests="2" failures="1" errors="1" skipped="0" time="0.5" timestamp="2026-12-06T07:00:00Z">
     <testcase classname="audit.range" name="range.c [MUST]" time="0.5">
+      <properties>
+        <property name="cause" value="range.c" />
+        <property name="fix" value="title of range.c &amp; &lt;more>" />
+        <property name="fix_first" value="1" />
+      </properties>
       <failure type="DEVIATION" message="DEVIATION title of range.c &amp; &lt;more>: because &lt;reasons> &amp; &quot;quotes&quot;">MUST: clause "quoted" &amp; &lt;text&gt;
 because &lt;reasons&gt; &amp; "quotes"
+cause range.c (1 check, fix first #1): title of range.c &amp; &lt;more&gt;
 </failure>
     </testcase>
     <testcase classname="audit.range" name="range.d [MAY]" time="0">
@@ -184,6 +201,14 @@ ETags
   ERROR      MAY     etag.e                               title of etag.e & <more>                                           62 ms
              because <reasons> & "quotes"
 
+Failures by cause, fix these first (they decide the exit status):
+  1. range.c (1 check): title of range.c & <more>
+       range.c
+
+Other failures by cause:
+  - part.b<&"x"> (1 check): title of part.b<&"x"> & <more>
+       part.b<&"x">
+
 1 passed, 1 failed, 1 deviation, 1 skipped, 1 error (5 checks in 1.5 s)
 1 MUST check not met: range.c
 )pin");
@@ -199,6 +224,10 @@ TEST(PinnedReport, ColouredTableOfAnInterruptedAudit) {
 \e[1mRange reads\e[0m
   \e[33mDEVIATION\e[0m  MUST    range.c                              title of range.c & <more>                                          \e[2m500 ms\e[0m
              because <reasons> & "quotes"
+
+\e[1mFailures by cause, fix these first (they decide the exit status):\e[0m
+  1. \e[1mrange.c\e[0m (1 check): title of range.c & <more>
+       range.c
 
 \e[32m1 passed\e[0m, \e[32m0 failed\e[0m, 1 deviation, 0 skipped, 0 errors (2 checks in 750 ms)
 \e[33minterrupted: 2 of 3 checks ran\e[0m
