@@ -4,6 +4,7 @@
 #include "cli/command_support.hpp"
 #include "cli/duration.hpp"
 #include "cli/logging.hpp"
+#include "cli/profile_keys.hpp"
 #include "cli/request_resigner.hpp"
 #include "cli/rules_reload.hpp"
 #include "cli/serve_until_stopped.hpp"
@@ -51,6 +52,7 @@ struct proxy_options {
   std::uint32_t max_header_bytes = 64 * 1024;
   std::string server_header = "AmazonS3";
   std::vector<std::string> fault_specs, rule_files, presets, profiles, s3_domains;
+  bool partial_profile = false; // start although a profile's request edits lack the keys
   std::optional<std::uint64_t> seed;
   std::string admin;       // HOST:PORT of the admin API; empty: none
   std::string admin_token; // bearer token the admin API demands; empty: none (loopback only)
@@ -157,6 +159,20 @@ void warn_about_unsigned_edits(const faults::rule_set& active, const proxy::prox
   }
 }
 
+// A profile whose request edits would go unsigned is refused (each profile's rules named on
+// stderr) unless --partial-profile asks for it; true when refused.
+bool refuse_partial_profile(const proxy_options& o, const faults::config::rule_build& rules) {
+  if (o.partial_profile) {
+    return false;
+  }
+  const auto lines =
+      keys_needed_lines(profile_rules_needing_keys(rules, !o.resign_access_key.empty()));
+  for (const auto& line : lines) {
+    std::cerr << "s3fault proxy: " << line << "\n";
+  }
+  return !lines.empty();
+}
+
 // The admin token given, else $S3FAULT_ADMIN_TOKEN. Not CLI11's envname: the variable is a
 // standing default that a proxy without --admin ignores, while --admin-token on the command line
 // without --admin is a mistake, and an envname value cannot be told from one given.
@@ -191,6 +207,9 @@ std::vector<std::string> proxy_usage_mistakes(const proxy_options& o) {
   if (o.resign_access_key.empty() != o.resign_secret_key.empty()) {
     mistakes.emplace_back("--resign-access-key and --resign-secret-key (or "
                           "$S3FAULT_RESIGN_SECRET_KEY) go together");
+  }
+  if (o.partial_profile && o.profiles.empty()) {
+    mistakes.emplace_back("--partial-profile needs --profile");
   }
   if (!o.tls_self_signed && !o.tls_self_signed_cert.empty()) {
     mistakes.emplace_back("--tls-self-signed-cert needs --tls-self-signed");
@@ -348,6 +367,11 @@ void declare_rule_source_options(CLI::App& command, proxy_options& o) {
                      "Make the store answer like another: a shipped store profile (see 's3fault "
                      "profile list': rgw-16.2, s3rver-3.7, rustfs-1.0.0-rc.5) or a profile file; "
                      "most need --resign-access-key/--resign-secret-key (repeatable)");
+  command.add_flag("--partial-profile", o.partial_profile,
+                   "Start although a --profile's rules edit signed requests and no "
+                   "--resign-access-key/--resign-secret-key are given: those rules are then not "
+                   "applied to signed requests, and /stats and --report say so (without this "
+                   "flag the proxy refuses to start, exit 2)");
   command.add_option("--seed", o.seed,
                      "Seed of the fault dice, overriding the rules files' seeds (default: "
                      "from the rules files, else random; logged)");
@@ -430,7 +454,8 @@ std::optional<int> answer_without_listening(const proxy_options& o) {
 std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
                                                  proxy::proxy_config& config,
                                                  std::shared_ptr<spdlog::logger> logger,
-                                                 const timeline_run* timeline) {
+                                                 const timeline_run* timeline,
+                                                 const nlohmann::json& profile) {
   if (o.admin.empty()) {
     return nullptr;
   }
@@ -444,6 +469,7 @@ std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
   if (timeline != nullptr) {
     options.timeline = [timeline](bool with_buckets) { return timeline->json_now(with_buckets); };
   }
+  options.profile = profile;
   auto admin = std::make_unique<proxy::admin_server>(
       text::listen_address::parse(o.admin), config.faults, config.metrics,
       std::string(runtime::build_version()), std::move(logger), std::move(options));
@@ -480,10 +506,14 @@ void announce_proxy(proxy::proxy_server& served, const proxy::proxy_config& conf
 // The traffic as measured, for people (stderr: stdout carries only the listening line) and,
 // with --report, for tools; with --timeline its drift too. The exit status once it is written.
 int report_traffic(const proxy_options& o, const metrics::traffic_metrics& measured,
-                   timeline_run* timeline, spdlog::logger& logger, int status) {
+                   timeline_run* timeline, spdlog::logger& logger, int status,
+                   const nlohmann::json& profile) {
   logger.info("traffic through the proxy:\n{}", metrics::summary_table(measured));
   logger.flush();
   auto stats = metrics::stats_json(measured);
+  if (!profile.is_null()) {
+    stats["profile"] = profile;
+  }
   if (timeline != nullptr) {
     std::string error;
     stats.update(timeline->finish(std::cerr, "s3fault proxy to " + o.upstream, error));
@@ -518,6 +548,12 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
     return 2;
   }
   const std::uint64_t seed = o.seed ? *o.seed : rules.seed ? *rules.seed : std::random_device{}();
+  // Only with --partial-profile can rules be left unapplied here: the command refused otherwise.
+  const auto unapplied = profile_rules_needing_keys(rules, !o.resign_access_key.empty());
+  const auto profile = profile_block(rules, unapplied);
+  for (const auto& line : partial_profile_lines(unapplied)) {
+    logger->warn("{}", line);
+  }
   config.faults = std::make_shared<faults::rule_store>(seed, faults::clock::now());
   config.faults->replace_all(std::move(rules.rules));
   config.metrics = std::make_shared<metrics::traffic_metrics>(proxy::metric_operation_names());
@@ -529,7 +565,7 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
       block_stop_signals(); // before the timeline's thread starts: it must not take SIGTERM
       timeline->start();
     }
-    admin = start_admin(o, config, logger, timeline ? &*timeline : nullptr);
+    admin = start_admin(o, config, logger, timeline ? &*timeline : nullptr, profile);
     block_stop_signals(); // before the journal's and the watch's threads: not for SIGTERM
     config.journal = open_journal(o);
   } catch (const std::exception& error) {
@@ -549,7 +585,8 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
         announce_proxy(served, config, admin.get(), seed, *logger);
       },
       [&reloader] { reloader.reload("SIGHUP"); });
-  return report_traffic(o, *config.metrics, timeline ? &*timeline : nullptr, *logger, status);
+  return report_traffic(o, *config.metrics, timeline ? &*timeline : nullptr, *logger, status,
+                        profile);
 }
 
 } // namespace
@@ -583,7 +620,8 @@ std::function<int()> add_proxy_command(CLI::App& app) {
       std::cerr << "s3fault proxy: " << mistake << "\n";
     }
     auto rules = load_fault_rules(*options);
-    if (!mistakes.empty() || !rules) {
+    const bool half_applied = rules && refuse_partial_profile(*options, *rules);
+    if (!mistakes.empty() || !rules || half_applied) {
       return 2;
     }
     return run_proxy(*options, std::move(*rules));

@@ -206,6 +206,9 @@ struct admin_server::impl {
                         metrics::prometheus_rule_load(rule_loads(*store->current()));
     } else if (traffic && path == "/stats") {
       auto stats = metrics::stats_json(*traffic, &history);
+      if (!options.profile.is_null()) {
+        stats["profile"] = options.profile;
+      }
       stats["proxy"] = proxy_identity();
       response.body() = faults::admin_body_text(stats);
     } else if (traffic && path == "/history") {

@@ -37,6 +37,9 @@ struct admin_options {
   /// GET /timeline's answer ({"timeline", "drift"}; with_buckets for ?buckets=1); empty: the
   /// proxy records none (no --timeline), and it answers 404.
   std::function<nlohmann::json(bool with_buckets)> timeline;
+  /// GET /stats' "profile" block: the --profile options and the rules not applied (a partial
+  /// profile, cli/profile_keys.hpp); null: no profile, no block.
+  nlohmann::json profile;
 };
 
 class admin_server {

@@ -40,9 +40,12 @@ rule_build build_rules(const rule_sources& sources) {
     }
   };
 
+  // How many rules each profile gave: theirs are the first rules of the set, in this order.
+  std::vector<std::pair<std::string, std::size_t>> profile_sizes;
   for (const auto& name : sources.profiles) {
     if (auto profile = load_profile(name, errors)) {
       take_seed(profile->rules, name);
+      profile_sizes.emplace_back(name, profile->rules.entries.size());
       for (auto& entry : profile->rules.entries) {
         entries.push_back(std::move(entry));
       }
@@ -96,6 +99,14 @@ rule_build build_rules(const rule_sources& sources) {
   build.seed = seed_override ? seed_override : seed;
   if (!build.errors.empty()) {
     build.rules.clear();
+    return build;
+  }
+  auto next = build.rules.begin();
+  for (const auto& [name, size] : profile_sizes) {
+    auto& names = build.profile_rules.emplace_back(name, std::vector<std::string>{}).second;
+    for (std::size_t i = 0; i < size; ++i, ++next) {
+      names.push_back(next->name);
+    }
   }
   return build;
 }

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace s3fault::faults::config {
@@ -48,6 +49,8 @@ struct rule_build {
   std::vector<rule> rules;
   std::optional<std::uint64_t> seed; // from a document's "seed", when one gave it
   error_list errors;
+  /// The names of the rules each --profile gave, by profile as named (build_rules.hpp).
+  std::vector<std::pair<std::string, std::vector<std::string>>> profile_rules;
 
   bool ok() const { return errors.empty(); }
 };

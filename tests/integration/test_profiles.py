@@ -10,10 +10,13 @@ behind the profile, and the test requires exactly that, so the list cannot hide 
 Run with S3FAULT_STORE_ENV naming a running RGW or s3rver (the CTest fixtures start them).
 """
 
+import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
+import urllib.request
 
 import yaml
 
@@ -119,8 +122,56 @@ class ProfileCommandTest(unittest.TestCase):
     """`s3fault profile list|show` and `proxy --profile` as a user meets them."""
 
     def run_s3fault(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(harness.proxy_binary()), *args], capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+        try:
+            return subprocess.run([str(harness.proxy_binary()), *args], capture_output=True,
+                                  text=True, timeout=60, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as running:
+            self.fail(f"s3fault {' '.join(args)} was still running after 60 s (it should have "
+                      f"exited); stderr: {running.stderr}")
+
+    def test_a_profile_without_the_resigning_keys_is_refused_naming_the_keys_and_rules(self):
+        refused = self.run_s3fault("proxy", "--listen", "127.0.0.1:0",
+                                   "--upstream", "http://127.0.0.1:9", "--profile", "rgw-16.2")
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertEqual(refused.stdout, "")
+        # The rules of rgw-16.2 that edit signed parts of requests, and nothing else.
+        self.assertIn("s3fault proxy: --profile rgw-16.2: rules rgw-ignores-part-number "
+                      "(strip-query), rgw-ranged-head (head-as-get), rgw-no-object-attributes "
+                      "(strip-query) edit signed requests and need --resign-access-key and "
+                      "--resign-secret-key (the store's keys); --partial-profile runs without "
+                      "them, those rules not applied to signed requests", refused.stderr)
+        self.assertNotIn("rgw-304-without-etag", refused.stderr)
+
+    def test_a_partial_profile_is_marked_in_the_stats_and_the_report(self):
+        scratch = tempfile.TemporaryDirectory(prefix="s3f-partial-", dir=harness.scratch_root())
+        self.addCleanup(scratch.cleanup)
+        report = harness.Path(scratch.name)
+        cases = {"partial": ["--partial-profile"],
+                 "whole": ["--resign-access-key", "AK", "--resign-secret-key", "SK"]}
+        for label, extra in cases.items():
+            proxy = harness.ProxyProcess("http://127.0.0.1:9", [
+                "--profile", "rgw-16.2", "--admin", "127.0.0.1:0",
+                "--report", str(report / f"{label}.json"), *extra], name=f"proxy-{label}")
+            proxy.start()
+            try:
+                admin = next(line.split()[-1] for line in proxy.stdout_lines
+                             if line.startswith("admin on "))
+                with urllib.request.urlopen(admin + "/stats", timeout=30) as answer:
+                    stats = json.loads(answer.read())
+            finally:
+                self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
+            written = json.loads((report / f"{label}.json").read_text())
+            for where, document in (("/stats", stats), ("--report", written)):
+                self.assertIn("profile", document, f"{label}: no profile block in {where}")
+                block = document["profile"]
+                self.assertEqual(block["profiles"], ["rgw-16.2"], where)
+                self.assertEqual(block["partial"], label == "partial", where)
+                not_applied = [rule["rule"] for rule in block["not_applied"]]
+                self.assertEqual(not_applied, ["rgw-ignores-part-number", "rgw-ranged-head",
+                                               "rgw-no-object-attributes"]
+                                 if label == "partial" else [], where)
+            if label == "partial":
+                self.assertIn("profile rgw-16.2 applied partially", proxy.log_path.read_text())
 
     def test_list_names_every_shipped_profile(self):
         listed = self.run_s3fault("profile", "list")

@@ -146,5 +146,19 @@ TEST(profiles, an_unknown_name_comes_with_the_nearest_shipped_ones) {
                        "rgw-16.2, rustfs-1.0.0-rc.5, s3rver-3.7) nor a file");
 }
 
+TEST(profiles, the_build_names_the_rules_each_profile_gave) {
+  const auto build = build_rules(
+      rule_sources{{"strip-header ETag"}, {}, {}, {"rgw-16.2", "rustfs-1.0.0-rc.5"}, {}});
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  ASSERT_EQ(build.profile_rules.size(), 2u);
+  EXPECT_EQ(build.profile_rules[0].first, "rgw-16.2");
+  EXPECT_EQ(build.profile_rules[0].second.front(), "rgw-ignores-part-number");
+  EXPECT_EQ(build.profile_rules[1].first, "rustfs-1.0.0-rc.5");
+  // Every rule but the --fault one came from a profile.
+  EXPECT_EQ(build.profile_rules[0].second.size() + build.profile_rules[1].second.size(),
+            build.rules.size() - 1);
+  EXPECT_EQ(build.profile_rules[1].second.back(), build.rules[build.rules.size() - 2].name);
+}
+
 } // namespace
 } // namespace s3fault::faults::config
