@@ -13,10 +13,12 @@
 #include "faults/actions/action_params.hpp"
 #include "faults/config/build_rules.hpp"
 #include "faults/config/catalogue.hpp"
+#include "faults/config/fault_spec.hpp"
 #include "faults/config/presets.hpp"
 #include "metrics/metrics_report.hpp"
 #include "proxy/admin_server.hpp"
 #include "proxy/exchange_metrics.hpp"
+#include "proxy/proxy_identity.hpp"
 #include "proxy/proxy_server.hpp"
 #include "text/quantities.hpp"
 
@@ -63,6 +65,7 @@ struct proxy_options {
   bool check = false;                    // validate the rules and exit
   bool allow_header_faults = false;      // x-s3fault-fault: a fault for one request
   bool watch = false;                    // reload the rules when a --faults file changes
+  bool keep_api_rules = false;           // a reload keeps what the admin API changed
   std::string watch_interval = "1s";
   std::string journal;                    // JSON lines, one per exchange; empty: none
   std::string journal_max_size = "64MiB"; // one journal file, before it is rotated
@@ -110,8 +113,12 @@ int check_rules(const proxy_options& o) {
   }
   std::cout << "s3fault proxy --check: " << rules->rules.size()
             << (rules->rules.size() == 1 ? " rule" : " rules") << ", no mistakes\n";
+  // Each rule as /rules and the page show it (the line to give --fault), then as JSON.
   for (const auto& r : rules->rules) {
+    const auto line = faults::config::fault_spec_of(r.definition);
     std::cout << "  " << r.name << ": "
+              << line.value_or("(no one line says it: several actions, or a list value)") << "\n"
+              << "    "
               << r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
   }
@@ -353,6 +360,10 @@ void declare_catalogue_options(CLI::App& command, proxy_options& o) {
                    "re-read and swapped in at once, or on any mistake none (each logged)");
   add_duration(command, "--watch-interval", o.watch_interval,
                "How often --watch looks at the files");
+  command.add_flag("--keep-api-rules", o.keep_api_rules,
+                   "A reload (SIGHUP, --watch) keeps the rules the admin API or the page added, "
+                   "edited, switched or deleted, unless the sources changed that rule too. "
+                   "Without it a reload drops them. Either way the log and GET /rules name them");
 }
 
 // Where the fault rules come from.
@@ -450,6 +461,11 @@ std::optional<int> answer_without_listening(const proxy_options& o) {
   return std::nullopt;
 }
 
+// The store as the proxy names it (/stats, --report, the dashboard): the port always written.
+std::string upstream_text(const proxy::proxy_config& config) {
+  return config.upstream.scheme() + "://" + config.upstream.host_and_port();
+}
+
 // The admin API on --admin (none without it), announced on stdout; throws when it cannot start.
 std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
                                                  proxy::proxy_config& config,
@@ -463,7 +479,7 @@ std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
   config.inspector = std::make_shared<proxy::exchange_inspector>();
   proxy::admin_options options{admin_token_of(o),
                                static_cast<std::size_t>(*text::parse_size(o.admin_body_limit)),
-                               config.upstream.scheme() + "://" + config.upstream.host_and_port(),
+                               upstream_text(config),
                                config.inspector,
                                {}};
   if (timeline != nullptr) {
@@ -506,14 +522,15 @@ void announce_proxy(proxy::proxy_server& served, const proxy::proxy_config& conf
 // The traffic as measured, for people (stderr: stdout carries only the listening line) and,
 // with --report, for tools; with --timeline its drift too. The exit status once it is written.
 int report_traffic(const proxy_options& o, const metrics::traffic_metrics& measured,
-                   timeline_run* timeline, spdlog::logger& logger, int status,
-                   const nlohmann::json& profile) {
+                   const proxy::proxy_identity& identity, timeline_run* timeline,
+                   spdlog::logger& logger, int status, const nlohmann::json& profile) {
   logger.info("traffic through the proxy:\n{}", metrics::summary_table(measured));
   logger.flush();
   auto stats = metrics::stats_json(measured);
   if (!profile.is_null()) {
     stats["profile"] = profile;
   }
+  stats["proxy"] = proxy::identity_json(identity);
   if (timeline != nullptr) {
     std::string error;
     stats.update(timeline->finish(std::cerr, "s3fault proxy to " + o.upstream, error));
@@ -572,21 +589,24 @@ int run_proxy(const proxy_options& o, faults::config::rule_build rules) {
     std::cerr << "s3fault proxy: " << error.what() << "\n";
     return 2;
   }
-  rules_reloader reloader(rule_sources_of(o), config.faults, logger);
+  rules_reloader reloader(rule_sources_of(o), config.faults, logger, o.keep_api_rules);
   if (o.watch) {
     reloader.watch(
         std::chrono::duration_cast<std::chrono::milliseconds>(*parse_duration(o.watch_interval)));
   }
   // Built once the stop signals are blocked: a failure here exits 1, like a failure to bind.
   std::optional<proxy::proxy_server> server;
+  proxy::proxy_identity identity{std::string(runtime::build_version()), "", upstream_text(config),
+                                 seed};
   const int status = serve_until_stopped(
       "proxy", *logger, [&]() -> proxy::proxy_server& { return server.emplace(config, logger); },
       [&](proxy::proxy_server& served) {
+        identity.listen = served.listen_url();
         announce_proxy(served, config, admin.get(), seed, *logger);
       },
       [&reloader] { reloader.reload("SIGHUP"); });
-  return report_traffic(o, *config.metrics, timeline ? &*timeline : nullptr, *logger, status,
-                        profile);
+  return report_traffic(o, *config.metrics, identity, timeline ? &*timeline : nullptr, *logger,
+                        status, profile);
 }
 
 } // namespace

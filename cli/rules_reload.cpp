@@ -1,5 +1,7 @@
 #include "cli/rules_reload.hpp"
 
+#include "text/http_date.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/logger.h>
 #include <sys/stat.h>
@@ -8,8 +10,9 @@ namespace s3fault::cli {
 
 rules_reloader::rules_reloader(faults::config::rule_sources sources,
                                std::shared_ptr<faults::rule_store> store,
-                               std::shared_ptr<spdlog::logger> logger)
-    : sources_(std::move(sources)), store_(std::move(store)), logger_(std::move(logger)) {}
+                               std::shared_ptr<spdlog::logger> logger, bool keep_api_changes)
+    : sources_(std::move(sources)), store_(std::move(store)), logger_(std::move(logger)),
+      keep_api_changes_(keep_api_changes), loaded_(store_->current()->rules()) {}
 
 rules_reloader::~rules_reloader() {
   {
@@ -38,14 +41,34 @@ bool rules_reloader::reload(std::string_view why) {
   if (built.seed && *built.seed != store_->seed()) {
     seed = built.seed;
   }
-  const auto count = built.rules.size();
-  store_->replace_all(std::move(built.rules), seed);
+  auto merged =
+      faults::merge_reload(loaded_, store_->current()->rules(), built.rules, keep_api_changes_);
+  loaded_ = std::move(built.rules);
+  const auto count = merged.rules.size();
+  store_->replace_all(std::move(merged.rules), seed);
   logger_->info("rules reloaded ({}): {} active, seed {}", why, count, store_->seed());
+  tell_api_changes(why, merged);
   for (const auto& r : store_->current()->rules()) {
     logger_->info("rule {}: {}", r.name,
                   r.definition.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   return true;
+}
+
+void rules_reloader::tell_api_changes(std::string_view why, const faults::reload_merge& merged) {
+  if (!merged.dropped.empty()) {
+    logger_->warn("rules reload ({}) dropped {} change{} made through the admin API or the page{}",
+                  why, merged.dropped.size(), merged.dropped.size() == 1 ? "" : "s",
+                  keep_api_changes_ ? "" : " (--keep-api-rules keeps them)");
+    for (const auto& note : merged.dropped) {
+      logger_->warn("  {}", faults::describe(note));
+    }
+  }
+  for (const auto& note : merged.kept) {
+    logger_->info("rules reload ({}) kept {}", why, faults::describe(note));
+  }
+  store_->note_reload({std::string(why), text::format_iso8601(std::chrono::system_clock::now()),
+                       keep_api_changes_, merged.dropped, merged.kept});
 }
 
 std::string rules_reloader::files_signature() const {

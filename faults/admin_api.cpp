@@ -148,12 +148,19 @@ std::optional<body_rules> rules_from_body(std::string_view body, admin_reply& fa
   return body_rules{std::move(built.rules), built.seed};
 }
 
-nlohmann::json describe_all(const rule_set& rules) {
+/// Every rule and the seed; with `last_reload` once a reload has run, so that whoever steers
+/// from the API or the page learns which of their changes a reload dropped.
+nlohmann::json describe_all(const rule_store& store) {
+  const auto rules = store.current();
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& r : rules.rules()) {
+  for (const auto& r : rules->rules()) {
     list.push_back(describe_rule(r));
   }
-  return {{"seed", rules.seed()}, {"rules", list}};
+  nlohmann::json all = {{"seed", rules->seed()}, {"rules", list}};
+  if (const auto reload = store.last_reload()) {
+    all["last_reload"] = reload_notice_json(*reload);
+  }
+  return all;
 }
 
 const rule* find_rule(const rule_set& rules, std::string_view name) {
@@ -230,11 +237,11 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
   }
   if (path == "/rules") {
     if (method == "GET") {
-      return {200, describe_all(*store.current())};
+      return {200, describe_all(store)};
     }
     if (method == "DELETE") {
       store.replace_all({});
-      return {200, describe_all(*store.current())};
+      return {200, describe_all(store)};
     }
     if (method == "POST" || method == "PUT") {
       admin_reply failure;
@@ -244,7 +251,7 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
       }
       if (method == "PUT") {
         store.replace_all(std::move(given->rules), given->seed);
-        return {200, describe_all(*store.current())};
+        return {200, describe_all(store)};
       }
       std::string taken;
       switch (store.add(std::move(given->rules), taken, given->seed)) {
@@ -258,7 +265,7 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
                                "cannot change it: PUT /rules with the seed and every rule "
                                "instead; nothing was changed");
       default:
-        return {201, describe_all(*store.current())};
+        return {201, describe_all(store)};
       }
     }
     return error_reply(405, "method_not_allowed", "use GET, POST, PUT or DELETE on /rules");
@@ -284,7 +291,7 @@ admin_reply handle_admin_request(rule_store& store, std::string_view method,
       if (store.remove(name) == rule_store::change_error::no_such_rule) {
         return error_reply(404, "no_such_rule", "no rule named '" + std::string(name) + "'");
       }
-      return {200, describe_all(*store.current())};
+      return {200, describe_all(store)};
     }
     if ((verb == "enable" || verb == "disable") && method == "POST") {
       if (store.set_enabled(name, verb == "enable") == rule_store::change_error::no_such_rule) {

@@ -17,6 +17,10 @@ void rule_store::replace_all(std::vector<rule> rules, std::optional<std::uint64_
   publish(std::move(rules));
 }
 
+void rule_store::note_reload(reload_notice notice) {
+  last_reload_.store(std::make_shared<const reload_notice>(std::move(notice)));
+}
+
 rule_store::change_error rule_store::add(std::vector<rule> rules, std::string& taken_name,
                                          std::optional<std::uint64_t> seed) {
   std::lock_guard lock(change_mutex_);

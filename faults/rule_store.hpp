@@ -4,6 +4,7 @@
 // new snapshot and swaps it in atomically; an exchange keeps the snapshot it started with.
 // A rule whose definition is unchanged keeps its counters and its install time across
 // snapshots; a new or changed rule is installed at the store's clock's time.
+#include "faults/reload_merge.hpp"
 #include "faults/rule_set.hpp"
 
 #include <atomic>
@@ -50,6 +51,11 @@ public:
   /// The seed in force: the current snapshot's.
   std::uint64_t seed() const { return current()->seed(); }
 
+  /// Remembers what the last reload did with the admin API's changes (GET /rules shows it).
+  void note_reload(reload_notice notice);
+  /// The last reload's notice; null before any reload.
+  std::shared_ptr<const reload_notice> last_reload() const { return last_reload_.load(); }
+
 private:
   /// Applies `change` to a copy of the rules at the rule called `name` and publishes the
   /// result; no_such_rule (and nothing published) when there is none.
@@ -65,6 +71,7 @@ private:
   std::mutex change_mutex_; // one change at a time; readers never take it
   std::atomic<std::shared_ptr<const rule_set>> current_;
   std::atomic<std::uint64_t> version_{0};
+  std::atomic<std::shared_ptr<const reload_notice>> last_reload_;
 };
 
 } // namespace s3fault::faults

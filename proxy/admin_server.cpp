@@ -1,6 +1,7 @@
 #include "proxy/admin_server.hpp"
 
 #include "proxy/admin_token.hpp"
+#include "proxy/proxy_identity.hpp"
 
 #include "faults/admin_api.hpp"
 #include "metrics/metrics_report.hpp"
@@ -186,12 +187,10 @@ struct admin_server::impl {
   }
 
   /// Who this proxy is, for the dashboard's header.
-  nlohmann::json proxy_identity() const {
-    return {{"version", version},
-            {"listen", proxy_url()},
-            {"upstream", options.upstream_url},
-            {"seed", store->seed()},
-            {"exchanges_kept", options.inspector ? options.inspector->kept() : 0}};
+  nlohmann::json identity() const {
+    auto identity = identity_json({version, proxy_url(), options.upstream_url, store->seed()});
+    identity["exchanges_kept"] = options.inspector ? options.inspector->kept() : 0;
+    return identity;
   }
 
   /// The answer to a GET of traffic data (/metrics, /stats, /history, /exchanges[/ID]), or
@@ -209,7 +208,7 @@ struct admin_server::impl {
       if (!options.profile.is_null()) {
         stats["profile"] = options.profile;
       }
-      stats["proxy"] = proxy_identity();
+      stats["proxy"] = identity();
       response.body() = faults::admin_body_text(stats);
     } else if (traffic && path == "/history") {
       response.body() = faults::admin_body_text(metrics::history_json(history));
@@ -289,7 +288,8 @@ struct admin_server::impl {
       // address's #token=...).
       co_return co_await send_dashboard(stream, request);
     }
-    if (!token_accepted(request)) {
+    // A liveness probe carries no token, and "ok" reveals nothing.
+    if (!token_accepted(request) && !(get && is_health_probe(target))) {
       co_await refuse_without_token(stream, request);
       co_return false;
     }
@@ -309,6 +309,10 @@ struct admin_server::impl {
     auto response = json_response(reply, request.version(), request.keep_alive());
     co_await http::async_write(stream, response, use_ec(ec));
     co_return !ec && response.keep_alive();
+  }
+
+  static bool is_health_probe(std::string_view target) {
+    return target.substr(0, target.find('?')) == "/health";
   }
 
   bool token_accepted(const http::request<http::string_body>& request) const {

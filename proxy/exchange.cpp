@@ -24,7 +24,7 @@ asio::awaitable<bool> exchange::serve(request_parser& request, const head_read& 
   request_ = &request;
   bool keep_open = false;
   if (head.ec) {
-    co_await refuse_bad_head(head.ec);
+    co_await refuse_bad_head(head);
   } else {
     keep_open = co_await serve_request();
   }
@@ -33,18 +33,19 @@ asio::awaitable<bool> exchange::serve(request_parser& request, const head_read& 
   co_return keep_open;
 }
 
-asio::awaitable<void> exchange::refuse_bad_head(const error_code& ec) {
+asio::awaitable<void> exchange::refuse_bad_head(const head_read& head) {
   record_.method = "-";
   record_.target = "-";
-  if (ec == http::error::header_limit) {
-    co_await send_local_error(
-        400, "RequestHeaderSectionTooLarge",
-        fmt::format("s3fault: the request head exceeds {} bytes", owner_.config.max_header_bytes),
-        true);
-  } else {
-    co_await send_local_error(400, "InvalidRequest",
-                              "s3fault: malformed request head: " + ec.message(), true);
-  }
+  record_.malformed_head = true;
+  const std::string why =
+      head.ec == http::error::header_limit
+          ? fmt::format("the request head exceeds {} bytes", owner_.config.max_header_bytes)
+          : "malformed request head: " + (head.why.empty() ? head.ec.message() : head.why);
+  classified_.emplace();
+  classified_->why_other = why;
+  co_await send_local_error(
+      400, head.ec == http::error::header_limit ? "RequestHeaderSectionTooLarge" : "InvalidRequest",
+      "s3fault: " + why, true);
 }
 
 asio::awaitable<bool> exchange::serve_request() {

@@ -70,8 +70,9 @@ private:
   };
 
   // The request (exchange.cpp).
-  /// Answers a head that could not be read; the connection closes after it.
-  asio::awaitable<void> refuse_bad_head(const error_code& ec);
+  /// Answers a head that could not be read; the connection closes after it. It is logged as
+  /// `op=Other` with the reason, and counted as a client error, never as a retry.
+  asio::awaitable<void> refuse_bad_head(const head_read& head);
   asio::awaitable<bool> serve_request();
   void note_request();
   /// The rules' decision (none at all when no rule is active); `own_rules` (a request's

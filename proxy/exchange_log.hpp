@@ -44,6 +44,8 @@ struct exchange_record {
   double store_ttfb_ms = -1;
   bool upstream_reused = false;
   bool upstream_used = false;
+  /// The request head could not be read: a client error that names no object, so never a retry.
+  bool malformed_head = false;
   exchange_outcome outcome; // ok, or what went wrong (outcome_text says it in words)
   std::string faults;       // injected faults, "rule:action,..." (empty: none)
   std::string error_code;   // the S3 error code of an error answer, when known

@@ -44,6 +44,9 @@ void record_metrics(metrics::traffic_metrics& metrics, const exchange_record& re
   }
   sample.upstream_used = record.upstream_used;
   sample.upstream_reused = record.upstream_reused;
+  if (record.malformed_head) {
+    sample.known_retries = 0; // all such heads look alike ("- -"): the next is no retry of this
+  }
   metrics.record(sample);
 }
 

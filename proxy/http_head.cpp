@@ -109,6 +109,18 @@ template <class Fields> void append_fields(std::string& out, const Fields& field
   for_each_forwarded_field(fields, [&](const auto& field) { append_field(out, field); });
 }
 
+/// head_read::why for a head the parser refused: the framing conflict named, when that is it.
+std::string why_head_refused(const error_code& ec, std::string_view head_text) {
+  const bool framing_error =
+      ec == http::error::bad_transfer_encoding || ec == http::error::bad_content_length;
+  const auto head = head_text.substr(0, head_text.find("\r\n\r\n"));
+  if (framing_error && !field_in_head_text(head, "Content-Length").empty() &&
+      !field_in_head_text(head, "Transfer-Encoding").empty()) {
+    return std::string(both_framings_refusal);
+  }
+  return {};
+}
+
 void expect_first_byte(byte_stream& stream, head_deadlines deadlines) {
   if (deadlines.first_byte == no_first_byte_deadline) {
     stream.expires_never();
@@ -143,6 +155,10 @@ asio::awaitable<head_read> read_head(byte_stream& stream, boost::beast::flat_buf
       result.got_bytes = true;
       error_code ec;
       const std::size_t used = parser.put(buffer.data(), ec);
+      if (ec && ec != http::error::need_more) {
+        const auto bytes = buffer.data(); // the head as read, before the parser's share goes
+        result.why = why_head_refused(ec, {static_cast<const char*>(bytes.data()), bytes.size()});
+      }
       buffer.consume(used);
       result.bytes += used;
       if (ec != http::error::need_more) {
@@ -189,7 +205,7 @@ std::optional<body_framing> request_body_framing(const request_parser& parser, s
   const bool has_te = head.find(http::field::transfer_encoding) != head.end();
   const bool has_cl = head.find(http::field::content_length) != head.end();
   if (has_te && has_cl) {
-    why = "both Transfer-Encoding and Content-Length";
+    why = both_framings_refusal;
     return std::nullopt;
   }
   if (has_te) {

@@ -63,6 +63,9 @@ struct head_read {
   error_code ec;           // eof with no bytes = the peer closed between messages
   bool got_bytes = false;  // any byte of this head arrived
   std::uint64_t bytes = 0; // size of the head on the wire
+  /// Why the parser refused the head, when its own words hide the cause (a head with both
+  /// framings is "bad Transfer-Encoding" to Beast); empty: ec.message() says it.
+  std::string why;
 };
 
 /// Reads bytes into `buffer` until `parser` has a complete head. Bytes after the head stay in
@@ -79,6 +82,11 @@ asio::awaitable<head_read> read_head_start(byte_stream& stream, boost::beast::fl
 /// Framing of a request body; nullopt with `why` set when the head is ambiguous or invalid
 /// (e.g. both Content-Length and Transfer-Encoding: a request-smuggling vector).
 std::optional<body_framing> request_body_framing(const request_parser& parser, std::string& why);
+
+/// The refusal of a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3: a
+/// request may not be framed twice), whichever of the two the parser tripped on.
+inline constexpr std::string_view both_framings_refusal =
+    "both Content-Length and Transfer-Encoding: a request is framed by one or the other";
 /// Framing of a response body, given the request method (HEAD responses have none).
 body_framing response_body_framing(const response_parser& parser, bool request_was_head);
 

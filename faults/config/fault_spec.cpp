@@ -244,7 +244,19 @@ bool add_rule_field(std::string& spec, std::string_view section, const std::stri
   return true;
 }
 
-/// The action's words: its type, then its parameters (`TYPE.PARAM=` where a rule key has the
+/// A positional value's word, quoted where a bare word would read as a flag or a key.
+std::optional<std::string> positional_word(const json& value) {
+  const auto text = spec_value(value);
+  if (!text || !value.is_string()) {
+    return text;
+  }
+  const bool reads_otherwise =
+      *text == "per-key" || *text == "disabled" || text->find('=') != std::string::npos;
+  return reads_otherwise ? spec_word(value.get_ref<const std::string&>(), true) : *text;
+}
+
+/// The action's words as a person types them: its type, its positional values in order for as
+/// long as each is given, then the other parameters (`TYPE.PARAM=` where a rule key has the
 /// parameter's name).
 std::optional<std::string> action_words(const json& action) {
   const action_kind* kind =
@@ -253,8 +265,21 @@ std::optional<std::string> action_words(const json& action) {
     return std::nullopt;
   }
   std::string spec(kind->type);
+  std::size_t by_position = 0;
+  for (; by_position < kind->positional.size(); ++by_position) {
+    const auto found = action.find(std::string(kind->positional[by_position]));
+    const auto word = found == action.end() ? std::nullopt : positional_word(*found);
+    if (!word) {
+      break;
+    }
+    spec += " " + *word;
+  }
+  const auto written_by_position = [&](const std::string& name) {
+    const auto end = kind->positional.begin() + static_cast<std::ptrdiff_t>(by_position);
+    return std::find(kind->positional.begin(), end, name) != end;
+  };
   for (const auto& [name, value] : action.items()) {
-    if (name == "type") {
+    if (name == "type" || written_by_position(name)) {
       continue;
     }
     const auto text = spec_value(value);
@@ -266,6 +291,19 @@ std::optional<std::string> action_words(const json& action) {
     spec += " " + (clashes ? std::string(kind->type) + "." + name : name) + "=" + *text;
   }
   return spec;
+}
+
+/// Whether `name` is the kind the parser gives an unnamed rule (`TYPE-N`, rule_parser's
+/// default_name): a line written back leaves it out, as the person who typed the rule did.
+bool is_default_name(const json& name, const json& action) {
+  if (!name.is_string()) {
+    return false;
+  }
+  const auto& text = name.get_ref<const std::string&>();
+  const std::string prefix = action.value("type", std::string()) + "-";
+  return text.size() > prefix.size() && text.starts_with(prefix) &&
+         std::all_of(text.begin() + static_cast<std::ptrdiff_t>(prefix.size()), text.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
 }
 
 } // namespace
@@ -280,9 +318,11 @@ std::optional<std::string> fault_spec_of(const json& definition) {
     if (!spec || field == "actions" || field == "enabled") {
       continue;
     }
-    if (field == "name") {
+    if (field == "name" && !is_default_name(value, definition["actions"][0])) {
       const auto name = spec_value(value);
       spec = name ? *spec + " name=" + *name : std::optional<std::string>();
+    } else if (field == "name") {
+      continue; // a name the parser made up, as it will again
     } else if (field != "match" && field != "schedule") {
       spec.reset(); // a field no spec word reaches
     }

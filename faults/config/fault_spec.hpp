@@ -57,10 +57,12 @@ std::optional<nlohmann::json> fault_spec_to_json(std::string_view spec, error_li
 /// files may be written this way) -> {"type": ACTION, params...}. Rule keys are not allowed here.
 std::optional<nlohmann::json> action_spec_to_json(std::string_view text, error_list& errors);
 
-/// A rule's definition (as rule::definition holds it) written back as one `--fault` spec that
-/// builds the same definition: `truncate at=50% name=cut op=GetObject part=2 first=3`. nullopt
-/// when one line cannot say it: several actions, or a value that is a list or an object where a
-/// spec word holds one scalar.
+/// A rule's definition (as rule::definition holds it) written back as the `--fault` spec a
+/// person would type, which builds the same definition: positional values by position, and no
+/// `name=` for a name the parser made up (`throttle 20MiB/s op=GetObject`, not `throttle
+/// throttle.rate=20MiB/s name=throttle-1 op=GetObject`); read back under the rule's name (as
+/// PUT /rules/NAME does), it is the same rule. nullopt when one line cannot say it: several
+/// actions, or a value that is a list or an object where a spec word holds one scalar.
 std::optional<std::string> fault_spec_of(const nlohmann::json& definition);
 
 /// The keys a `--fault` spec takes besides action parameters, for help texts and messages.

@@ -1,6 +1,8 @@
 """The admin API's guard: loopback only without a token; with --admin-token every request needs
-`Authorization: Bearer TOKEN` (401 otherwise), and the token never appears in the logs."""
+`Authorization: Bearer TOKEN` (401 otherwise) but the liveness probe `GET /health`, and the token
+never appears in the logs."""
 
+import json
 import subprocess
 import unittest
 import urllib.error
@@ -37,6 +39,12 @@ class AdminTokenTest(unittest.TestCase):
         self.assertEqual(get(admin + "/metrics", "Bearer " + TOKEN[:-1]), 401)
         self.assertEqual(get(admin + "/rules", "Bearer " + TOKEN), 200)
         self.assertEqual(get(admin + "/metrics", "Bearer " + TOKEN), 200)
+        # A liveness probe carries no token; it learns only that the proxy is up.
+        with urllib.request.urlopen(admin + "/health", timeout=30) as response:
+            self.assertEqual((response.status, json.loads(response.read())), (200, {"status": "ok"}))
+        self.assertEqual(get(admin + "/health?verbose=1"), 200)
+        self.assertEqual(get(admin + "/version"), 401)
+        self.assertEqual(get(admin + "/stats"), 401)
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
         log = proxy.log_path.read_text() if proxy.log_path else ""
         self.assertIn("refused: no valid bearer token", log)

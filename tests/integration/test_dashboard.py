@@ -388,7 +388,7 @@ class DashboardTest(unittest.TestCase):
                                  str(r["counters"][counter]), r["name"] + counter)
             self.assertEqual(page.values[f"rule/{r['name']}/fault"], r["fault"])
             checked += 4
-        self.assertEqual(rules[0]["fault"], "error code=SlowDown name=slow key=slow op=GetObject")
+        self.assertEqual(rules[0]["fault"], "error SlowDown name=slow key=slow op=GetObject")
         self.assertEqual(page.switches, {"slow": True, "put-delay": True, "off": False})
         self.assertEqual(rules[0]["counters"]["injected"], SLOW)
         for e in listed["exchanges"]:
@@ -508,10 +508,10 @@ class DashboardTest(unittest.TestCase):
 
         self.assertEqual(shown["edit"]["status"], 200)
         self.assertEqual(shown["edit"]["shownForEdit"],
-                         "error code=SlowDown name=slow key=slow op=GetObject")
+                         "error SlowDown name=slow key=slow op=GetObject")
         rule = self.admin_call("GET", "/rules/slow")
         self.assertEqual(shown["edit"]["shownAfter"], rule["fault"])
-        self.assertEqual(rule["fault"], "error code=SlowDown name=slow key=edited op=GetObject")
+        self.assertEqual(rule["fault"], "error SlowDown name=slow key=edited op=GetObject")
         self.assertEqual(rule["counters"]["matched"], 0, "a changed rule starts anew")
         self.assertEqual(self.get_status(client, "slow"), 404, "the old match is gone")
         self.assertEqual(self.get_status(client, "edited"), 503, "the edited rule acts")

@@ -183,5 +183,41 @@ class HostileClientsTest(unittest.TestCase):
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
 
 
+    def test_both_framings_are_named_and_malformed_heads_are_no_retries(self):
+        origin = harness.OriginProcess()
+        origin.start()
+        self.addCleanup(harness.stop_and_check, origin)
+        proxy = harness.ProxyProcess(origin.url, ["--admin", "127.0.0.1:0"])
+        proxy.start()
+        self.addCleanup(proxy.stop)
+        port = int(proxy.url.rsplit(":", 1)[1])
+        heads = [b"PUT /b/k HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n"
+                 b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                 b"PUT /b/k HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n"
+                 b"Content-Length: 4\r\n\r\n0\r\n\r\n",
+                 b"PUT /b/k HTTP/1.1\r\nHost: h\r\ncontent-length: 4\r\n"
+                 b"transfer-encoding: gzip, chunked\r\n\r\n0\r\n\r\n"]
+        for head in heads:
+            with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE) as sock:
+                sock.sendall(head)
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            self.assertTrue(answer.startswith(b"HTTP/1.1 400 "), answer[:80])
+            self.assertIn(b"both Content-Length and Transfer-Encoding", answer)
+        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                     if line.startswith("admin on "))
+        # Counted as the client errors they are, and never as retries, though all look alike.
+        labels = {"operation": "Other", "status_class": "4xx"}
+        text = harness.metrics_once_counted(admin, **labels)
+        deadline = time.monotonic() + 30
+        while harness.prometheus_value(text, "s3fault_requests_total", **labels) < 3 and \
+                time.monotonic() < deadline:
+            text = harness.metrics_once_counted(admin, **labels)
+        self.assertEqual(harness.prometheus_value(text, "s3fault_requests_total", **labels), 3)
+        self.assertEqual(harness.prometheus_value(text, "s3fault_retries_total", **labels), 0)
+        log = proxy.wait_for_log('other="malformed request head: both Content-Length')
+        self.assertEqual(log.count("op=Other"), 3, log)
+
 if __name__ == "__main__":
     unittest.main()

@@ -110,6 +110,14 @@ class ProxyMetricsTest(unittest.TestCase):
         self.assertEqual(proxy.stop(), 0, proxy.describe_stderr())
         written = json.loads(report.read_text())
         self.assertEqual(sum(o["requests"] for o in written["operations"]), 1 + 3 + 5 + 1 + 1)
+        # The report names the proxy it measured, as /stats does (less what only a live proxy
+        # has: the exchanges it keeps for the page).
+        live_identity = dict(stats["proxy"])
+        live_identity.pop("exchanges_kept")
+        self.assertEqual(written["proxy"], live_identity)
+        self.assertEqual((written["proxy"]["listen"], written["proxy"]["upstream"]),
+                         (proxy.url, origin.url))
+        self.assertRegex(written["proxy"]["version"], r"^\d+\.\d+")
         self.assertIn("traffic through the proxy", proxy.describe_stderr())
 
     def test_operations_are_the_same_without_rules(self):

@@ -9,6 +9,7 @@ used 30 s at 1,000 requests a second, see docs/faults.md)."""
 import http.client
 import json
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -148,6 +149,49 @@ class RulesReloadTest(unittest.TestCase):
               f"requests in {4 * PHASE_SECONDS:.0f}+ s on one connection; "
               f"slow matched {final_matched} of {sent}", flush=True)
 
+    def test_a_reload_names_what_it_dropped_in_the_log_the_api_and_the_page(self):
+        rules = self.tmp / "rules.yaml"
+        rules.write_text("rules:\n" + SLOW_RULE)
+        proxy = harness.ProxyProcess(self.origin.url, ["--faults", str(rules),
+                                                       "--admin", "127.0.0.1:0"])
+        proxy.start()
+        self.addCleanup(proxy.stop)
+        admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
+                     if line.startswith("admin on "))
+
+        def admin_call(method: str, path: str, body: dict | None = None) -> dict:
+            data = json.dumps(body).encode() if body is not None else None
+            request = urllib.request.Request(admin + path, data=data, method=method)
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read())
+
+        # Someone steers from the page: adds a rule and switches the file's one off.
+        admin_call("POST", "/rules", {"fault": "reset op=ListObjectsV2 name=from-page"})
+        admin_call("POST", "/rules/slow/disable")
+        self.assertNotIn("last_reload", admin_call("GET", "/rules"))
+        os.kill(proxy.pid, signal.SIGHUP)
+        log = proxy.wait_for_log("rule from-page (added through the admin API): dropped")
+        self.assertIn("rules reload (SIGHUP) dropped 2 changes made through the admin API or the "
+                      "page (--keep-api-rules keeps them)", log)
+        listed = admin_call("GET", "/rules")
+        self.assertEqual([(r["name"], r["enabled"]) for r in listed["rules"]], [("slow", True)])
+        notice = listed["last_reload"]
+        self.assertEqual((notice["why"], notice["keep_api_rules"]), ("SIGHUP", False))
+        self.assertEqual([(n["rule"], n["change"]) for n in notice["dropped"]],
+                         [("slow", "switched off"), ("from-page", "added")])
+        dom = harness.run_command(
+            [shutil.which("chromium"), "--headless", "--no-sandbox", "--disable-gpu",
+             f"--user-data-dir={self.tmp / 'profile'}", "--virtual-time-budget=4000",
+             "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+             "--proxy-server=127.0.0.1:9", "--no-first-run", "--dump-dom", admin + "/"],
+            env=harness.clean_client_env(), timeout=180).stdout
+        notice_start = dom.find('id="reload-notice"')
+        self.assertGreater(notice_start, 0, dom[:2000])
+        shown = dom[notice_start:dom.find("</div>", notice_start)]
+        self.assertNotIn("hidden", shown.split(">", 1)[0])
+        self.assertIn("dropped 2 changes made here or through the admin API", shown)
+        self.assertIn("rule from-page (added): dropped: the sources have no such rule", shown)
+
     def test_check_validates_without_listening(self):
         good = self.tmp / "good.yaml"
         good.write_text("rules:\n" + SLOW_RULE)
@@ -159,6 +203,9 @@ class RulesReloadTest(unittest.TestCase):
         self.assertEqual((ok.returncode, ok.stdout.splitlines()[0]),
                          (0, "s3fault proxy --check: 1 rule, no mistakes"), ok.stderr)
         self.assertNotIn("listening on", ok.stdout)
+        # Each rule as the line a person types (what /rules and the page show), then as JSON.
+        self.assertEqual(ok.stdout.splitlines()[1], "  slow: error SlowDown name=slow key=faulty/* op=GetObject")
+        self.assertEqual(json.loads(ok.stdout.splitlines()[2])["name"], "slow")
         refused = subprocess.run([binary, "proxy", "--check", "--faults", str(good),
                                   "--faults", str(bad), "--fault", "truncate abc"],
                                  capture_output=True, text=True, timeout=60)

@@ -119,5 +119,47 @@ TEST_F(RulesReload, TheWatchReloadsAnEditedFileAndOneReplacedByRename) {
   EXPECT_NE(log_.str().find("rules reloaded (a --faults file changed)"), std::string::npos);
 }
 
+TEST_F(RulesReload, AReloadNamesTheApiChangesItDropsAndKeepsThemWhenAsked) {
+  write(two_rules, file_);
+  for (const bool keep : {false, true}) {
+    store_->replace_all({});
+    auto reloader = std::make_unique<rules_reloader>(
+        faults::config::rule_sources{{}, {file_.string()}, {}, {}, {}}, store_, logger_, keep);
+    ASSERT_TRUE(reloader->reload("start"));
+    // The page adds a rule and switches one off.
+    auto page = faults::config::build_rules({"reset op=ListObjectsV2 name=from-page"}, {}, {});
+    std::string taken;
+    ASSERT_EQ(store_->add(std::move(page.rules), taken), faults::rule_store::change_error::none);
+    ASSERT_EQ(store_->set_enabled("slow", false), faults::rule_store::change_error::none);
+    log_.str("");
+    ASSERT_TRUE(reloader->reload("SIGHUP"));
+    const auto notice = store_->last_reload();
+    ASSERT_NE(notice, nullptr);
+    EXPECT_EQ(notice->why, "SIGHUP");
+    const auto log = log_.str();
+    if (keep) {
+      EXPECT_EQ(names(), (std::vector<std::string>{"slow", "boom", "from-page"}));
+      EXPECT_FALSE(store_->current()->rules()[0].enabled);
+      EXPECT_EQ(notice->kept.size(), 2U);
+      EXPECT_TRUE(notice->dropped.empty());
+      EXPECT_NE(log.find("rules reload (SIGHUP) kept rule from-page (added through the admin API)"),
+                std::string::npos)
+          << log;
+    } else {
+      EXPECT_EQ(names(), (std::vector<std::string>{"slow", "boom"}));
+      EXPECT_TRUE(store_->current()->rules()[0].enabled);
+      EXPECT_EQ(notice->dropped.size(), 2U);
+      EXPECT_NE(log.find("rules reload (SIGHUP) dropped 2 changes made through the admin API or "
+                         "the page (--keep-api-rules keeps them)"),
+                std::string::npos)
+          << log;
+      EXPECT_NE(log.find("rule slow (switched off through the admin API): dropped: back to the "
+                         "sources' version"),
+                std::string::npos)
+          << log;
+    }
+  }
+}
+
 } // namespace
 } // namespace s3fault::cli

@@ -264,7 +264,7 @@ TEST(admin_api_put_one, a_changed_rule_takes_its_place_and_starts_anew) {
   const auto reply = call_on(store, "PUT", "/rules/b", R"({"fault": "delay 5ms op=GetObject"})");
   ASSERT_EQ(reply.status, 200u) << reply.body.dump();
   EXPECT_EQ(reply.body["name"], "b");
-  EXPECT_EQ(reply.body["fault"], "delay duration=5ms name=b op=GetObject");
+  EXPECT_EQ(reply.body["fault"], "delay 5ms name=b op=GetObject");
   EXPECT_EQ(reply.body["counters"]["matched"], 0u);
   EXPECT_EQ(rule_names(store), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(call_on(store, "GET", "/rules/a").body["counters"]["matched"], 1u);
@@ -294,7 +294,7 @@ TEST(admin_api_put_one, mistakes_change_nothing) {
   expect_refused("/rules/b", R"({"faults": ["delay 1ms name=b", "delay 1ms name=d"]})", 400,
                  "one_rule_expected");
   EXPECT_EQ(store.version(), version);
-  EXPECT_EQ(call_on(store, "GET", "/rules/b").body["fault"], "delay duration=2ms name=b");
+  EXPECT_EQ(call_on(store, "GET", "/rules/b").body["fault"], "delay 2ms name=b");
 }
 
 } // namespace

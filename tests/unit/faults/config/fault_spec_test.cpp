@@ -354,7 +354,9 @@ std::size_t expect_round_trips(const rule_build& build, std::size_t& without_lin
       continue;
     }
     SCOPED_TRACE(*spec);
-    const auto again = build_rules({*spec}, {}, {});
+    // Read back under the rule's name, as PUT /rules/NAME and the page's edit do.
+    const bool named = spec->find(" name=") != std::string::npos;
+    const auto again = build_rules({named ? *spec : *spec + " name=" + spec_word(r.name)}, {}, {});
     EXPECT_TRUE(again.ok()) << ::testing::PrintToString(again.errors);
     if (again.rules.size() != 1u) {
       ADD_FAILURE() << "not one rule";
@@ -392,10 +394,27 @@ TEST(fault_spec_of, quotes_what_would_read_back_as_something_else) {
                   {}, {});
   ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
   EXPECT_EQ(fault_spec_of(build.rules[0].definition),
-            "error code=SlowDown name=it.1 header=\"range~^bytes=\\\\d\" key=\"a b\" "
+            "error SlowDown name=it.1 header=\"range~^bytes=\\\\d\" key=\"a b\" "
             "op=GetObject op=HeadObject query=x=1 p=0.5");
   std::size_t without_line = 0;
   EXPECT_EQ(expect_round_trips(build, without_line), 2u);
+}
+
+TEST(fault_spec_of, writes_the_line_a_person_types) {
+  const auto build = build_rules({"throttle 20MiB/s op=GetObject",
+                                  "set-header x-amz-meta-a 'b c' op=GetObject name=meta",
+                                  "set-header x-amz-meta-a 'per-key' op=GetObject name=flaglike",
+                                  "error SlowDown op=GetObject first=2"},
+                                 {}, {});
+  ASSERT_TRUE(build.ok()) << ::testing::PrintToString(build.errors);
+  EXPECT_EQ(fault_spec_of(build.rules[0].definition), "throttle 20MiB/s op=GetObject");
+  EXPECT_EQ(fault_spec_of(build.rules[1].definition),
+            "set-header x-amz-meta-a \"b c\" name=meta op=GetObject");
+  EXPECT_EQ(fault_spec_of(build.rules[2].definition),
+            "set-header x-amz-meta-a \"per-key\" name=flaglike op=GetObject");
+  EXPECT_EQ(fault_spec_of(build.rules[3].definition), "error SlowDown op=GetObject first=2");
+  std::size_t without_line = 0;
+  EXPECT_EQ(expect_round_trips(build, without_line), 4u);
 }
 
 TEST(fault_spec_of, says_nothing_for_several_actions_or_a_list_value) {
