@@ -231,11 +231,25 @@ def exit_status_of(summary, meta):
     return meta.get("gate_exit_status") if status is None else status
 
 
-def counts(summary, role=READER):
-    verdicts = summary["verdicts"]
+def judged_verdicts(report, role):
+    """The verdicts of the passed and failed runs only, as the gate's closing line counts them: a
+    not-exercised run's verdict says nothing of its fault, and counted it would read as coverage.
+    From the runs, so that reports written before the gate kept `judged_verdicts` count alike."""
+    verdicts = {v: 0 for v in report["summary"]["verdicts"]}
+    for run in report.get("runs", []):
+        if run.get("outcome") in ("passed", "failed"):
+            verdicts[run["verdict"]] = verdicts.get(run["verdict"], 0) + 1
+    return verdicts
+
+
+def counts(report, role=READER):
+    summary = report["summary"]
+    verdicts = judged_verdicts(report, role)
+    judged = summary["passed"] + summary["failed"]
     return (f"{plural(summary['runs'], 'run')}: {summary['passed']} passed, "
             f"{summary['failed']} failed, {summary['not_exercised']} not exercised, "
-            f"{summary['not_judged']} not judged ({role['plural']}' verdicts: "
+            f"{summary['not_judged']} not judged ({role['plural']}' verdicts of the "
+            f"{plural(judged, 'judged run')}: "
             + ", ".join(f"{verdicts[v]} {v}" for v in verdict_order(verdicts, role)) + ")")
 
 
@@ -374,7 +388,7 @@ def render(results, output, role=READER):
         date = meta.get("date") or report.get("started_at")
         if date:
             add(f"- Date: {prose(date)}")
-        add(f"- Result: {counts(summary, role)}")
+        add(f"- Result: {counts(report, role)}")
         status = exit_status_of(summary, meta)
         if status is not None:
             add(f"- Exit status: {status} ({exit_meaning(status, summary)})")

@@ -30,14 +30,16 @@ class RenderWritersTest(unittest.TestCase):
                 run("complete-200-error-once", "11MiB", "SILENT_LOSS", "failed", open_uploads=1,
                     writer_stderr_tail="uploaded\nall done"),
                 run("reset-mid-upload-once", "11MiB", "TORN", "failed",
-                    open_uploads={"unknown": "ListMultipartUploads 501 NotImplemented"})]
+                    open_uploads={"unknown": "ListMultipartUploads 501 NotImplemented"}),
+                # Its fault never fired: its STORED says nothing and is not counted.
+                run("slowdown-once", "1KiB", "STORED", "not_exercised", open_uploads=0)]
         report = {"role": "writer", "writer": "examples/writers/naive.py",
                   "scenarios": [{"name": "complete-200-error-once",
                                  "expectation": "must-recover"}],
                   "runs": runs,
-                  "summary": {"runs": 3, "passed": 1, "failed": 2, "not_exercised": 0,
+                  "summary": {"runs": 4, "passed": 1, "failed": 2, "not_exercised": 1,
                               "not_judged": 0, "exit_status": 1,
-                              "verdicts": {"STORED": 1, "REJECTED": 0, "SILENT_LOSS": 1,
+                              "verdicts": {"STORED": 2, "REJECTED": 0, "SILENT_LOSS": 1,
                                            "TORN": 1, "HUNG": 0}}}
         with open(os.path.join(self.dir.name, "boto3-naive.json"), "w", encoding="utf-8") as f:
             json.dump(report, f)
@@ -48,8 +50,8 @@ class RenderWritersTest(unittest.TestCase):
         self.assertIn("**SILENT_LOSS 1/1** ✗", self.text)
         self.assertIn("**TORN**", self.text)
         self.assertNotIn("SILENT\\_LOSS", self.text)  # a reader's renderer escapes it
-        self.assertIn("writers' verdicts: 1 STORED, 0 REJECTED, 1 SILENT_LOSS, 1 TORN, 0 HUNG",
-                      self.text)
+        self.assertIn("writers' verdicts of the 3 judged runs: 1 STORED, 0 REJECTED, 1 SILENT_LOSS, "
+                      "1 TORN, 0 HUNG", self.text)
         self.assertIn("SILENT_LOSS, TORN and HUNG never pass.", self.text)
 
     def test_the_writer_its_traffic_and_open_uploads(self):
