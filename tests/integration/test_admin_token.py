@@ -32,6 +32,7 @@ class AdminTokenTest(unittest.TestCase):
         proxy = harness.ProxyProcess(origin.url, ["--admin", "127.0.0.1:0", "--admin-token",
                                                   TOKEN])
         proxy.start()
+        self.addCleanup(proxy.stop)  # also when an assertion fails before the end
         admin = next(line.split(" ", 2)[2] for line in proxy.stdout_lines
                      if line.startswith("admin on "))
         self.assertEqual(get(admin + "/rules"), 401)
