@@ -106,9 +106,12 @@ std::optional<faults::config::rule_build> load_fault_rules(const proxy_options& 
 }
 
 // --check: the rules' mistakes, or the rules, and the exit status (2 or 0).
+bool refuse_partial_profile(const proxy_options& o, const faults::config::rule_build& rules);
+
 int check_rules(const proxy_options& o) {
   const auto rules = load_fault_rules(o);
-  if (!rules) {
+  // What the proxy would refuse to start with, --check refuses too.
+  if (!rules || refuse_partial_profile(o, *rules)) {
     return 2;
   }
   std::cout << "s3fault proxy --check: " << rules->rules.size()

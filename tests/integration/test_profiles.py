@@ -141,6 +141,14 @@ class ProfileCommandTest(unittest.TestCase):
                       "--resign-secret-key (the store's keys); --partial-profile runs without "
                       "them, those rules not applied to signed requests", refused.stderr)
         self.assertNotIn("rgw-304-without-etag", refused.stderr)
+        # --check refuses what the proxy would refuse to start with, and passes what it takes.
+        checked = self.run_s3fault("proxy", "--check", "--profile", "rgw-16.2")
+        self.assertEqual(checked.returncode, 2, checked.stdout)
+        self.assertIn("--profile rgw-16.2: rules rgw-ignores-part-number (strip-query)",
+                      checked.stderr)
+        partial = self.run_s3fault("proxy", "--check", "--profile", "rgw-16.2",
+                                   "--partial-profile")
+        self.assertEqual(partial.returncode, 0, partial.stderr)
 
     def test_a_partial_profile_is_marked_in_the_stats_and_the_report(self):
         scratch = tempfile.TemporaryDirectory(prefix="s3f-partial-", dir=harness.scratch_root())
