@@ -484,11 +484,11 @@ std::unique_ptr<proxy::admin_server> start_admin(const proxy_options& o,
                                static_cast<std::size_t>(*text::parse_size(o.admin_body_limit)),
                                upstream_text(config),
                                config.inspector,
-                               {}};
+                               {},
+                               profile};
   if (timeline != nullptr) {
     options.timeline = [timeline](bool with_buckets) { return timeline->json_now(with_buckets); };
   }
-  options.profile = profile;
   auto admin = std::make_unique<proxy::admin_server>(
       text::listen_address::parse(o.admin), config.faults, config.metrics,
       std::string(runtime::build_version()), std::move(logger), std::move(options));
