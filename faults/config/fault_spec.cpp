@@ -1,6 +1,7 @@
 #include "faults/config/fault_spec.hpp"
 
 #include "faults/config/nearest_known.hpp"
+#include "faults/config/rule_parser.hpp"
 #include "faults/config/scalar_text.hpp"
 
 #include <algorithm>
@@ -293,17 +294,11 @@ std::optional<std::string> action_words(const json& action) {
   return spec;
 }
 
-/// Whether `name` is the kind the parser gives an unnamed rule (`TYPE-N`, rule_parser's
-/// default_name): a line written back leaves it out, as the person who typed the rule did.
+/// A name the parser made up (rule_parser's default name): a line written back leaves it out,
+/// as the person who typed the rule did.
 bool is_default_name(const json& name, const json& action) {
-  if (!name.is_string()) {
-    return false;
-  }
-  const auto& text = name.get_ref<const std::string&>();
-  const std::string prefix = action.value("type", std::string()) + "-";
-  return text.size() > prefix.size() && text.starts_with(prefix) &&
-         std::all_of(text.begin() + static_cast<std::ptrdiff_t>(prefix.size()), text.end(),
-                     [](char c) { return c >= '0' && c <= '9'; });
+  return name.is_string() && is_default_rule_name(name.get_ref<const std::string&>(),
+                                                  action.value("type", std::string()));
 }
 
 } // namespace

@@ -1104,6 +1104,13 @@ rule_document read_rule_document(const json& document, const std::string& origin
   return result;
 }
 
+bool is_default_rule_name(std::string_view name, std::string_view action_type) {
+  const std::string prefix = std::string(action_type) + "-"; // as default_name writes it
+  return name.size() > prefix.size() && name.starts_with(prefix) &&
+         std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 rule_build parse_rule_document(const json& document, const std::string& origin) {
   error_list errors;
   rule_document parts = read_rule_document(document, origin, errors);

@@ -85,6 +85,10 @@ rule_document read_rule_document(const nlohmann::json& document, const std::stri
 /// read_rule_document + parse_rules: the admin API's JSON body, or a file already read.
 rule_build parse_rule_document(const nlohmann::json& document, const std::string& origin = {});
 
+/// Whether `name` is the kind of name the parser gives an unnamed rule whose first action is
+/// `action_type`: `TYPE-N`, N its position (a one-line form written back leaves it out).
+bool is_default_rule_name(std::string_view name, std::string_view action_type);
+
 /// Turns an action given as a list entry ({"type": T, ...}, {T: VALUE, ...} or a one-line
 /// string "T VALUE key=value") into {"type": T, params...}; messages go to `errors` without a
 /// prefix. nullopt when the entry cannot be read.
